@@ -1,0 +1,42 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// SEKit: the data side of speech-enhancement research.
+/// System libraries are found through pkg-config; on Debian/Ubuntu the `providers`
+/// name the packages `scripts/setup.sh` installs.
+let package = Package(
+    name: "SEKit",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "SEKit", targets: ["SEKit"]),
+        .executable(name: "sekit", targets: ["sekit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+    ],
+    targets: [
+        .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
+        .systemLibrary(name: "CHDF5", pkgConfig: "hdf5", providers: [.apt(["libhdf5-dev"])]),
+        .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
+        .systemLibrary(name: "CEbur128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
+        .target(
+            name: "SEKit",
+            dependencies: [
+                "CSndfile", "CFFTW", "CHDF5", "CSoxr", "CEbur128",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .executableTarget(
+            name: "sekit",
+            dependencies: [
+                "SEKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "SEKitTests", dependencies: ["SEKit"]),
+        .testTarget(name: "sekitTests", dependencies: ["sekit"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+// libsndfile: reading and writing audio files (WAV, FLAC, OGG, AIFF, ...).
+#include <sndfile.h>

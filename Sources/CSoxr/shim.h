@@ -1,0 +1,2 @@
+// libsoxr: high-quality sample-rate conversion.
+#include <soxr.h>

@@ -1,0 +1,14 @@
+import ArgumentParser
+import SEKit
+
+@main
+struct SEKitCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sekit",
+        abstract: "SEKit: noisy corpora, training features, scores and experiment history for speech enhancement.",
+        version: SEKitVersion.string,
+        subcommands: [
+            // One line per subcommand; keep alphabetical.
+        ]
+    )
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// Runs reference computations in Python (numpy, scipy, pystoi, librosa, h5py) from tests.
+///
+/// `scripts/test.sh` creates the virtual environment and sets `SEKIT_PYTHON` to its
+/// interpreter. Without it, tests that need Python are disabled with a message
+/// (run them through `scripts/test.sh`).
+enum PythonReference {
+    /// The interpreter, if configured.
+    static var interpreter: String? {
+        guard let path = ProcessInfo.processInfo.environment["SEKIT_PYTHON"],
+              FileManager.default.isExecutableFile(atPath: path) else { return nil }
+        return path
+    }
+
+    static var available: Bool { interpreter != nil }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Runs `script` (Python source) with `arguments`; returns stdout. Throws with stderr on failure.
+    @discardableResult
+    static func run(_ script: String, arguments: [String] = []) throws -> String {
+        guard let python = interpreter else { throw Failure(description: "SEKIT_PYTHON is not set") }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = ["-c", script] + arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw Failure(description: "python failed (\(process.terminationStatus)): \(String(decoding: errData, as: UTF8.self))")
+        }
+        return String(decoding: outData, as: UTF8.self)
+    }
+
+    /// Writes `values` as raw little-endian float64 to `url` (read in numpy with `np.fromfile(path, '<f8')`).
+    static func writeRaw(_ values: [Double], to url: URL) throws {
+        try values.withUnsafeBytes { try Data($0).write(to: url) }
+    }
+
+    /// Writes `values` as raw little-endian float32 (`np.fromfile(path, '<f4')`).
+    static func writeRaw(_ values: [Float], to url: URL) throws {
+        try values.withUnsafeBytes { try Data($0).write(to: url) }
+    }
+
+    /// Reads raw little-endian float64 written by numpy's `tofile`.
+    static func readRawDoubles(_ url: URL) throws -> [Double] {
+        let data = try Data(contentsOf: url)
+        return data.withUnsafeBytes { Array($0.bindMemory(to: Double.self)) }
+    }
+}

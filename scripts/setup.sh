@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs the system packages SEKit builds and runs against, only those missing.
+# Idempotent: a machine that has everything installs nothing. Debian 12 / Ubuntu.
+set -euo pipefail
+
+packages=(libsndfile1-dev libfftw3-dev libhdf5-dev libsqlite3-dev libsoxr-dev libebur128-dev
+          pkg-config espeak-ng hdf5-tools python3-venv)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+    echo "setup: installing ${missing[*]}" >&2
+    sudo_cmd=()
+    [[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo)
+    "${sudo_cmd[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+command -v swift >/dev/null || { [[ -x /opt/swift/usr/bin/swift ]] && export PATH=/opt/swift/usr/bin:$PATH; }
+command -v swift >/dev/null || { echo "setup: swift not found; install Swift 6.1 or newer" >&2; exit 1; }

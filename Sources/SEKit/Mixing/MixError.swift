@@ -1,0 +1,33 @@
+/// Errors from planning and rendering a mix. Each names the option, value or file at fault.
+public enum MixError: Error, Equatable, CustomStringConvertible, Sendable {
+    /// An option's value does not parse or is out of range.
+    case invalidOption(name: String, value: String, reason: String)
+    /// No usable source of a kind is left after skipping bad ones.
+    case noUsableSources(kind: String, skipped: Int)
+    /// A split cannot be honoured (e.g. more splits than sources).
+    case invalidSplit(reason: String)
+    /// The output folder holds a different run's corpus.
+    case outputConflict(path: String, reason: String)
+    /// A clip could not be produced (e.g. every draw clipped under `--clipping reject`).
+    case clipFailed(index: Int, reason: String)
+
+    public var code: String {
+        switch self {
+        case .invalidOption: "invalid-option"
+        case .noUsableSources: "no-usable-sources"
+        case .invalidSplit: "invalid-split"
+        case .outputConflict: "output-conflict"
+        case .clipFailed: "clip-failed"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .invalidOption(let name, let value, let reason): "--\(name) \(value): \(reason)"
+        case .noUsableSources(let kind, let skipped): "no usable \(kind) source (\(skipped) skipped; see the warnings above)"
+        case .invalidSplit(let reason): "--split: \(reason)"
+        case .outputConflict(let path, let reason): "\(path): \(reason)"
+        case .clipFailed(let index, let reason): "clip \(index): \(reason)"
+        }
+    }
+}

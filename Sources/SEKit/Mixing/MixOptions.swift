@@ -1,0 +1,105 @@
+/// Every option of a mix. Codable so it can be read from a recipe file and recorded with the
+/// run (the catalogue's `params` table and the corpus's `mix.json`).
+public struct MixOptions: Sendable, Codable, Equatable {
+    /// How a clip's length is chosen.
+    public enum LengthMode: String, Sendable, Codable, CaseIterable {
+        /// `seconds` long: longer speech is cropped at a random offset, shorter speech is placed at a
+        /// random position and zero-padded.
+        case fixed
+        /// As long as the speech utterance.
+        case fullUtterance = "full-utterance"
+        /// Utterances of one speaker joined until `seconds` is reached, then cropped.
+        case concatenate
+    }
+    /// How the SNR is measured.
+    public enum SNRMode: String, Sendable, Codable, CaseIterable {
+        /// Energy over the whole clip, speech and noise alike.
+        case global
+        /// Speech energy over its active frames (ITU-T P.56 active level); noise over the whole clip.
+        case active
+    }
+    /// How the mixture level is measured for `levelDBFS`.
+    public enum LevelMode: String, Sendable, Codable, CaseIterable {
+        case rms, active, lufs
+    }
+    /// What to do when the mixture would clip.
+    public enum ClippingPolicy: String, Sendable, Codable, CaseIterable {
+        /// Scale noisy, clean and noise together so the mixture peaks at or below 0.99.
+        case rescale
+        /// Draw the clip's level again (up to 20 times, then scale as `rescale`).
+        case reject
+        /// Write as is; PCM output clips at full scale (counted).
+        case allow
+    }
+    /// What the clean stem holds when speech is reverberated.
+    public enum ReverbTarget: String, Sendable, Codable, CaseIterable {
+        /// The dry speech (the noisy mixture is still reverberant).
+        case dry
+        /// Speech convolved with the direct path plus the first 50 ms of the impulse response.
+        case early
+        /// The reverberant speech.
+        case reverberant
+    }
+    /// Sample format of the written WAV files.
+    public enum OutputFormat: String, Sendable, Codable, CaseIterable {
+        case pcm16, float32
+    }
+
+    /// Sample rate of the corpus, Hz; every source is resampled to it.
+    public var sampleRate: Int = 16000
+    /// Number of clips (takes precedence over `hours`).
+    public var count: Int? = nil
+    /// Total hours of noisy audio, when `count` is not given.
+    public var hours: Double? = nil
+    /// Clip length in seconds (`fixed` and `concatenate`).
+    public var seconds: Double = 4
+    public var lengthMode: LengthMode = .fixed
+    /// Requested SNR per clip, dB.
+    public var snrDB: ValueSpec = .list([-5, 0, 5, 10, 15, 20])
+    public var snrMode: SNRMode = .global
+    /// How many noise sources are summed into one clip.
+    public var noisesPerClip = CountRange(low: 1, high: 1)
+    /// Mixture level, dBFS (measured by `levelMode`).
+    public var levelDBFS: ValueSpec = .uniform(low: -35, high: -15)
+    public var levelMode: LevelMode = .rms
+    public var clipping: ClippingPolicy = .rescale
+    /// What the clean stem holds when a room impulse response is applied.
+    public var target: ReverbTarget = .dry
+    /// Probability that a clip is reverberated, when RIRs are given.
+    public var rirProbability: Double = 1
+    /// Low-pass cut-off for band-limiting augmentation, Hz (nil: none).
+    public var lowpassHz: ValueSpec? = nil
+    /// Probability that a clip is band-limited, when `lowpassHz` is given.
+    public var lowpassProbability: Double = 0.5
+    /// Splits and their fractions; sources, not clips, are assigned to splits.
+    public var split: SplitSpec = .single("train")
+    /// Assign speakers (not files) to splits.
+    public var disjointSpeakers: Bool = false
+    /// Run seed: every clip's generator is seeded from (seed, clip index).
+    public var seed: UInt64 = 0
+    public var format: OutputFormat = .pcm16
+    /// Crossfade when a short noise loops, seconds.
+    public var crossfadeSeconds: Double = 0.02
+
+    public init() {}
+
+    /// Checks ranges that parsing alone cannot.
+    /// - Throws: ``MixError/invalidOption(name:value:reason:)`` naming the option.
+    public func validate() throws {
+        func fail(_ name: String, _ value: Any, _ reason: String) -> MixError {
+            .invalidOption(name: name, value: "\(value)", reason: reason)
+        }
+        guard (8000...192_000).contains(sampleRate) else { throw fail("sample-rate", sampleRate, "must be 8000..192000 Hz") }
+        if let count, count <= 0 { throw fail("count", count, "must be positive") }
+        if let hours, !(hours > 0 && hours.isFinite) { throw fail("hours", hours, "must be positive") }
+        if count == nil && hours == nil { throw fail("count", "(none)", "give --count N or --hours H") }
+        if lengthMode != .fullUtterance && !(seconds > 0 && seconds <= 3600) { throw fail("seconds", seconds, "must be in (0, 3600]") }
+        if levelDBFS.bounds.upperBound > 0 { throw fail("level-dbfs", levelDBFS, "levels are at most 0 dBFS") }
+        guard (0...1).contains(rirProbability) else { throw fail("rir-probability", rirProbability, "must be in [0, 1]") }
+        guard (0...1).contains(lowpassProbability) else { throw fail("lowpass-probability", lowpassProbability, "must be in [0, 1]") }
+        if let lowpassHz, lowpassHz.bounds.lowerBound <= 0 || lowpassHz.bounds.upperBound >= Double(sampleRate) / 2 {
+            throw fail("lowpass-hz", lowpassHz, "cut-offs must be in (0, \(sampleRate / 2)) Hz")
+        }
+        guard crossfadeSeconds >= 0 && crossfadeSeconds < 1 else { throw fail("crossfade-seconds", crossfadeSeconds, "must be in [0, 1)") }
+    }
+}

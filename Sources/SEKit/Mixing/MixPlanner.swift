@@ -1,0 +1,137 @@
+import Foundation
+
+/// Draws clip plans. Pure and deterministic: plan `i` depends only on the options, the sorted
+/// sources and `i`, never on `--jobs`, shards or the order the file system lists inputs in.
+public struct MixPlanner: Sendable {
+    public let options: MixOptions
+    public let speech: [MixSource]
+    public let noise: [MixSource]
+    public let rirs: [MixSource]
+    /// For each split (in `options.split` order), indices of its speech / noise / RIR sources.
+    public let speechBySplit: [[Int]]
+    public let noiseBySplit: [[Int]]
+    public let rirBySplit: [[Int]]
+    /// Number of clips in the run.
+    public let clipCount: Int
+
+    /// Seed streams, so the split assignment and the clips draw from unrelated sequences.
+    private enum Stream: UInt64 { case clips = 1, speechSplit = 2, noiseSplit = 3, rirSplit = 4 }
+
+    /// Sorts the sources by key, assigns them to splits and fixes the clip count.
+    /// - Throws: ``MixError`` when a kind has no sources or splits cannot be made disjoint.
+    public init(options: MixOptions, speech: [MixSource], noise: [MixSource], rirs: [MixSource]) throws {
+        try options.validate()
+        guard !speech.isEmpty else { throw MixError.noUsableSources(kind: "speech", skipped: 0) }
+        guard !noise.isEmpty else { throw MixError.noUsableSources(kind: "noise", skipped: 0) }
+        self.options = options
+        self.speech = speech.sorted { $0.key < $1.key }
+        self.noise = noise.sorted { $0.key < $1.key }
+        self.rirs = rirs.sorted { $0.key < $1.key }
+        let seed = options.seed
+        speechBySplit = try SplitAssignment.assign(self.speech, spec: options.split,
+            seed: SplitMix64.childSeed(seed, index: 0, stream: Stream.speechSplit.rawValue),
+            bySpeaker: options.disjointSpeakers, kind: "speech")
+        noiseBySplit = try SplitAssignment.assign(self.noise, spec: options.split,
+            seed: SplitMix64.childSeed(seed, index: 0, stream: Stream.noiseSplit.rawValue),
+            bySpeaker: false, kind: "noise")
+        rirBySplit = self.rirs.isEmpty ? Array(repeating: [], count: options.split.names.count)
+            : try SplitAssignment.assign(self.rirs, spec: options.split,
+                seed: SplitMix64.childSeed(seed, index: 0, stream: Stream.rirSplit.rawValue),
+                bySpeaker: false, kind: "rir")
+        if let count = options.count {
+            clipCount = count
+        } else {
+            let hours = options.hours!
+            if options.lengthMode == .fullUtterance {
+                // Utterance lengths vary: the mean over the speech sources sets the count.
+                let rate = options.sampleRate
+                let meanSeconds = self.speech.map { Double($0.frames(atRate: rate)) / Double(rate) }.reduce(0, +) / Double(self.speech.count)
+                clipCount = max(1, Int((hours * 3600 / meanSeconds).rounded(.up)))
+            } else {
+                clipCount = max(1, Int((hours * 3600 / options.seconds).rounded(.up)))
+            }
+        }
+    }
+
+    /// The plan of clip `index` (0 ≤ index < clipCount). O(pieces); allocates only the plan.
+    /// `attempt` > 0 redraws the level (used by `--clipping reject`).
+    public func plan(index: Int, attempt: Int = 0) -> ClipPlan {
+        let clipSeed = SplitMix64.childSeed(options.seed, index: UInt64(index), stream: Stream.clips.rawValue)
+        var rng = SplitMix64(seed: clipSeed)
+        let rate = options.sampleRate
+        let splitIndex = options.split.split(ofClip: index, count: clipCount)
+        let speechPool = speechBySplit[splitIndex]
+        let noisePool = noiseBySplit[splitIndex]
+        let rirPool = rirBySplit[splitIndex]
+
+        // Speech.
+        let first = speechPool[rng.nextIndex(below: speechPool.count)]
+        var pieces: [ClipPlan.SpeechPiece] = []
+        var length: Int
+        switch options.lengthMode {
+        case .fullUtterance:
+            length = speech[first].frames(atRate: rate)
+            pieces = [.init(source: first, offset: 0, length: length, position: 0)]
+        case .fixed:
+            length = max(1, Int((options.seconds * Double(rate)).rounded()))
+            let available = speech[first].frames(atRate: rate)
+            if available >= length {
+                let offset = rng.nextIndex(below: available - length + 1)
+                pieces = [.init(source: first, offset: offset, length: length, position: 0)]
+            } else {
+                let position = rng.nextIndex(below: length - available + 1)
+                pieces = [.init(source: first, offset: 0, length: available, position: position)]
+            }
+        case .concatenate:
+            length = max(1, Int((options.seconds * Double(rate)).rounded()))
+            let speaker = speech[first].speaker
+            let sameSpeaker = speaker == nil ? [first] : speechPool.filter { speech[$0].speaker == speaker }
+            var position = 0
+            var source = first
+            while position < length {
+                let take = min(speech[source].frames(atRate: rate), length - position)
+                pieces.append(.init(source: source, offset: 0, length: take, position: position))
+                position += take
+                source = sameSpeaker[rng.nextIndex(below: sameSpeaker.count)]
+            }
+        }
+
+        // SNR and noises: k sources share the noise power with random weights in [0.25, 1.25).
+        let snr = options.snrDB.draw(using: &rng)
+        let noiseCount = min(options.noisesPerClip.draw(using: &rng), max(1, noisePool.count))
+        var weights = (0..<noiseCount).map { _ in 0.25 + rng.nextUnitInterval() }
+        let total = weights.reduce(0, +)
+        weights = weights.map { $0 / total }
+        var chosen: [Int] = []
+        var noises: [ClipPlan.NoisePiece] = []
+        for k in 0..<noiseCount {
+            var pick = noisePool[rng.nextIndex(below: noisePool.count)]
+            // Prefer distinct noise files within one clip when the pool allows it.
+            for _ in 0..<8 where chosen.contains(pick) && noisePool.count > noiseCount {
+                pick = noisePool[rng.nextIndex(below: noisePool.count)]
+            }
+            chosen.append(pick)
+            let offset = rng.nextIndex(below: max(1, noise[pick].frames(atRate: rate)))
+            noises.append(.init(source: pick, offset: offset, snrDB: snr - 10 * log10(weights[k])))
+        }
+
+        // Level, reverberation, band-limiting.
+        var level = options.levelDBFS.draw(using: &rng)
+        var rir: Int? = nil
+        if !rirPool.isEmpty, rng.nextUnitInterval() < options.rirProbability {
+            rir = rirPool[rng.nextIndex(below: rirPool.count)]
+        }
+        var lowpass: Double? = nil
+        if let spec = options.lowpassHz, rng.nextUnitInterval() < options.lowpassProbability {
+            lowpass = spec.draw(using: &rng)
+        }
+        if attempt > 0 {
+            var retry = SplitMix64(seed: SplitMix64.childSeed(clipSeed, index: UInt64(attempt)))
+            level = options.levelDBFS.draw(using: &retry)
+        }
+        return ClipPlan(
+            index: index, clipID: ClipPlan.clipID(seed: options.seed, index: index),
+            split: options.split.names[splitIndex], seed: clipSeed, length: length,
+            speech: pieces, noises: noises, snrDB: snr, levelDBFS: level, rir: rir, lowpassHz: lowpass)
+    }
+}

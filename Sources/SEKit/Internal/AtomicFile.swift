@@ -1,0 +1,63 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Atomic file replacement: write to a temporary name in the same folder, then `rename(2)`.
+/// A process killed at any moment leaves either the old file, the complete new one, or no file
+/// under the final name, and at worst a hidden `.NAME.tmp-PID-N` that the next run overwrites.
+public enum AtomicFile {
+    /// Errors name the file and the failing system call.
+    public struct Failure: Error, CustomStringConvertible, Sendable {
+        public let path: String
+        public let reason: String
+        public var description: String { "\(path): \(reason)" }
+    }
+
+    private static let counter = Counter()
+
+    /// The temporary path used for `url`: hidden, in the same folder, unique per process and call.
+    public static func temporaryURL(for url: URL) -> URL {
+        let name = ".\(url.lastPathComponent).tmp-\(getpid())-\(counter.next())"
+        return url.deletingLastPathComponent().appendingPathComponent(name)
+    }
+
+    /// Writes `data` to `url` atomically with one `write(2)` (`open`, `write`, `close`, `rename`).
+    /// - Throws: ``Failure`` naming the path and the failed call.
+    public static func write(_ data: Data, to url: URL) throws {
+        let temporary = temporaryURL(for: url)
+        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw Failure(path: url.path, reason: "open: \(String(cString: strerror(errno)))") }
+        var written = 0
+        let ok: Bool = data.withUnsafeBytes { raw in
+            while written < raw.count {
+                let n = Glibc.write(fd, raw.baseAddress! + written, raw.count - written)
+                if n < 0 { if errno == EINTR { continue }; return false }
+                written += n
+            }
+            return true
+        }
+        let writeErrno = errno
+        close(fd)
+        guard ok else {
+            unlink(temporary.path)
+            throw Failure(path: url.path, reason: "write: \(String(cString: strerror(writeErrno)))")
+        }
+        try commit(temporary, to: url)
+    }
+
+    /// Renames a finished temporary file onto its final name (`rename(2)`).
+    public static func commit(_ temporary: URL, to url: URL) throws {
+        guard rename(temporary.path, url.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary.path)
+            throw Failure(path: url.path, reason: "rename: \(reason)")
+        }
+    }
+
+    private final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = 0
+        func next() -> Int { lock.lock(); defer { lock.unlock() }; value += 1; return value }
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+
+/// Where a mixed corpus keeps its files (a public layout; see README "sekit mix"):
+/// `OUT/noisy/ID.wav`, `OUT/clean/ID.wav`, `OUT/noise/ID.wav`, `OUT/manifest.jsonl`
+/// (`manifest-shard-I-of-N.jsonl` for a shard), `OUT/mix.json` (options and sources), and
+/// `OUT/.sekit/` (the resume journal).
+public struct MixCorpusLayout: Sendable {
+    public let root: URL
+    public let shard: Shard
+
+    public init(root: URL, shard: Shard = .whole) { self.root = root; self.shard = shard }
+
+    public var noisyFolder: URL { root.appendingPathComponent("noisy") }
+    public var cleanFolder: URL { root.appendingPathComponent("clean") }
+    public var noiseFolder: URL { root.appendingPathComponent("noise") }
+    public var stateFolder: URL { root.appendingPathComponent(".sekit") }
+    public var specFile: URL { root.appendingPathComponent("mix.json") }
+
+    private var shardSuffix: String { shard.count == 1 ? "" : "-shard-\(shard.index)-of-\(shard.count)" }
+    public var manifest: URL { root.appendingPathComponent("manifest\(shardSuffix).jsonl") }
+    public var journal: URL { stateFolder.appendingPathComponent("journal\(shardSuffix).jsonl") }
+
+    /// Relative paths of a clip's stems, as written in the manifest.
+    public static func relativePaths(clipID: String) -> (noisy: String, clean: String, noise: String) {
+        ("noisy/\(clipID).wav", "clean/\(clipID).wav", "noise/\(clipID).wav")
+    }
+}

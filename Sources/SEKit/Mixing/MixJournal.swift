@@ -1,0 +1,111 @@
+import Foundation
+
+/// Append-only record of finished clips (`OUT/.sekit/journal.jsonl`), one manifest record a
+/// line, appended after a clip's three files are in place. A run killed mid-line leaves a torn
+/// last line, which is ignored on resume (that clip is simply made again, byte-identical).
+final class MixJournal: @unchecked Sendable {
+    let url: URL
+    /// Records found when the journal was opened.
+    let records: [MixManifestRecord]
+    private let handle: FileHandle
+    private let encoder = MixManifestRecord.encoder()
+
+    init(url: URL) throws {
+        self.url = url
+        let fm = FileManager.default
+        var found: [MixManifestRecord] = []
+        if let data = fm.contents(atPath: url.path) {
+            let decoder = JSONDecoder()
+            var seen = Set<String>()
+            var validLength = 0
+            var position = 0
+            for line in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+                let end = position + line.count
+                defer { position = end + 1 }
+                // Only newline-terminated lines count: a torn last line is dropped.
+                guard end < data.count, !line.isEmpty,
+                      let record = try? decoder.decode(MixManifestRecord.self, from: Data(line)) else { continue }
+                validLength = end + 1
+                if seen.insert(record.clipID).inserted { found.append(record) }
+            }
+            if validLength < data.count {
+                // Cut the torn tail so new lines start clean.
+                let truncating = try FileHandle(forWritingTo: url)
+                try truncating.truncate(atOffset: UInt64(validLength))
+                try truncating.close()
+            }
+        } else {
+            fm.createFile(atPath: url.path, contents: nil)
+        }
+        records = found
+        handle = try FileHandle(forWritingTo: url)
+        try handle.seekToEnd()
+    }
+
+    deinit { try? handle.close() }
+
+    /// Appends one record as a line (one `write`).
+    func append(_ record: MixManifestRecord) throws {
+        var line = try encoder.encode(record)
+        line.append(UInt8(ascii: "\n"))
+        try handle.write(contentsOf: line)
+    }
+}
+
+/// `OUT/mix.json`: what the corpus in a folder was made from. A second `sekit mix` into the
+/// same folder must match it (then it resumes) or is refused.
+enum MixSpecFile {
+    struct Spec: Codable, Equatable {
+        var format = "sekit-mix"
+        var formatVersion = 1
+        var options: MixOptions
+        var clipCount: Int
+        var speech: [String]
+        var noise: [String]
+        var rir: [String]
+        enum CodingKeys: String, CodingKey {
+            case format, formatVersion = "format_version", options, clipCount = "clip_count", speech, noise, rir
+        }
+    }
+
+    static func spec(of planner: MixPlanner) -> Spec {
+        func describe(_ sources: [MixSource]) -> [String] { sources.map { "\($0.key)\t\($0.frames)\t\($0.sampleRate)" } }
+        return Spec(options: planner.options, clipCount: planner.clipCount,
+                    speech: describe(planner.speech), noise: describe(planner.noise), rir: describe(planner.rirs))
+    }
+
+    /// Writes `mix.json`, or checks that the existing one describes the same mix.
+    static func claim(layout: MixCorpusLayout, planner: MixPlanner, overwrite: Bool) throws {
+        let fm = FileManager.default
+        let wanted = spec(of: planner)
+        if let data = fm.contents(atPath: layout.specFile.path) {
+            let existing = try? JSONDecoder().decode(Spec.self, from: data)
+            if existing == wanted { return }
+            guard overwrite else {
+                throw MixError.outputConflict(path: layout.root.path,
+                    reason: "holds a different mix (see its mix.json); choose another folder or pass --overwrite to replace it")
+            }
+            for folder in [layout.noisyFolder, layout.cleanFolder, layout.noiseFolder, layout.stateFolder] {
+                try? fm.removeItem(at: folder)
+            }
+            for name in (try? fm.contentsOfDirectory(atPath: layout.root.path)) ?? [] where name.hasPrefix("manifest") && name.hasSuffix(".jsonl") {
+                try? fm.removeItem(at: layout.root.appendingPathComponent(name))
+            }
+        }
+        try fm.createDirectory(at: layout.root, withIntermediateDirectories: true)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        try AtomicFile.write(try encoder.encode(wanted), to: layout.specFile)
+    }
+
+    /// Writes the manifest atomically, one sorted-key JSON object a line.
+    static func writeManifest(_ records: [MixManifestRecord], to url: URL) throws {
+        let encoder = MixManifestRecord.encoder()
+        var data = Data()
+        for record in records {
+            data.append(try encoder.encode(record))
+            data.append(UInt8(ascii: "\n"))
+        }
+        try AtomicFile.write(data, to: url)
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// One line of `OUT/manifest.jsonl`: a clip, its files and everything that made it.
+/// Field names are a public contract (snake_case in JSON; see README "sekit mix").
+public struct MixManifestRecord: Sendable, Codable, Equatable {
+    public struct SpeechSource: Sendable, Codable, Equatable {
+        public var path: String
+        /// First sample taken from the source, at the corpus rate.
+        public var offset: Int
+        public var length: Int
+        /// Where the piece starts in the clip, samples.
+        public var position: Int
+        public var speaker: String?
+    }
+    public struct NoiseSource: Sendable, Codable, Equatable {
+        public var path: String
+        /// Sample of the (looped) source where the clip's noise starts, at the corpus rate.
+        public var offset: Int
+        /// This noise's share of the SNR, dB.
+        public var snrDB: Double
+        /// Linear gain applied to it in the written stems.
+        public var gain: Double
+        enum CodingKeys: String, CodingKey { case path, offset, snrDB = "snr_db", gain }
+    }
+
+    public var clipID: String
+    public var index: Int
+    public var split: String
+    /// Paths relative to the corpus folder.
+    public var noisy: String
+    public var clean: String
+    public var noise: String
+    public var sampleRate: Int
+    public var numSamples: Int
+    public var durationSeconds: Double
+    public var speechSources: [SpeechSource]
+    public var noiseSources: [NoiseSource]
+    public var rir: String?
+    public var target: String
+    public var snrMode: String
+    public var snrDBRequested: Double
+    public var snrDBRealised: Double
+    public var levelMode: String
+    public var levelDBFS: Double
+    public var levelDBFSRealised: Double
+    public var speechGain: Double
+    public var clippingScale: Double
+    public var clippedSamples: Int
+    public var lowpassHz: Double?
+    public var seed: UInt64
+
+    enum CodingKeys: String, CodingKey {
+        case clipID = "clip_id", index, split, noisy, clean, noise
+        case sampleRate = "sample_rate", numSamples = "num_samples", durationSeconds = "duration_seconds"
+        case speechSources = "speech_sources", noiseSources = "noise_sources", rir, target
+        case snrMode = "snr_mode", snrDBRequested = "snr_db_requested", snrDBRealised = "snr_db_realised"
+        case levelMode = "level_mode", levelDBFS = "level_dbfs", levelDBFSRealised = "level_dbfs_realised"
+        case speechGain = "speech_gain", clippingScale = "clipping_scale", clippedSamples = "clipped_samples"
+        case lowpassHz = "lowpass_hz", seed
+    }
+
+    /// JSON encoder used for manifests: sorted keys, so the bytes depend only on the values.
+    public static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    /// Reads a manifest (`manifest.jsonl`), one record a line; blank lines are ignored.
+    /// - Throws: ``MixError/outputConflict(path:reason:)`` naming the line that does not parse.
+    public static func read(_ url: URL) throws -> [MixManifestRecord] {
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let decoder = JSONDecoder()
+        var records: [MixManifestRecord] = []
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
+            do { records.append(try decoder.decode(MixManifestRecord.self, from: Data(line.utf8))) } catch {
+                throw MixError.outputConflict(path: url.path, reason: "line \(number + 1) is not a manifest record: \(error)")
+            }
+        }
+        return records
+    }
+}

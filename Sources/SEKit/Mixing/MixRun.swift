@@ -1,0 +1,200 @@
+import Foundation
+
+/// The inputs of a mix: folders, file lists or single files per kind.
+public struct MixInputs: Sendable, Codable, Equatable {
+    public var speech: [String]
+    public var noise: [String]
+    public var rir: [String]
+    /// Regular expression whose first capture group is the speaker (for `--disjoint speakers`
+    /// and `--length-mode concatenate`).
+    public var speakerPattern: String?
+
+    public init(speech: [String], noise: [String], rir: [String] = [], speakerPattern: String? = nil) {
+        self.speech = speech; self.noise = noise; self.rir = rir; self.speakerPattern = speakerPattern
+    }
+}
+
+/// What a finished (or resumed) mix did.
+public struct MixResult: Sendable {
+    /// Clips rendered and written by this invocation.
+    public var written: Int
+    /// Clips found complete from an earlier, interrupted invocation and not redone.
+    public var resumed: Int
+    /// Clips that could not be made, with the reason (also in the run's `failed` list).
+    public var failures: [(index: Int, reason: String)]
+    /// Sources left out, with the reason.
+    public var skippedSources: [SkippedSource]
+    /// All records of this shard, in clip order (what `manifest.jsonl` holds).
+    public var records: [MixManifestRecord]
+    public var layout: MixCorpusLayout
+    /// Seconds of noisy audio in the manifest.
+    public var audioSeconds: Double
+}
+
+/// A mix ready to run: sources found and checked, plan fixed.
+///
+/// `prepare` resolves inputs and checks every source (readable, non-empty, not silent, long
+/// enough); `run` renders the shard's clips in parallel, writes each stem atomically, journals
+/// finished clips so an interrupted run resumes where it stopped, and writes the manifest in
+/// clip order at the end. Output bytes depend only on the options, the sources and the seed.
+public final class MixRun: @unchecked Sendable {
+    public let planner: MixPlanner
+    public let renderer: MixRenderer
+    public let layout: MixCorpusLayout
+    public let inputs: MixInputs
+    public let skippedSources: [SkippedSource]
+    let jobs: Int
+
+    /// Shortest usable source, seconds.
+    public static let minimumSourceSeconds = 0.1
+
+    /// Finds and checks the sources and fixes the plan.
+    /// - Parameters:
+    ///   - extraSources: sources resolved elsewhere (e.g. `corpus:NAME` from the catalogue).
+    ///   - warn: called once per skipped source.
+    /// - Throws: ``MixError`` for bad options, no usable sources, or an output folder that holds
+    ///   a different mix.
+    public static func prepare(
+        options: MixOptions, inputs: MixInputs, output: URL, shard: Shard = .whole, jobs: Int,
+        extraSources: [MixSource] = [], overwrite: Bool = false, warn: (SkippedSource) -> Void = { _ in }
+    ) throws -> MixRun {
+        try options.validate()
+        let pattern = try inputs.speakerPattern.map { text in
+            do { return try NSRegularExpression(pattern: text) } catch {
+                throw MixError.invalidOption(name: "speaker-pattern", value: text, reason: "not a regular expression")
+            }
+        }
+        var skipped: [SkippedSource] = []
+        var byKind: [MixSource.Kind: [MixSource]] = [:]
+        for (kind, list) in [(MixSource.Kind.speech, inputs.speech), (.noise, inputs.noise), (.rir, inputs.rir)] {
+            var candidates: [(path: String, key: String)] = []
+            for input in list { candidates += try SourceDiscovery.files(in: input, option: kind.rawValue) }
+            let checked = SourceCheck.check(candidates, kind: kind, sampleRate: options.sampleRate, jobs: jobs,
+                                            minimumSeconds: minimumSourceSeconds)
+            for bad in checked.skipped { warn(bad) }
+            skipped += checked.skipped
+            byKind[kind] = checked.usable.map { source in
+                var s = source
+                if let pattern { s.speaker = SourceDiscovery.speaker(in: s.path, pattern: pattern) }
+                return s
+            }
+        }
+        for source in extraSources { byKind[source.kind, default: []].append(source) }
+        for kind in [MixSource.Kind.speech, .noise] where (byKind[kind] ?? []).isEmpty {
+            throw MixError.noUsableSources(kind: kind.rawValue, skipped: skipped.filter { $0.kind == kind }.count)
+        }
+        if !inputs.rir.isEmpty && (byKind[.rir] ?? []).isEmpty {
+            throw MixError.noUsableSources(kind: "rir", skipped: skipped.filter { $0.kind == .rir }.count)
+        }
+        let planner = try MixPlanner(options: options, speech: byKind[.speech]!, noise: byKind[.noise]!, rirs: byKind[.rir] ?? [])
+        let layout = MixCorpusLayout(root: output, shard: shard)
+        try MixSpecFile.claim(layout: layout, planner: planner, overwrite: overwrite)
+        return MixRun(planner: planner, layout: layout, inputs: inputs, skipped: skipped, jobs: jobs)
+    }
+
+    private init(planner: MixPlanner, layout: MixCorpusLayout, inputs: MixInputs, skipped: [SkippedSource], jobs: Int) {
+        self.planner = planner
+        self.renderer = MixRenderer(planner: planner)
+        self.layout = layout
+        self.inputs = inputs
+        self.skippedSources = skipped
+        self.jobs = max(1, jobs)
+    }
+
+    /// Clip indices this shard owns, in order.
+    public var shardIndices: [Int] { (0..<planner.clipCount).filter(layout.shard.contains) }
+
+    /// Renders and writes every clip of the shard not already done.
+    /// - Parameter progress: called with (clips done, clips in shard) as clips finish.
+    public func run(progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws -> MixResult {
+        let fm = FileManager.default
+        for folder in [layout.noisyFolder, layout.cleanFolder, layout.noiseFolder, layout.stateFolder] {
+            try fm.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+        let journal = try MixJournal(url: layout.journal)
+        let indices = shardIndices
+        var done = journal.records.filter { record in
+            let paths = MixCorpusLayout.relativePaths(clipID: record.clipID)
+            return [paths.noisy, paths.clean, paths.noise].allSatisfy { fm.fileExists(atPath: layout.root.appendingPathComponent($0).path) }
+        }
+        let doneIndices = Set(done.map(\.index))
+        let todo = indices.filter { !doneIndices.contains($0) }
+        let resumed = indices.count - todo.count
+        progress(resumed, indices.count)
+
+        let lock = NSLock()
+        nonisolated(unsafe) var fresh: [MixManifestRecord] = []
+        nonisolated(unsafe) var failures: [(Int, String)] = []
+        nonisolated(unsafe) var completed = resumed
+        nonisolated(unsafe) var firstError: Error? = nil
+        let workers = min(jobs, max(1, todo.count))
+        // Workers take the next clip index from a shared counter: balanced, and order-free
+        // because every clip's bytes depend only on its index.
+        nonisolated(unsafe) var next = 0
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while true {
+                lock.lock()
+                if next >= todo.count || firstError != nil { lock.unlock(); return }
+                let index = todo[next]
+                next += 1
+                lock.unlock()
+                do {
+                    let clip = try renderer.render(index: index)
+                    let record = try writeClip(clip)
+                    lock.lock()
+                    do { try journal.append(record) } catch { firstError = error }
+                    fresh.append(record)
+                    completed += 1
+                    let snapshot = completed
+                    lock.unlock()
+                    progress(snapshot, indices.count)
+                } catch let error as MixError {
+                    lock.lock(); failures.append((index, error.description)); completed += 1; lock.unlock()
+                } catch let error as AudioError {
+                    lock.lock(); failures.append((index, error.description)); completed += 1; lock.unlock()
+                } catch {
+                    lock.lock(); firstError = error; lock.unlock()
+                }
+            }
+        }
+        if let firstError { throw firstError }
+        done += fresh
+        done.sort { $0.index < $1.index }
+        try MixSpecFile.writeManifest(done, to: layout.manifest)
+        return MixResult(
+            written: fresh.count, resumed: resumed, failures: failures.sorted { $0.0 < $1.0 },
+            skippedSources: skippedSources, records: done, layout: layout,
+            audioSeconds: done.reduce(0) { $0 + $1.durationSeconds })
+    }
+
+    /// Writes the three stems of a rendered clip (each atomically) and returns its manifest record.
+    private func writeClip(_ clip: RenderedClip) throws -> MixManifestRecord {
+        let options = planner.options
+        let plan = clip.plan
+        let paths = MixCorpusLayout.relativePaths(clipID: plan.clipID)
+        let format: AudioFileFormat = options.format == .pcm16 ? .wavPCM16 : .wavFloat32
+        // Noise and clean first, noisy last: a clip counts as done only when all three exist.
+        for (samples, path) in [(clip.noise, paths.noise), (clip.clean, paths.clean), (clip.noisy, paths.noisy)] {
+            try AudioWriter.write(AudioBuffer(samples: samples, sampleRate: options.sampleRate),
+                                  to: layout.root.appendingPathComponent(path), format: format)
+        }
+        return MixManifestRecord(
+            clipID: plan.clipID, index: plan.index, split: plan.split,
+            noisy: paths.noisy, clean: paths.clean, noise: paths.noise,
+            sampleRate: options.sampleRate, numSamples: plan.length,
+            durationSeconds: Double(plan.length) / Double(options.sampleRate),
+            speechSources: plan.speech.map { piece in
+                let source = planner.speech[piece.source]
+                return .init(path: source.path, offset: piece.offset, length: piece.length, position: piece.position, speaker: source.speaker)
+            },
+            noiseSources: zip(plan.noises, clip.noiseGains).map { piece, gain in
+                .init(path: planner.noise[piece.source].path, offset: piece.offset, snrDB: piece.snrDB, gain: gain)
+            },
+            rir: plan.rir.map { planner.rirs[$0].path },
+            target: plan.rir == nil ? "dry" : options.target.rawValue,
+            snrMode: options.snrMode.rawValue, snrDBRequested: plan.snrDB, snrDBRealised: clip.snrDBRealised,
+            levelMode: options.levelMode.rawValue, levelDBFS: plan.levelDBFS, levelDBFSRealised: clip.levelDBFSRealised,
+            speechGain: clip.speechGain, clippingScale: clip.clippingScale, clippedSamples: clip.clippedSamples,
+            lowpassHz: plan.lowpassHz, seed: plan.seed)
+    }
+}

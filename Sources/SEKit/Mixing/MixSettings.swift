@@ -1,0 +1,123 @@
+import Foundation
+import Yams
+
+/// Mix settings by name, as written on the command line (`--snr-db -5,0,5`) or in a recipe
+/// (`snr-db: "-5,0,5"`). One parser serves both, so a recipe key and a flag always mean the same.
+public enum MixSettings {
+    /// Every recognised key, with its help text (the CLI and the README list these).
+    public static let keys: [(key: String, help: String)] = [
+        ("speech", "speech input: folder, file list (.txt/.lst/.scp) or file; repeatable"),
+        ("noise", "noise input: folder, file list or file; repeatable"),
+        ("rir", "room impulse responses: folder, file list or file; repeatable"),
+        ("sample-rate", "corpus sample rate, Hz (default 16000)"),
+        ("count", "number of clips"),
+        ("hours", "hours of noisy audio (when --count is not given)"),
+        ("seconds", "clip length, seconds (default 4)"),
+        ("length-mode", "fixed | full-utterance | concatenate (default fixed)"),
+        ("snr-db", "SNR list (-5,0,5,10) or uniform range (-5:20), dB"),
+        ("snr-mode", "global | active (default global)"),
+        ("noises-per-clip", "noise sources per clip, N or LOW:HIGH (default 1)"),
+        ("level-dbfs", "mixture level list or range, dBFS (default -35:-15)"),
+        ("level-mode", "rms | active | lufs (default rms)"),
+        ("clipping", "rescale | reject | allow (default rescale)"),
+        ("target", "clean stem under reverberation: dry | early | reverberant (default dry)"),
+        ("rir-probability", "probability a clip is reverberated (default 1)"),
+        ("lowpass-hz", "band-limiting cut-off list or range, Hz"),
+        ("lowpass-probability", "probability a clip is band-limited (default 0.5)"),
+        ("split", "source splits, e.g. train=0.9,test=0.1 (default train=1)"),
+        ("disjoint", "speakers: assign speakers, not files, to splits"),
+        ("speaker-pattern", "regular expression; its first group is the speaker"),
+        ("seed", "run seed (default 0)"),
+        ("format", "pcm16 | float32 (default pcm16)"),
+        ("crossfade-seconds", "crossfade when a noise loops (default 0.02)"),
+    ]
+
+    /// Loads a recipe: a YAML mapping from the keys above to a scalar or a list.
+    /// - Throws: ``MixError/invalidOption(name:value:reason:)`` naming the file and key.
+    public static func loadRecipe(_ url: URL) throws -> [String: [String]] {
+        let text: String
+        do { text = try String(contentsOf: url, encoding: .utf8) } catch {
+            throw MixError.invalidOption(name: "recipe", value: url.path, reason: "cannot read: \(error.localizedDescription)")
+        }
+        let node: Any?
+        do { node = try Yams.load(yaml: text) } catch {
+            throw MixError.invalidOption(name: "recipe", value: url.path, reason: "not valid YAML: \(error)")
+        }
+        guard let mapping = node as? [String: Any] else {
+            throw MixError.invalidOption(name: "recipe", value: url.path, reason: "expected a mapping of option names to values")
+        }
+        var values: [String: [String]] = [:]
+        let folder = url.deletingLastPathComponent().path
+        for (key, value) in mapping {
+            if key == "description" { continue }
+            guard keys.contains(where: { $0.key == key }) else {
+                throw MixError.invalidOption(name: "recipe", value: url.path, reason: "unknown key '\(key)'")
+            }
+            let list: [String]
+            if let array = value as? [Any] { list = array.map { "\($0)" } } else { list = ["\(value)"] }
+            // Input paths in a recipe are relative to the recipe's folder.
+            if ["speech", "noise", "rir"].contains(key) {
+                values[key] = list.map { $0.hasPrefix("/") ? $0 : folder + "/" + $0 }
+            } else {
+                values[key] = list
+            }
+        }
+        return values
+    }
+
+    /// Builds options and inputs from named values (recipe values already overridden by flags).
+    /// - Throws: ``MixError/invalidOption(name:value:reason:)`` naming the key.
+    public static func parse(_ values: [String: [String]]) throws -> (MixOptions, MixInputs) {
+        var options = MixOptions()
+        func one(_ key: String) -> String? { values[key]?.last }
+        func number(_ key: String) throws -> Double? {
+            guard let text = one(key) else { return nil }
+            guard let value = Double(text), value.isFinite else { throw MixError.invalidOption(name: key, value: text, reason: "not a number") }
+            return value
+        }
+        func integer(_ key: String) throws -> Int? {
+            guard let text = one(key) else { return nil }
+            guard let value = Int(text) else { throw MixError.invalidOption(name: key, value: text, reason: "not a whole number") }
+            return value
+        }
+        func choice<T: RawRepresentable & CaseIterable>(_ key: String, _ type: T.Type) throws -> T? where T.RawValue == String {
+            guard let text = one(key) else { return nil }
+            guard let value = T(rawValue: text) else {
+                throw MixError.invalidOption(name: key, value: text, reason: "expected one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return value
+        }
+        if let v = try integer("sample-rate") { options.sampleRate = v }
+        options.count = try integer("count")
+        options.hours = try number("hours")
+        if let v = try number("seconds") { options.seconds = v }
+        if let v = try choice("length-mode", MixOptions.LengthMode.self) { options.lengthMode = v }
+        if let v = one("snr-db") { options.snrDB = try ValueSpec(parsing: v, option: "snr-db") }
+        if let v = try choice("snr-mode", MixOptions.SNRMode.self) { options.snrMode = v }
+        if let v = one("noises-per-clip") { options.noisesPerClip = try CountRange(parsing: v, option: "noises-per-clip", minimum: 1) }
+        if let v = one("level-dbfs") { options.levelDBFS = try ValueSpec(parsing: v, option: "level-dbfs") }
+        if let v = try choice("level-mode", MixOptions.LevelMode.self) { options.levelMode = v }
+        if let v = try choice("clipping", MixOptions.ClippingPolicy.self) { options.clipping = v }
+        if let v = try choice("target", MixOptions.ReverbTarget.self) { options.target = v }
+        if let v = try number("rir-probability") { options.rirProbability = v }
+        if let v = one("lowpass-hz") { options.lowpassHz = try ValueSpec(parsing: v, option: "lowpass-hz") }
+        if let v = try number("lowpass-probability") { options.lowpassProbability = v }
+        if let v = one("split") { options.split = try SplitSpec(parsing: v) }
+        if let v = one("disjoint") {
+            guard v == "speakers" else { throw MixError.invalidOption(name: "disjoint", value: v, reason: "the only value is 'speakers'") }
+            options.disjointSpeakers = true
+        }
+        if let text = one("seed") {
+            guard let seed = UInt64(text) else { throw MixError.invalidOption(name: "seed", value: text, reason: "expected a whole number 0...2^64-1") }
+            options.seed = seed
+        }
+        if let v = try choice("format", MixOptions.OutputFormat.self) { options.format = v }
+        if let v = try number("crossfade-seconds") { options.crossfadeSeconds = v }
+        try options.validate()
+        let inputs = MixInputs(speech: values["speech"] ?? [], noise: values["noise"] ?? [], rir: values["rir"] ?? [],
+                               speakerPattern: one("speaker-pattern"))
+        if inputs.speech.isEmpty { throw MixError.invalidOption(name: "speech", value: "(none)", reason: "give at least one speech input") }
+        if inputs.noise.isEmpty { throw MixError.invalidOption(name: "noise", value: "(none)", reason: "give at least one noise input") }
+        return (options, inputs)
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// Signal helpers used while rendering a clip (Double precision; pure functions).
+enum MixSignals {
+    /// Mean of squares (power), with four accumulators.
+    static func meanSquare(_ x: [Double]) -> Double {
+        guard !x.isEmpty else { return 0 }
+        return x.withUnsafeBufferPointer { p in
+            var a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0
+            var i = 0
+            while i + 4 <= p.count {
+                a0 += p[i] * p[i]; a1 += p[i + 1] * p[i + 1]; a2 += p[i + 2] * p[i + 2]; a3 += p[i + 3] * p[i + 3]
+                i += 4
+            }
+            while i < p.count { a0 += p[i] * p[i]; i += 1 }
+            return (a0 + a1 + a2 + a3) / Double(p.count)
+        }
+    }
+
+    /// Largest absolute value.
+    static func peak(_ x: [Double]) -> Double {
+        x.withUnsafeBufferPointer { p in p.reduce(0) { max($0, abs($1)) } }
+    }
+
+    /// Index of the direct path of a room impulse response: its largest absolute sample.
+    static func directPathIndex(_ rir: [Double]) -> Int {
+        var best = 0, bestValue = -1.0
+        for (i, v) in rir.enumerated() where abs(v) > bestValue { best = i; bestValue = abs(v) }
+        return best
+    }
+
+    /// `length` samples of `x` from `offset` on, looping `x` when it is shorter than needed;
+    /// each wrap joins the end to the start with a linear crossfade of `crossfade` samples.
+    static func loopedSegment(_ x: [Float], offset: Int, length: Int, crossfade: Int) -> [Double] {
+        let n = x.count
+        var out = [Double](repeating: 0, count: length)
+        guard n > 0 else { return out }
+        if offset + length <= n {
+            for i in 0..<length { out[i] = Double(x[offset + i]) }
+            return out
+        }
+        // Build one loop period with a crossfaded seam: the last `fade` samples blend into the first.
+        let fade = min(crossfade, n / 2)
+        var period = [Double](repeating: 0, count: n - fade)
+        for i in 0..<(n - fade) { period[i] = Double(x[i]) }
+        if fade > 0 {
+            for j in 0..<fade {
+                let w = Double(j + 1) / Double(fade + 1)
+                // Start of the period fades in while the file's tail fades out.
+                period[j] = w * Double(x[j]) + (1 - w) * Double(x[n - fade + j])
+            }
+        }
+        let p = period.count
+        var position = offset % p
+        for i in 0..<length {
+            out[i] = period[position]
+            position += 1
+            if position == p { position = 0 }
+        }
+        return out
+    }
+
+    /// Converts to Float with a scale; for PCM16 output rounds to the 16-bit steps the WAV
+    /// writer produces, so measurements made here equal measurements of the written file.
+    static func toFloat(_ x: [Double], scale: Double, quantise: Bool) -> [Float] {
+        [Float](unsafeUninitializedCapacity: x.count) { out, count in
+            for i in 0..<x.count {
+                let v = Float(x[i] * scale)
+                out[i] = quantise ? quantisePCM16(v) : v
+            }
+            count = x.count
+        }
+    }
+
+    /// The value a float sample has after a round trip through a 16-bit PCM WAV written by SEKit.
+    @inline(__always)
+    static func quantisePCM16(_ v: Float) -> Float {
+        PCM16.decode(PCM16.encode(v))
+    }
+}

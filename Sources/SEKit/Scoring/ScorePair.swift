@@ -1,0 +1,86 @@
+import Foundation
+
+/// One clip to score: its reference, the enhanced output and, when known, the noisy input,
+/// with what the corpus says about it.
+public struct ScorePair: Sendable, Equatable {
+    /// Clip id (from the corpus manifest) or the reference's path relative to its folder.
+    public var clipID: String
+    public var reference: URL
+    public var enhanced: URL?
+    public var noisy: URL?
+    public var split: String?
+    /// Requested SNR of the clip, dB (from the manifest).
+    public var snrDB: Double?
+}
+
+/// Errors that stop scoring before any clip is scored (per-clip problems are recorded instead).
+public enum ScoreError: Error, Equatable, CustomStringConvertible, Sendable {
+    case invalidOption(name: String, value: String, reason: String)
+    case noPairs(reason: String)
+
+    public var description: String {
+        switch self {
+        case .invalidOption(let name, let value, let reason): "--\(name) \(value): \(reason)"
+        case .noPairs(let reason): "nothing to score: \(reason)"
+        }
+    }
+}
+
+/// Finds the pairs to score.
+public enum ScorePairing {
+    /// Pairs files by their path relative to each folder: `REFERENCE/a/b.wav` with
+    /// `ENHANCED/a/b.wav` (and `NOISY/a/b.wav`). A reference without an enhanced file is still
+    /// listed (it is scored as a failure, never dropped).
+    public static func byName(reference: URL, enhanced: URL?, noisy: URL?) throws -> [ScorePair] {
+        let references = try audioFiles(in: reference, option: "reference")
+        if let enhanced { _ = try audioFiles(in: enhanced, option: "enhanced") }
+        let noisyFiles = try noisy.map { Set(try audioFiles(in: $0, option: "noisy")) }
+        guard !references.isEmpty else { throw ScoreError.noPairs(reason: "\(reference.path) holds no audio files") }
+        return references.map { relative in
+            ScorePair(
+                clipID: relative,
+                reference: reference.appendingPathComponent(relative),
+                enhanced: enhanced.map { $0.appendingPathComponent(relative) },
+                noisy: noisy.flatMap { folder in noisyFiles!.contains(relative) ? folder.appendingPathComponent(relative) : nil },
+                split: nil, snrDB: nil)
+        }
+    }
+
+    /// Pairs through a mixed corpus's manifest: reference `OUT/clean/ID.wav`, noisy
+    /// `OUT/noisy/ID.wav`, enhanced `ENHANCED/ID.wav` (or `ENHANCED/<noisy path>`). Without
+    /// `enhanced`, the noisy input itself is scored (the "noisy" baseline row).
+    public static func fromCorpus(_ corpus: URL, enhanced: URL?, split: String?) throws -> [ScorePair] {
+        let manifest = corpus.appendingPathComponent("manifest.jsonl")
+        guard FileManager.default.fileExists(atPath: manifest.path) else {
+            throw ScoreError.invalidOption(name: "corpus", value: corpus.path, reason: "no manifest.jsonl (is it a folder made by sekit mix?)")
+        }
+        var records = try MixManifestRecord.read(manifest)
+        if let split { records = records.filter { $0.split == split } }
+        guard !records.isEmpty else { throw ScoreError.noPairs(reason: "\(manifest.path) has no clips\(split.map { " in split \($0)" } ?? "")") }
+        return records.map { record in
+            let noisy = corpus.appendingPathComponent(record.noisy)
+            var enhancedURL: URL? = noisy
+            if let enhanced {
+                let byID = enhanced.appendingPathComponent(record.clipID + ".wav")
+                let byPath = enhanced.appendingPathComponent(record.noisy)
+                enhancedURL = FileManager.default.fileExists(atPath: byID.path) || !FileManager.default.fileExists(atPath: byPath.path) ? byID : byPath
+            }
+            return ScorePair(clipID: record.clipID, reference: corpus.appendingPathComponent(record.clean),
+                             enhanced: enhancedURL, noisy: noisy, split: record.split, snrDB: record.snrDBRequested)
+        }
+    }
+
+    /// Audio files below `folder`, as sorted relative paths.
+    static func audioFiles(in folder: URL, option: String) throws -> [String] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ScoreError.invalidOption(name: option, value: folder.path, reason: "not a folder")
+        }
+        let walker = FileManager.default.enumerator(atPath: folder.path)
+        var found: [String] = []
+        while let relative = walker?.nextObject() as? String {
+            if SourceDiscovery.audioExtensions.contains((relative as NSString).pathExtension.lowercased()) { found.append(relative) }
+        }
+        return found.sorted()
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+
+/// Renders scores as a table, JSON or per-clip CSV. Field names are a public contract
+/// (README "sekit score").
+public enum ScoreReport {
+    /// The JSON document: `{"checkpoint", "clips": [...], "summary": [...], "failed": N}`.
+    public static func json(checkpoint: String, clips: [ClipScores], summary: [ScoreAggregate], metrics: [Metric]) throws -> Data {
+        struct Clip: Encodable {
+            var clip_id: String
+            var split: String?
+            var snr_db: Double?
+            var reference: String
+            var enhanced: String?
+            var noisy: String?
+            var metrics: [String: Double]
+            var noisy_metrics: [String: Double]
+            var improvement: [String: Double]
+            var error: String?
+        }
+        struct Document: Encodable {
+            var checkpoint: String
+            var metrics: [String]
+            var failed: Int
+            var clips: [Clip]
+            var summary: [ScoreAggregate]
+        }
+        func named(_ values: [Metric: Double]) -> [String: Double] {
+            Dictionary(uniqueKeysWithValues: values.map { ($0.key.rawValue, $0.value) })
+        }
+        let document = Document(
+            checkpoint: checkpoint, metrics: metrics.map(\.rawValue), failed: clips.filter { $0.error != nil }.count,
+            clips: clips.map { c in
+                Clip(clip_id: c.pair.clipID, split: c.pair.split, snr_db: c.pair.snrDB, reference: c.pair.reference.path,
+                     enhanced: c.pair.enhanced?.path, noisy: c.pair.noisy?.path, metrics: named(c.enhanced),
+                     noisy_metrics: named(c.noisy), improvement: named(c.improvement), error: c.error)
+            },
+            summary: summary)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return try encoder.encode(document)
+    }
+
+    /// Per-clip CSV: `clip_id,split,snr_db,<metric>,<metric>_noisy,<metric>_improvement,...,error`.
+    public static func csv(clips: [ClipScores], metrics: [Metric]) -> String {
+        var header = ["clip_id", "split", "snr_db"]
+        for m in metrics { header += [m.rawValue, m.rawValue + "_noisy", m.rawValue + "_improvement"] }
+        header.append("error")
+        var lines = [header.joined(separator: ",")]
+        func cell(_ v: Double?) -> String { v.map { String($0) } ?? "" }
+        for c in clips {
+            var row = [csvField(c.pair.clipID), csvField(c.pair.split ?? ""), cell(c.pair.snrDB)]
+            let improvement = c.improvement
+            for m in metrics { row += [cell(c.enhanced[m]), cell(c.noisy[m]), cell(improvement[m])] }
+            row.append(csvField(c.error ?? ""))
+            lines.append(row.joined(separator: ","))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func csvField(_ s: String) -> String {
+        s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
+    }
+
+    /// The summary table: one row per metric (enhanced mean with its 95% CI, noisy mean,
+    /// improvement), then per-SNR and per-split rows.
+    public static func table(checkpoint: String, clips: [ClipScores], summary: [ScoreAggregate], metrics: [Metric]) -> String {
+        let failed = clips.filter { $0.error != nil }
+        var out = "checkpoint: \(checkpoint)   clips: \(clips.count)   scored: \(clips.count - failed.count)   failed: \(failed.count)\n"
+        let byKey = Dictionary(summary.map { ("\($0.metric)|\($0.subset)", $0) }, uniquingKeysWith: { a, _ in a })
+        var subsets: [String] = []
+        for a in summary where !subsets.contains(a.subset) { subsets.append(a.subset) }
+        let header = ["metric", "subset", "n", "mean", "95% CI", "noisy", "improvement"]
+        var rows: [[String]] = []
+        for m in metrics {
+            for subset in subsets {
+                guard let e = byKey["\(m.rawValue)|\(subset)"] else { continue }
+                let noisy = byKey["\(m.rawValue)_noisy|\(subset)"]
+                let gain = byKey["\(m.rawValue)_improvement|\(subset)"]
+                rows.append([m.rawValue, subset, String(e.n), fmt(e.mean), "[\(fmt(e.ci95Low)), \(fmt(e.ci95High))]",
+                             noisy.map { fmt($0.mean) } ?? "-", gain.map { (($0.mean >= 0) ? "+" : "") + fmt($0.mean) } ?? "-"])
+            }
+        }
+        out += TextTable.render(header: header, rows: rows)
+        for f in failed.prefix(20) { out += "failed: \(f.pair.clipID): \(f.error!)\n" }
+        if failed.count > 20 { out += "failed: ... and \(failed.count - 20) more (see --per-clip or --format json)\n" }
+        return out
+    }
+
+    static func fmt(_ v: Double) -> String {
+        guard v.isFinite else { return String(v) }
+        return abs(v) >= 100 ? String(format: "%.2f", v) : String(format: "%.4f", v)
+    }
+}
+
+/// Plain-text tables with aligned columns (numbers right-aligned).
+public enum TextTable {
+    public static func render(header: [String], rows: [[String]]) -> String {
+        var widths = header.map(\.count)
+        for row in rows { for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) } }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { i, cell in
+                let pad = String(repeating: " ", count: widths[i] - cell.count)
+                let numeric = cell.first.map { $0.isNumber || $0 == "-" || $0 == "+" || $0 == "[" } ?? false
+                return numeric && i > 0 ? pad + cell : cell + pad
+            }.joined(separator: "  ")
+        }
+        var out = line(header) + "\n" + widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n"
+        for row in rows { out += line(row) + "\n" }
+        return out
+    }
+}

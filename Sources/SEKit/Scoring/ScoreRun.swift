@@ -1,0 +1,102 @@
+import Foundation
+
+/// Scores of one clip.
+public struct ClipScores: Sendable {
+    public var pair: ScorePair
+    /// Metric values of the enhanced signal against the reference.
+    public var enhanced: [Metric: Double] = [:]
+    /// Metric values of the noisy input against the reference (when the noisy input is known).
+    public var noisy: [Metric: Double] = [:]
+    /// Why the clip could not be scored (nil when it was).
+    public var error: String?
+
+    /// Enhanced minus noisy, for metrics where both are known.
+    public var improvement: [Metric: Double] {
+        var result: [Metric: Double] = [:]
+        for (metric, value) in enhanced { if let base = noisy[metric] { result[metric] = value - base } }
+        return result
+    }
+}
+
+/// How to treat reference/enhanced pairs whose lengths differ.
+public enum ScoreAlignment: String, Sendable, CaseIterable, Codable {
+    /// A length mismatch is an error for that clip.
+    case strict
+    /// Trim both to the shorter.
+    case trim
+}
+
+/// Scores pairs in parallel; a clip that fails is recorded with its reason, never dropped.
+public enum ScoreRunner {
+    /// Scores every pair with every metric, using `jobs` threads.
+    /// - Parameter progress: called with (clips done, clips in total).
+    /// - Returns: one ``ClipScores`` per pair, in the order of `pairs`.
+    public static func score(
+        _ pairs: [ScorePair], metrics: [Metric], alignment: ScoreAlignment, jobs: Int,
+        progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
+    ) -> [ClipScores] {
+        nonisolated(unsafe) var results = [ClipScores?](repeating: nil, count: pairs.count)
+        let lock = NSLock()
+        nonisolated(unsafe) var next = 0
+        nonisolated(unsafe) var done = 0
+        DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, pairs.count))) { _ in
+            while true {
+                lock.lock()
+                let i = next; next += 1
+                lock.unlock()
+                if i >= pairs.count { return }
+                let scores = scoreOne(pairs[i], metrics: metrics, alignment: alignment)
+                lock.lock()
+                results[i] = scores
+                done += 1
+                let snapshot = done
+                lock.unlock()
+                progress(snapshot, pairs.count)
+            }
+        }
+        return results.map { $0! }
+    }
+
+    static func scoreOne(_ pair: ScorePair, metrics: [Metric], alignment: ScoreAlignment) -> ClipScores {
+        var scores = ClipScores(pair: pair)
+        do {
+            let reference = try AudioFile.read(at: pair.reference)
+            guard let enhancedURL = pair.enhanced else { throw ScoreError.noPairs(reason: "no enhanced file for \(pair.clipID)") }
+            let enhanced = try AudioFile.read(at: enhancedURL)
+            let noisy = try pair.noisy.map { try AudioFile.read(at: $0) }
+            let (ref, enh) = try aligned(reference, enhanced, referenceURL: pair.reference, otherURL: enhancedURL, alignment: alignment)
+            for metric in metrics {
+                scores.enhanced[metric] = try metric.compute(reference: ref, processed: enh, sampleRate: reference.sampleRate)
+            }
+            if let noisy, let noisyURL = pair.noisy {
+                let (ref2, noi) = try aligned(reference, noisy, referenceURL: pair.reference, otherURL: noisyURL, alignment: alignment)
+                for metric in metrics {
+                    scores.noisy[metric] = try metric.compute(reference: ref2, processed: noi, sampleRate: reference.sampleRate)
+                }
+            }
+        } catch {
+            scores.enhanced = [:]
+            scores.noisy = [:]
+            scores.error = "\(error)"
+        }
+        return scores
+    }
+
+    /// Both signals as Double, checked for rate and length.
+    static func aligned(_ a: AudioBuffer, _ b: AudioBuffer, referenceURL: URL, otherURL: URL,
+                        alignment: ScoreAlignment) throws -> ([Double], [Double]) {
+        guard a.sampleRate == b.sampleRate else {
+            throw ScoreError.invalidOption(name: "enhanced", value: otherURL.path,
+                reason: "sample rate \(b.sampleRate) Hz differs from the reference's \(a.sampleRate) Hz (\(referenceURL.path))")
+        }
+        var n = a.count
+        if a.count != b.count {
+            guard alignment == .trim else {
+                throw ScoreError.invalidOption(name: "enhanced", value: otherURL.path,
+                    reason: "\(b.count) samples, the reference has \(a.count) (use --align trim to trim to the shorter)")
+            }
+            n = min(a.count, b.count)
+        }
+        return (a.samples[0..<n].map(Double.init), b.samples[0..<n].map(Double.init))
+    }
+}

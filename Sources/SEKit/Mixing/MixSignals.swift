@@ -78,3 +78,32 @@ enum MixSignals {
         PCM16.decode(PCM16.encode(v))
     }
 }
+
+extension MixSignals {
+    /// `length` samples of the full convolution `x * h`, starting at `start` (the RIR's direct-path
+    /// index), so the reverberant output lines up with the dry input.
+    static func convolveAligned(_ x: [Double], _ h: [Double], start: Int, length: Int) -> [Double] {
+        let full = Convolution.fft(x, h)
+        return (0..<length).map { start + $0 < full.count ? full[start + $0] : 0 }
+    }
+
+    /// Fourth-order Butterworth-like low-pass (two RBJ biquads, Q 0.5412 and 1.3066) at `cutoffHz`.
+    static func lowpass(_ x: [Double], cutoffHz: Double, sampleRate: Int) -> [Double] {
+        var y = x
+        for q in [0.541_196_100_146_197, 1.306_562_964_876_377] {
+            guard var filter = try? BiquadFilter(.lowPass, frequencyHz: cutoffHz, q: q, sampleRate: sampleRate) else { return x }
+            filter.process(&y)
+        }
+        return y
+    }
+
+    /// P.56 active speech power (linear).
+    static func activePower(_ x: [Double], sampleRate: Int) throws -> Double {
+        try x.withUnsafeBufferPointer { try ActiveSpeechLevel.measure($0, sampleRate: sampleRate).activePower }
+    }
+
+    /// Integrated loudness, LUFS.
+    static func loudnessLUFS(_ x: [Double], sampleRate: Int) throws -> Double {
+        try Levels.loudnessLUFS(x, sampleRate: sampleRate)
+    }
+}

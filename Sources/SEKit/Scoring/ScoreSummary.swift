@@ -36,9 +36,11 @@ public enum ScoreSummary {
         var subsets: [(String, [ClipScores])] = [("all", scored)]
         let snrs = Set(scored.compactMap(\.pair.snrDB))
         if !snrs.isEmpty {
-            let bucket: (Double) -> String = snrs.count <= 25 ? snrSubset : { snr in
+            let exact = snrs.count <= 25
+            func bucket(_ snr: Double) -> String {
+                if exact { return snrSubset(snr) }
                 let low = (snr / 5).rounded(.down) * 5
-                return "snr=[\(formatNumber(low)),\(formatNumber(low + 5)))"
+                return "snr=[" + formatNumber(low) + "," + formatNumber(low + 5) + ")"
             }
             var groups: [String: [ClipScores]] = [:]
             var order: [String: Double] = [:]

@@ -1,0 +1,127 @@
+import Foundation
+
+/// File formats SEKit writes.
+public enum AudioFileFormat: String, Sendable, CaseIterable, Codable {
+    /// WAV, 16-bit signed PCM (the corpus default).
+    case wavPCM16 = "wav-pcm16"
+    /// WAV, 24-bit signed PCM.
+    case wavPCM24 = "wav-pcm24"
+    /// WAV, 32-bit IEEE float.
+    case wavFloat32 = "wav-float32"
+    /// FLAC, 16-bit.
+    case flac16 = "flac-16"
+    /// FLAC, 24-bit.
+    case flac24 = "flac-24"
+
+    /// Bits per sample of the integer formats (nil for float).
+    var integerBits: Int? {
+        switch self {
+        case .wavPCM16, .flac16: 16
+        case .wavPCM24, .flac24: 24
+        case .wavFloat32: nil
+        }
+    }
+}
+
+/// What a write did.
+public struct WriteReport: Sendable, Equatable {
+    /// Samples that were beyond full scale and were clipped (integer formats only).
+    public var clippedSamples: Int
+    /// Bytes in the written file.
+    public var bytes: Int
+}
+
+/// Writes audio files atomically (temporary name in the same folder, then rename).
+public enum AudioWriter {
+    /// Writes `buffer` to `url` in `format`.
+    ///
+    /// WAV PCM16 and float32 are encoded in memory (44-byte header) and written with one
+    /// `write(2)`, the fast path for corpora of many small clips; PCM24 and FLAC go through
+    /// libsndfile (`sf_open`, `sf_writef_int`). Integer formats round to the nearest step and clip
+    /// at full scale (see ``PCM16``); the count of clipped samples is reported, never wrapped.
+    /// - Throws: ``AudioError/writeFailed(path:reason:)`` or ``AudioError/invalidParameter(name:value:reason:)``
+    ///   for a non-finite sample or a bad sample rate.
+    @discardableResult
+    public static func write(_ buffer: AudioBuffer, to url: URL, format: AudioFileFormat = .wavPCM16) throws -> WriteReport {
+        guard buffer.sampleRate > 0 else {
+            throw AudioError.invalidParameter(name: "sampleRate", value: "\(buffer.sampleRate)", reason: "must be positive (\(url.path))")
+        }
+        if let bad = buffer.samples.firstIndex(where: { !$0.isFinite }) {
+            throw AudioError.invalidParameter(name: "samples", value: "sample \(bad)", reason: "NaN or infinite; not written to \(url.path)")
+        }
+        switch format {
+        case .wavPCM16, .wavFloat32:
+            let (data, clipped) = WAVEncoding.encode(buffer, float: format == .wavFloat32)
+            do { try AtomicFile.write(data, to: url) } catch {
+                throw AudioError.writeFailed(path: url.path, reason: "\(error)")
+            }
+            return WriteReport(clippedSamples: clipped, bytes: data.count)
+        case .wavPCM24, .flac16, .flac24:
+            let bits = format.integerBits!
+            let scale = Float(1 << (bits - 1))
+            let maxCode = Int32((1 << (bits - 1)) - 1), minCode = -Int32(1 << (bits - 1))
+            var clipped = 0
+            let codes = buffer.samples.map { v -> Int32 in
+                let q = (v * scale).rounded()
+                if q > Float(maxCode) { clipped += 1; return maxCode << (32 - bits) }
+                if q < Float(minCode) { clipped += 1; return minCode << (32 - bits) }
+                return Int32(q) << (32 - bits)
+            }
+            let temporary = AtomicFile.temporaryURL(for: url)
+            do {
+                try SndfileWriter.write(codes, sampleRate: buffer.sampleRate, format: format, to: temporary.path)
+                try AtomicFile.commit(temporary, to: url)
+            } catch let error as AudioError {
+                try? FileManager.default.removeItem(at: temporary)
+                throw AudioError.writeFailed(path: url.path, reason: error.description)
+            } catch {
+                throw AudioError.writeFailed(path: url.path, reason: "\(error)")
+            }
+            let bytes = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+            return WriteReport(clippedSamples: clipped, bytes: bytes ?? 0)
+        }
+    }
+}
+
+/// Canonical 44-byte-header WAV encoding (RIFF, `fmt ` chunk of 16 bytes, `data`).
+enum WAVEncoding {
+    /// Encodes mono PCM16 (format tag 1) or float32 (format tag 3). Returns the bytes and the
+    /// number of clipped samples (PCM16 only).
+    static func encode(_ buffer: AudioBuffer, float: Bool) -> (Data, Int) {
+        let n = buffer.samples.count
+        let bytesPerSample = float ? 4 : 2
+        let dataBytes = n * bytesPerSample
+        var data = Data(count: 44 + dataBytes)
+        var clipped = 0
+        data.withUnsafeMutableBytes { raw in
+            let p = raw.baseAddress!
+            func put32(_ offset: Int, _ v: UInt32) { p.storeBytes(of: v.littleEndian, toByteOffset: offset, as: UInt32.self) }
+            func put16(_ offset: Int, _ v: UInt16) { p.storeBytes(of: v.littleEndian, toByteOffset: offset, as: UInt16.self) }
+            p.copyMemory(from: "RIFF", byteCount: 4)
+            put32(4, UInt32(36 + dataBytes))
+            (p + 8).copyMemory(from: "WAVEfmt ", byteCount: 8)
+            put32(16, 16)
+            put16(20, float ? 3 : 1)
+            put16(22, 1)
+            put32(24, UInt32(buffer.sampleRate))
+            put32(28, UInt32(buffer.sampleRate * bytesPerSample))
+            put16(32, UInt16(bytesPerSample))
+            put16(34, UInt16(bytesPerSample * 8))
+            (p + 36).copyMemory(from: "data", byteCount: 4)
+            put32(40, UInt32(dataBytes))
+            buffer.samples.withUnsafeBufferPointer { samples in
+                if float {
+                    (p + 44).copyMemory(from: samples.baseAddress!, byteCount: dataBytes)  // little-endian hosts
+                } else {
+                    let out = (p + 44).bindMemory(to: Int16.self, capacity: n)
+                    for i in 0..<n {
+                        let v = samples[i]
+                        if PCM16.clips(v) { clipped += 1 }
+                        out[i] = PCM16.encode(v).littleEndian
+                    }
+                }
+            }
+        }
+        return (data, clipped)
+    }
+}

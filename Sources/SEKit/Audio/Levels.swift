@@ -1,0 +1,63 @@
+import Foundation
+
+/// Level measurements of a signal, in Double. `dBFS` values are `10·log10(mean square)` for RMS
+/// (so a full-scale square wave is 0 dBFS and a full-scale sine −3.01 dBFS) and `20·log10(peak)`
+/// for peaks; silence gives −inf.
+public enum Levels {
+    /// Largest absolute sample.
+    public static func peak(_ x: [Float]) -> Double {
+        var m: Float = 0
+        x.withUnsafeBufferPointer { p in for v in p { m = max(m, abs(v)) } }
+        return Double(m)
+    }
+
+    /// Mean square (power), computed in Double with four accumulators.
+    public static func meanSquare(_ x: [Float]) -> Double {
+        guard !x.isEmpty else { return 0 }
+        return x.withUnsafeBufferPointer { p in
+            var a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0
+            var i = 0
+            while i + 4 <= p.count {
+                let v0 = Double(p[i]), v1 = Double(p[i + 1]), v2 = Double(p[i + 2]), v3 = Double(p[i + 3])
+                a0 += v0 * v0; a1 += v1 * v1; a2 += v2 * v2; a3 += v3 * v3
+                i += 4
+            }
+            while i < p.count { let v = Double(p[i]); a0 += v * v; i += 1 }
+            return (a0 + a1 + a2 + a3) / Double(p.count)
+        }
+    }
+
+    /// Peak level, dBFS.
+    public static func peakDBFS(_ x: [Float]) -> Double { 20 * log10(peak(x)) }
+
+    /// RMS level, dBFS (`10·log10(mean square)`).
+    public static func rmsDBFS(_ x: [Float]) -> Double { 10 * log10(meanSquare(x)) }
+
+    /// DC offset: the mean sample value.
+    public static func dcOffset(_ x: [Float]) -> Double {
+        guard !x.isEmpty else { return 0 }
+        var s = 0.0
+        for v in x { s += Double(v) }
+        return s / Double(x.count)
+    }
+
+    /// Fraction of samples at or beyond `threshold` in magnitude (default 0.999, i.e. within
+    /// 0.01 dB of full scale: what a clipped recording or a clipped mix shows).
+    public static func clippedRatio(_ x: [Float], threshold: Float = 0.999) -> Double {
+        guard !x.isEmpty else { return 0 }
+        var n = 0
+        for v in x where abs(v) >= threshold { n += 1 }
+        return Double(n) / Double(x.count)
+    }
+
+    /// EBU R128 integrated loudness, LUFS (libebur128, BS.1770-4 gating). −inf when silent.
+    /// - Throws: ``AudioError/invalidParameter(name:value:reason:)`` for a rate libebur128 refuses.
+    public static func loudnessLUFS(_ x: [Double], sampleRate: Int) throws -> Double {
+        try x.withUnsafeBufferPointer { try Ebur128Meter.integratedLoudness($0, sampleRate: sampleRate) }
+    }
+
+    /// EBU R128 integrated loudness of a Float signal, LUFS.
+    public static func loudnessLUFS(_ x: [Float], sampleRate: Int) throws -> Double {
+        try loudnessLUFS(x.map(Double.init), sampleRate: sampleRate)
+    }
+}

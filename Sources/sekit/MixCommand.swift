@@ -32,10 +32,10 @@ struct MixCommand: ParsableCommand {
     @Option(name: .long, help: "Clip length in seconds (default 4): longer speech is cropped, shorter padded.") var seconds: Double?
     @Flag(name: .long, help: "Clips as long as their utterance (same as --length-mode full-utterance).") var fullUtterance = false
     @Option(name: .long, help: "fixed | full-utterance | concatenate (one speaker's utterances joined to --seconds).") var lengthMode: String?
-    @Option(name: .long, help: "SNR in dB: a list (-5,0,5,10) or a uniform range (-5:20). Default -5,0,5,10,15,20.") var snrDb: String?
+    @Option(name: .long, parsing: .unconditional, help: "SNR in dB: a list (-5,0,5,10) or a uniform range (-5:20). Default -5,0,5,10,15,20.") var snrDb: String?
     @Option(name: .long, help: "global (energy over the clip) | active (speech over its P.56 active frames). Default global.") var snrMode: String?
     @Option(name: .long, help: "Noise sources per clip: N or LOW:HIGH (default 1).") var noisesPerClip: String?
-    @Option(name: .long, help: "Mixture level in dBFS: list or range (default -35:-15).") var levelDbfs: String?
+    @Option(name: .long, parsing: .unconditional, help: "Mixture level in dBFS: list or range (default -35:-15).") var levelDbfs: String?
     @Option(name: .long, help: "How the level is measured: rms | active | lufs (default rms).") var levelMode: String?
     @Option(name: .long, help: "rescale (scale all stems so the mix peaks <= 0.99) | reject (redraw the level) | allow. Default rescale.") var clipping: String?
     @Option(name: .long, help: "Clean stem under reverberation: dry | early (direct path + 50 ms) | reverberant. Default dry.") var target: String?

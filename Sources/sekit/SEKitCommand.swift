@@ -2,13 +2,17 @@ import ArgumentParser
 import SEKit
 
 @main
-struct SEKitCommand: AsyncParsableCommand {
+struct SEKitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sekit",
         abstract: "SEKit: noisy corpora, training features, scores and experiment history for speech enhancement.",
         version: SEKitVersion.string,
         subcommands: [
             // One line per subcommand; keep alphabetical.
+            InfoCommand.self,
+            MixCommand.self,
+            NoiseCommand.self,
+            ScoreCommand.self,
         ]
     )
 }

@@ -129,6 +129,16 @@ public final class MixRenderer: Sendable {
             break
         }
         let scale = levelScale * clippingScale
+        if options.snrMode == .active {
+            // P.56 thresholds are absolute levels, so the active level does not scale exactly with
+            // the signal: measure it again at the final scale and correct the noise to the target.
+            let scaledSpeech = mixtureSpeech.map { $0 * scale }
+            let activeScaled = try speechPowerForSNR(scaledSpeech, plan: plan)
+            let noiseScaled = MixSignals.meanSquare(noiseSum) * scale * scale
+            let correction = (activeScaled / (noiseScaled * pow(10, plan.snrDB / 10))).squareRoot()
+            noiseGains = noiseGains.map { $0 * correction }
+            for i in 0..<length { noiseSum[i] *= correction }
+        }
 
         // Stems as written: quantised for PCM16, noisy = clean + noise in Float when the clean
         // stem is the mixture's speech.

@@ -111,6 +111,15 @@ public final class MixRun: @unchecked Sendable {
         for folder in [layout.noisyFolder, layout.cleanFolder, layout.noiseFolder, layout.stateFolder] {
             try fm.createDirectory(at: folder, withIntermediateDirectories: true)
         }
+        // Temporary files left by a killed run are incomplete by construction: remove this shard's
+        // (other shards may be writing into the same folder right now).
+        let mine = Set(shardIndices.map { ClipPlan.clipID(seed: planner.options.seed, index: $0) })
+        for folder in [layout.noisyFolder, layout.cleanFolder, layout.noiseFolder] {
+            for name in try fm.contentsOfDirectory(atPath: folder.path) where name.hasPrefix(".") && name.contains(".wav.tmp-") {
+                let clipID = String(name.dropFirst().prefix { $0 != "." })
+                if mine.contains(clipID) { try? fm.removeItem(at: folder.appendingPathComponent(name)) }
+            }
+        }
         let journal = try MixJournal(url: layout.journal)
         let indices = shardIndices
         var done = journal.records.filter { record in

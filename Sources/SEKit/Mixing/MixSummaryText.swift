@@ -25,18 +25,18 @@ public enum MixSummaryText {
         return lines.joined(separator: "\n")
     }
 
-    /// A text histogram in 5 dB bins (one row a bin, bars scaled to 40 characters).
+    /// A text histogram with bins of `binWidth` dB centred on multiples of it (so a list of
+    /// requested SNRs such as -5,0,5 lands one value per bin); bars scaled to 40 characters.
     public static func histogram(_ values: [Double], binWidth: Double = 5) -> String {
-        guard let low = values.min(), let high = values.max() else { return "" }
-        let first = (low / binWidth).rounded(.down) * binWidth
-        let binCount = max(1, Int(((high - first) / binWidth).rounded(.down)) + 1)
-        var counts = [Int](repeating: 0, count: binCount)
-        for v in values { counts[min(binCount - 1, Int((v - first) / binWidth))] += 1 }
-        let peak = counts.max() ?? 1
-        return counts.enumerated().map { i, c in
-            let from = first + Double(i) * binWidth
-            let bar = String(repeating: "#", count: peak > 0 ? Int((Double(c) / Double(peak) * 40).rounded(.up)) : 0)
-            return String(format: "  [%6.1f, %6.1f) %6d %@", from, from + binWidth, c, bar)
+        guard !values.isEmpty else { return "" }
+        var counts: [Int: Int] = [:]
+        for v in values { counts[Int((v / binWidth).rounded()), default: 0] += 1 }
+        let peak = counts.values.max() ?? 1
+        let keys = counts.keys.sorted()
+        return (keys.first!...keys.last!).map { k in
+            let c = counts[k] ?? 0
+            let bar = String(repeating: "#", count: Int((Double(c) / Double(peak) * 40).rounded(.up)))
+            return String(format: "  %7.1f ± %.1f %6d %@", Double(k) * binWidth, binWidth / 2, c, bar)
         }.joined(separator: "\n")
     }
 }

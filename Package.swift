@@ -37,6 +37,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(name: "sekit-bench", dependencies: ["SEKit"], path: "Sources/sekit-bench"),
         .testTarget(name: "SEKitTests", dependencies: ["SEKit"]),
         .testTarget(name: "sekitTests", dependencies: ["sekit"]),
     ],

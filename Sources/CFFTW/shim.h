@@ -10,3 +10,5 @@ static inline unsigned sekit_fftw_estimate_unaligned(void) { return FFTW_ESTIMAT
 static inline unsigned sekit_fftw_estimate_unaligned_preserve(void) {
     return FFTW_ESTIMATE | FFTW_UNALIGNED | FFTW_PRESERVE_INPUT;
 }
+static inline unsigned sekit_fftw_estimate(void) { return FFTW_ESTIMATE; }
+static inline unsigned sekit_fftw_estimate_preserve(void) { return FFTW_ESTIMATE | FFTW_PRESERVE_INPUT; }

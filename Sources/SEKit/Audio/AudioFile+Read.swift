@@ -17,6 +17,10 @@ extension AudioFile {
     /// - Throws: ``AudioError`` naming the file: missing, empty, unreadable, zero-length,
     ///   truncated, non-finite samples, channel out of range.
     public static func read(at url: URL, channel: ChannelPolicy = .average, sampleRate: Int? = nil) throws -> AudioBuffer {
+        if let sampleRate {
+            let info = try AudioFile.info(at: url)
+            if info.sampleRate != sampleRate { return try readResampling(at: url, channel: channel, to: sampleRate) }
+        }
         let channels = try readChannels(at: url)
         var mono: [Float]
         switch channel {
@@ -51,8 +55,14 @@ extension AudioFile {
         let channelCount = reader.channels
         guard frames > 0 else { throw AudioError.zeroLength(path: url.path) }
         guard channelCount > 0 else { throw AudioError.unreadable(path: url.path, reason: "header declares 0 channels") }
-        var interleaved = [Float](repeating: 0, count: frames * channelCount)
-        let read = interleaved.withUnsafeMutableBufferPointer { reader.readFrames(into: $0.baseAddress!, frames: frames) }
+        // Uninitialised: the reader fills it, so every page is touched once (a zero fill first
+        // would double the page-fault cost of hour-long files).
+        var read = 0
+        let interleaved = [Float](unsafeUninitializedCapacity: frames * channelCount) { buffer, count in
+            read = reader.readFrames(into: buffer.baseAddress!, frames: frames)
+            for i in (read * channelCount)..<(frames * channelCount) { buffer[i] = 0 }
+            count = frames * channelCount
+        }
         guard read == frames else {
             if read == 0 { throw AudioError.zeroLength(path: url.path) }
             throw AudioError.truncated(path: url.path, expectedFrames: frames, readFrames: read)
@@ -70,5 +80,72 @@ extension AudioFile {
             }
             return AudioBuffer(samples: samples, sampleRate: reader.sampleRate)
         }
+    }
+
+    /// Reads and resamples block by block (libsoxr streaming), so a long file is never held at its
+    /// own rate: memory is the output plus one block. Same output as reading then
+    /// ``Resampler/resample(_:to:quality:)`` with the high-quality recipe, `round(n·new/old)` samples.
+    static func readResampling(at url: URL, channel: ChannelPolicy, to sampleRate: Int) throws -> AudioBuffer {
+        guard sampleRate > 0 else {
+            throw AudioError.invalidParameter(name: "sampleRate", value: "\(sampleRate)", reason: "must be positive")
+        }
+        let reader = try SndfileReader(path: url.path)
+        let frames = reader.frames, channels = reader.channels
+        guard frames > 0 else { throw AudioError.zeroLength(path: url.path) }
+        if case .pick(let c) = channel, c < 0 || c >= channels {
+            throw AudioError.channelOutOfRange(path: url.path, channel: c, channels: channels)
+        }
+        let outputCount = Int((Double(frames) * Double(sampleRate) / Double(reader.sampleRate)).rounded())
+        let stream: SoxrStream
+        do {
+            stream = try SoxrStream(inputRate: Double(reader.sampleRate), outputRate: Double(sampleRate),
+                                    recipe: sekit_soxr_hq_value, expectedOutput: outputCount)
+        } catch {
+            throw AudioError.invalidParameter(name: "sampleRate", value: "\(reader.sampleRate)->\(sampleRate)", reason: "libsoxr: \(error.message)")
+        }
+        let blockFrames = 1 << 16
+        var interleaved = [Float](repeating: 0, count: blockFrames * channels)
+        var mono = [Float](repeating: 0, count: blockFrames)
+        var position = 0
+        while position < frames {
+            let want = min(blockFrames, frames - position)
+            let got = interleaved.withUnsafeMutableBufferPointer { reader.readFrames(into: $0.baseAddress!, frames: want) }
+            if got == 0 { break }
+            let bad: Int? = interleaved.withUnsafeBufferPointer { src in
+                mono.withUnsafeMutableBufferPointer { dst in
+                    switch channel {
+                    case .pick(let c):
+                        for i in 0..<got { dst[i] = src[i * channels + c] }
+                    case .average where channels == 1:
+                        for i in 0..<got { dst[i] = src[i] }
+                    case .average:
+                        let scale = 1 / Float(channels)
+                        for i in 0..<got {
+                            var v: Float = 0
+                            for c in 0..<channels { v += src[i * channels + c] }
+                            dst[i] = v * scale
+                        }
+                    }
+                    // A sum is non-finite iff some sample is: one cheap pass, then locate.
+                    var sum: Float = 0
+                    for i in 0..<got { sum += dst[i] * 0 }
+                    return sum.isFinite ? nil : (0..<got).first { !dst[$0].isFinite }
+                }
+            }
+            if let bad { throw AudioError.nonFiniteSamples(path: url.path, sampleIndex: position + bad) }
+            do { try mono.withUnsafeBufferPointer { (p) throws(SoxrResampler.SoxrFailure) in try stream.process(UnsafeBufferPointer(rebasing: p[0..<got])) } } catch {
+                throw AudioError.invalidParameter(name: "sampleRate", value: "\(sampleRate)", reason: "libsoxr: \(error.message)")
+            }
+            position += got
+        }
+        guard position > 0 else { throw AudioError.zeroLength(path: url.path) }
+        do { try stream.process(nil) } catch {
+            throw AudioError.invalidParameter(name: "sampleRate", value: "\(sampleRate)", reason: "libsoxr: \(error.message)")
+        }
+        let wanted = Int((Double(position) * Double(sampleRate) / Double(reader.sampleRate)).rounded())
+        var samples = stream.output
+        if samples.count > wanted { samples.removeLast(samples.count - wanted) }
+        while samples.count < wanted { samples.append(0) }
+        return AudioBuffer(samples: samples, sampleRate: sampleRate)
     }
 }

@@ -126,6 +126,42 @@ public enum STFT {
         return Spectrogram(configuration: c, frames: frames, values: values)
     }
 
+    /// STFT magnitudes |X| of frames `firstFrame ..< firstFrame + frameCount` of `signal`, written
+    /// row-major (`frameCount × bins`) into `output`, without the complex intermediate and without
+    /// allocating per call beyond one frame of scratch: the streaming path for feature export.
+    /// Frame t covers samples `t·hop − pad ..< t·hop − pad + fftSize` (pad = fftSize/2 when centred),
+    /// zero outside the signal.
+    public static func magnitudes(_ signal: UnsafeBufferPointer<Float>, configuration c: STFTConfiguration,
+                                  firstFrame: Int, frameCount: Int, window: [Float], scratch: inout [Float],
+                                  into output: UnsafeMutableBufferPointer<Float>) {
+        let n = c.fftSize, hop = c.hopLength, bins = c.binCount
+        let pad = c.center ? n / 2 : 0
+        precondition(output.count >= frameCount * bins && window.count == n, "STFT.magnitudes: buffer sizes")
+        if scratch.count != n + 2 * bins { scratch = [Float](repeating: 0, count: n + 2 * bins) }
+        let fft = RealFFT.float(size: n)
+        scratch.withUnsafeMutableBufferPointer { s in
+            let frame = UnsafeMutableBufferPointer(rebasing: s[0..<n])
+            let spectrum = UnsafeMutableBufferPointer(rebasing: s[n..<(n + 2 * bins)])
+            for f in 0..<frameCount {
+                let start = (firstFrame + f) * hop - pad
+                if start >= 0 && start + n <= signal.count {
+                    for i in 0..<n { frame[i] = signal[start + i] * window[i] }
+                } else {
+                    for i in 0..<n {
+                        let j = start + i
+                        frame[i] = (j >= 0 && j < signal.count) ? signal[j] * window[i] : 0
+                    }
+                }
+                fft.forward(UnsafeBufferPointer(frame), into: spectrum)
+                let row = f * bins
+                for k in 0..<bins {
+                    let re = spectrum[2 * k], im = spectrum[2 * k + 1]
+                    output[row + k] = (re * re + im * im).squareRoot()
+                }
+            }
+        }
+    }
+
     /// Inverse STFT by weighted overlap-add: each frame's inverse FFT is multiplied by the window,
     /// summed, and divided by the summed squared window where that sum exceeds 1e-8 (librosa's
     /// `istft`). With `center`, the padding is removed. `length` trims or zero-pads the result.

@@ -1,0 +1,139 @@
+import Foundation
+import GRDB
+
+/// Output formats of catalogue listings.
+public enum TableFormat: String, Sendable, CaseIterable, Codable {
+    /// Aligned columns for reading in a terminal (buffers all rows to size the columns).
+    case table
+    /// RFC 4180 CSV with a header line, for pandas and spreadsheets.
+    case csv
+    /// A JSON array of objects; NULL is `null`, numbers are numbers.
+    case json
+}
+
+/// A table cell.
+public enum TableCell: Sendable, Equatable {
+    case null, integer(Int64), real(Double), text(String)
+
+    init(_ value: DatabaseValue) {
+        switch value.storage {
+        case .null: self = .null
+        case .int64(let v): self = .integer(v)
+        case .double(let v): self = .real(v)
+        case .string(let v): self = .text(v)
+        case .blob(let data): self = .text(data.base64EncodedString())
+        }
+    }
+
+    /// The cell as plain text (empty for NULL).
+    public var plain: String {
+        switch self {
+        case .null: ""
+        case .integer(let v): String(v)
+        case .real(let v): TableCell.format(v)
+        case .text(let v): v
+        }
+    }
+
+    /// Shortest round-tripping decimal form, without a trailing `.0` for whole numbers.
+    static func format(_ v: Double) -> String {
+        if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
+        return "\(v)"
+    }
+}
+
+/// Writes rows in a ``TableFormat``, streaming (except `table`, which must see every row to size
+/// its columns), handing text to `sink` in chunks of about 64 KiB.
+public struct TableWriter {
+    public let columns: [String]
+    public let format: TableFormat
+    private let sink: (String) -> Void
+    private var buffer = ""
+    private var bufferedRows: [[TableCell]] = []
+    private var rowCount = 0
+
+    public init(columns: [String], format: TableFormat, sink: @escaping (String) -> Void) {
+        self.columns = columns
+        self.format = format
+        self.sink = sink
+        buffer.reserveCapacity(1 << 16)
+        switch format {
+        case .csv: buffer += columns.map(Self.csvField).joined(separator: ",") + "\n"
+        case .json: buffer += "["
+        case .table: break
+        }
+    }
+
+    /// Appends one row (as many cells as columns).
+    public mutating func append(_ row: [TableCell]) {
+        switch format {
+        case .table:
+            bufferedRows.append(row)
+        case .csv:
+            for (index, cell) in row.enumerated() {
+                if index > 0 { buffer += "," }
+                buffer += Self.csvField(cell.plain)
+            }
+            buffer += "\n"
+        case .json:
+            buffer += rowCount == 0 ? "\n  {" : ",\n  {"
+            for (index, cell) in row.enumerated() {
+                if index > 0 { buffer += ", " }
+                buffer += Self.jsonString(columns[index]) + ": "
+                switch cell {
+                case .null: buffer += "null"
+                case .integer(let v): buffer += String(v)
+                case .real(let v): buffer += v.isFinite ? "\(v)" : "null"
+                case .text(let v): buffer += Self.jsonString(v)
+                }
+            }
+            buffer += "}"
+        }
+        rowCount += 1
+        if buffer.utf8.count >= 1 << 16 { sink(buffer); buffer.removeAll(keepingCapacity: true) }
+    }
+
+    /// Writes what remains (the whole table, for `table`) and returns the number of rows.
+    @discardableResult
+    public mutating func finish() -> Int {
+        switch format {
+        case .table:
+            let text = bufferedRows.map { $0.map(\.plain) }
+            var widths = columns.map(\.count)
+            for row in text { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
+            func line(_ cells: [String]) -> String {
+                cells.enumerated().map { i, cell in cell.padding(toLength: widths[i], withPad: " ", startingAt: 0) }
+                    .joined(separator: "  ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+            }
+            buffer += line(columns) + "\n" + line(widths.map { String(repeating: "-", count: $0) }) + "\n"
+            for row in text { buffer += line(row) + "\n" }
+        case .json:
+            buffer += rowCount == 0 ? "]\n" : "\n]\n"
+        case .csv:
+            break
+        }
+        if !buffer.isEmpty { sink(buffer); buffer.removeAll() }
+        return rowCount
+    }
+
+    static func csvField(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    static func jsonString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

@@ -9,6 +9,8 @@ struct SEKitCommand: AsyncParsableCommand {
         version: SEKitVersion.string,
         subcommands: [
             // One line per subcommand; keep alphabetical.
+            CatalogCommand.self,
+            RunsCommand.self,
         ]
     )
 }

@@ -63,7 +63,10 @@ extension Catalog {
                     batch.append(try Self.describeSource(file: file, relativePath: relativePath, kind: kind, corpus: corpus,
                                                          regex: regex, runID: runID))
                 } catch {
-                    report.failures.append(.init(path: file.path, reason: "\(error)"))
+                    // The report names the path; keep only the reason from errors that also name it.
+                    let text = "\(error)"
+                    let reason = text.hasPrefix(file.path + ": ") ? String(text.dropFirst(file.path.count + 2)) : text
+                    report.failures.append(.init(path: file.path, reason: reason))
                 }
                 if batch.count >= 256 { try record(batch, into: &report); batch.removeAll() }
             }

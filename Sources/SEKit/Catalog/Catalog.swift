@@ -31,7 +31,9 @@ public final class Catalog: Sendable {
     public static func open(at url: URL, create: Bool = true) throws(CatalogError) -> Catalog {
         let url = url.standardizedFileURL
         let path = url.path
-        try checkFileBeforeOpening(path: path, create: create)
+        if try checkFileBeforeOpening(path: path, create: create) {
+            try inspectExisting(path: path)
+        }
         var config = Configuration()
         config.foreignKeysEnabled = true
         config.busyMode = .timeout(busyTimeoutSeconds)
@@ -53,7 +55,8 @@ public final class Catalog: Sendable {
     }
 
     /// Refuses folders and files that do not start with the SQLite header, before SQLite touches them.
-    private static func checkFileBeforeOpening(path: String, create: Bool) throws(CatalogError) {
+    /// Returns true when a non-empty file exists (to be inspected read-only before opening for writing).
+    private static func checkFileBeforeOpening(path: String, create: Bool) throws(CatalogError) -> Bool {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             if isDirectory.boolValue { throw .notACatalog(path: path, reason: "it is a folder") }
@@ -62,10 +65,11 @@ public final class Catalog: Sendable {
             }
             defer { try? handle.close() }
             let header = (try? handle.read(upToCount: 16)) ?? Data()
-            if header.isEmpty { return }  // a zero-byte file holds nothing to lose; SQLite initialises it
+            if header.isEmpty { return false }  // a zero-byte file holds nothing to lose; SQLite initialises it
             if header != Data("SQLite format 3\0".utf8) {
                 throw .notACatalog(path: path, reason: "not an SQLite database: its first bytes are not the SQLite header")
             }
+            return true
         } else {
             guard create else { throw .notFound(path: path) }
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
@@ -74,16 +78,21 @@ public final class Catalog: Sendable {
             } catch {
                 throw .file(path: folder.path, reason: "cannot create the catalogue folder: \(error.localizedDescription)")
             }
+            return false
         }
     }
 
-    /// Checks the file is a SEKit catalogue no newer than this tool, then applies missing migrations.
-    private func prepareSchema() throws(CatalogError) {
-        let migrator = CatalogSchema.migrator
-        let known = Set(migrator.migrations)
-        let path = url.path
+    /// Opens an existing file read-only (so nothing, not even the journal mode, is written to a file
+    /// that turns out not to be ours) and refuses corrupt files, other applications' databases and
+    /// catalogues from a newer SEKit.
+    private static func inspectExisting(path: String) throws(CatalogError) {
+        var config = Configuration()
+        config.readonly = true
+        config.busyMode = .timeout(busyTimeoutSeconds)
         do {
-            try pool.read { db in
+            let queue = try DatabaseQueue(path: path, configuration: config)
+            defer { try? queue.close() }
+            try queue.read { db in
                 let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
                 guard !tables.isEmpty else { return }
                 let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
@@ -91,12 +100,21 @@ public final class Catalog: Sendable {
                     throw CatalogError.notACatalog(path: path, reason: String(format: "an SQLite database of another application (application_id 0x%08x)", applicationID))
                 }
                 guard tables.contains("grdb_migrations") else {
-                    throw CatalogError.notACatalog(path: path, reason: "an SQLite database without SEKit's tables (\(tables.sorted().prefix(5).joined(separator: ", ")))")
+                    throw CatalogError.notACatalog(path: path, reason: "an SQLite database without SEKit's tables (it has \(tables.sorted().prefix(5).joined(separator: ", ")))")
                 }
-                let applied = try migrator.appliedIdentifiers(db)
-                let unknown = applied.subtracting(known)
+                let unknown = try CatalogSchema.migrator.appliedIdentifiers(db).subtracting(CatalogSchema.migrator.migrations)
                 if !unknown.isEmpty { throw CatalogError.newerSchema(path: path, unknownMigrations: unknown.sorted()) }
             }
+        } catch {
+            throw mapError(error, path: path)
+        }
+    }
+
+    /// Applies missing migrations and stamps `application_id` and `user_version`.
+    private func prepareSchema() throws(CatalogError) {
+        let migrator = CatalogSchema.migrator
+        let path = url.path
+        do {
             // Several processes may open a fresh catalogue at once; the migrator reads what is applied
             // outside its transaction, so a loser of that race fails on "table exists" and retries.
             var attempt = 0

@@ -31,22 +31,28 @@ public final class Catalog: Sendable {
     public static func open(at url: URL, create: Bool = true) throws(CatalogError) -> Catalog {
         let url = url.standardizedFileURL
         let path = url.path
-        if try checkFileBeforeOpening(path: path, create: create) {
-            try inspectExisting(path: path)
-        }
+        let existing = try checkFileBeforeOpening(path: path, create: create)
         var config = Configuration()
         config.foreignKeysEnabled = true
         config.busyMode = .timeout(busyTimeoutSeconds)
         config.label = "SEKit.Catalog"
-        let pool: DatabasePool
-        do {
-            pool = try DatabasePool(path: path, configuration: config)
-        } catch {
-            throw mapError(error, path: path)
+        // A fresh file starts in rollback-journal mode, where SQLite reports SQLITE_BUSY at once
+        // (without waiting on the busy timeout) to avoid deadlocks when several processes create
+        // it together; opening is retried until the busy timeout.
+        let deadline = Date().addingTimeInterval(busyTimeoutSeconds)
+        while true {
+            do {
+                if existing { try inspectExisting(path: path) }
+                let pool = try DatabasePool(path: path, configuration: config)
+                let catalog = Catalog(url: url, pool: pool)
+                try catalog.prepareSchema()
+                return catalog
+            } catch let error as DatabaseError where (error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED) && Date() < deadline {
+                Thread.sleep(forTimeInterval: Double.random(in: 0.005...0.05))
+            } catch {
+                throw mapError(error, path: path)
+            }
         }
-        let catalog = Catalog(url: url, pool: pool)
-        try catalog.prepareSchema()
-        return catalog
     }
 
     private init(url: URL, pool: DatabasePool) {
@@ -85,7 +91,8 @@ public final class Catalog: Sendable {
     /// Opens an existing file read-only (so nothing, not even the journal mode, is written to a file
     /// that turns out not to be ours) and refuses corrupt files, other applications' databases and
     /// catalogues from a newer SEKit.
-    private static func inspectExisting(path: String) throws(CatalogError) {
+    /// - Throws: ``CatalogError`` for what it finds, or the `DatabaseError` SQLite raised.
+    private static func inspectExisting(path: String) throws {
         var config = Configuration()
         config.readonly = true
         config.busyMode = .timeout(busyTimeoutSeconds)
@@ -105,42 +112,32 @@ public final class Catalog: Sendable {
                 let unknown = try CatalogSchema.migrator.appliedIdentifiers(db).subtracting(CatalogSchema.migrator.migrations)
                 if !unknown.isEmpty { throw CatalogError.newerSchema(path: path, unknownMigrations: unknown.sorted()) }
             }
-        } catch {
-            throw mapError(error, path: path)
         }
     }
 
     /// Applies missing migrations and stamps `application_id` and `user_version`.
-    private func prepareSchema() throws(CatalogError) {
+    private func prepareSchema() throws {
         let migrator = CatalogSchema.migrator
-        let path = url.path
-        do {
-            // Several processes may open a fresh catalogue at once; the migrator reads what is applied
-            // outside its transaction, so a loser of that race fails on "table exists" and retries.
-            var attempt = 0
-            while true {
-                do {
-                    try migrator.migrate(pool)
-                    break
-                } catch {
-                    attempt += 1
-                    if attempt >= 5 { throw error }
-                    Thread.sleep(forTimeInterval: 0.05 * Double(attempt))
-                }
+        // The migrator reads what is applied outside its transaction, so when several processes
+        // migrate a fresh file at once the loser fails on "table exists"; it retries and finds it done.
+        var attempt = 0
+        while true {
+            do {
+                try migrator.migrate(pool)
+                break
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR && attempt < 5 {
+                attempt += 1
+                Thread.sleep(forTimeInterval: 0.02 * Double(attempt))
             }
-            try pool.write { db in
-                let version = try migrator.appliedMigrations(db).count
-                if try Int32.fetchOne(db, sql: "PRAGMA application_id") != CatalogSchema.applicationID {
-                    try db.execute(sql: "PRAGMA application_id = \(CatalogSchema.applicationID)")
-                }
-                if try Int.fetchOne(db, sql: "PRAGMA user_version") != version {
-                    try db.execute(sql: "PRAGMA user_version = \(version)")
-                }
+        }
+        try pool.write { db in
+            let version = try migrator.appliedMigrations(db).count
+            if try Int32.fetchOne(db, sql: "PRAGMA application_id") != CatalogSchema.applicationID {
+                try db.execute(sql: "PRAGMA application_id = \(CatalogSchema.applicationID)")
             }
-        } catch let error as CatalogError {
-            throw error
-        } catch {
-            throw Self.mapError(error, path: path)
+            if try Int.fetchOne(db, sql: "PRAGMA user_version") != version {
+                try db.execute(sql: "PRAGMA user_version = \(version)")
+            }
         }
     }
 

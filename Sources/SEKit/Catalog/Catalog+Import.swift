@@ -32,7 +32,8 @@ extension Catalog {
     ///
     /// Idempotent: a file already recorded with the same id, path, hash and header is left alone;
     /// a changed one is updated. The id is `corpus:relative/path`, relative to the folder given
-    /// (the file name for a file given directly). Unreadable files are listed in the report and not recorded.
+    /// (the file name for a file given directly); a file already recorded in the corpus from another
+    /// root folder keeps its first id. Unreadable files are listed in the report and not recorded.
     /// - Parameters:
     ///   - paths: files and folders.
     ///   - speakerPattern: a regular expression searched in the relative path; its first capture
@@ -150,10 +151,17 @@ extension Catalog {
         guard !batch.isEmpty else { return }
         let outcome: [(String, Int)] = try write { db in
             try batch.map { source in
-                guard var existing = try SourceRecord.fetchOne(db, key: source.id) else {
+                // The same file imported from another root folder keeps its first id.
+                let sameFile = try SourceRecord.filter(SourceRecord.Columns.corpus == source.corpus && SourceRecord.Columns.path == source.path)
+                    .order(SourceRecord.Columns.id).fetchOne(db)
+                guard var existing = try SourceRecord.fetchOne(db, key: source.id) ?? sameFile else {
                     try source.insert(db)
                     return (source.id, 0)
                 }
+                var source = source
+                source.id = existing.id
+                source.relativePath = existing.relativePath
+                if source.speaker == nil { source.speaker = existing.speaker }   // no pattern (or no match) keeps a known speaker
                 // Same file, same content and header: nothing to do (the import run and mtime are not compared).
                 existing.importRunID = source.importRunID
                 existing.modifiedAt = source.modifiedAt

@@ -45,7 +45,7 @@ echo "sekit catalog clips --format csv > /dev/null on $clips clips (release buil
 measure "(no filter)"
 measure "split = 'test' and snr_realised_db >= 0 and < 5" --filter "split = 'test' and snr_realised_db >= 0 and snr_realised_db < 5"
 measure "snr_realised_db >= 14.5 and snr_realised_db < 15.5" --filter "snr_realised_db >= 14.5 and snr_realised_db < 15.5"
-measure "run = '<one shard>' and snr_requested_db = 20" --filter "run = '$run' and snr_requested_db = 20"
+measure "run = '<one shard>' and snr_requested_db = 15" --filter "run = '$run' and snr_requested_db = 15"
 measure "split = 'valid'" --filter "split = 'valid'"
 measure "params.shard = 2 and split = 'test'" --filter "params.shard = 2 and split = 'test'"
 measure "speaker = 'spk3' and clipping_scale < 1" --filter "speaker = 'spk3' and clipping_scale < 1"

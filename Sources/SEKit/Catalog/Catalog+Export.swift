@@ -17,8 +17,10 @@ extension Catalog {
                             sink: @escaping (String) -> Void) throws(CatalogError) -> Int {
         let compiled = try CatalogFilter.compile(filter, context: .clips)
         let selected = Self.clipListingColumns.map { column in
+            // clip_noises is a WITHOUT ROWID table keyed (clip_id, position): the range scan visits a
+            // clip's noises in position order, and group_concat keeps the order it is fed.
             column == "noise_source_ids"
-                ? "(SELECT group_concat(source_id, ';') FROM (SELECT source_id FROM clip_noises WHERE clip_noises.clip_id = clips.id ORDER BY position)) AS noise_source_ids"
+                ? "(SELECT group_concat(source_id, ';') FROM clip_noises WHERE clip_noises.clip_id = clips.id) AS noise_source_ids"
                 : "clips.\(column)"
         }
         var sql = "SELECT \(selected.joined(separator: ", ")) FROM clips WHERE \(compiled.sql) ORDER BY clips.run_id, clips.clip_index"
@@ -26,14 +28,19 @@ extension Catalog {
         var writer = TableWriter(columns: Self.clipListingColumns, format: format, sink: sink)
         try read { db in
             let rows = try Row.fetchCursor(db, sql: sql, arguments: compiled.arguments)
-            let count = Self.clipListingColumns.count
-            var cells = [TableCell](repeating: .null, count: count)
-            while let row = try rows.next() {
-                for index in 0..<count { cells[index] = TableCell(row[index] as DatabaseValue) }
-                writer.append(cells)
-            }
+            while let row = try rows.next() { writer.append(row: row, kinds: Self.clipListingKinds) }
         }
         return writer.finish()
+    }
+
+    /// Storage of each listing column (the schema's types), for the fast CSV path.
+    static let clipListingKinds: [TableWriter.ColumnKind] = clipListingColumns.map { column in
+        switch column {
+        case "clip_index", "seed", "sample_rate": .integer
+        case "speech_offset_seconds", "snr_requested_db", "snr_realised_db", "level_dbfs", "speech_gain",
+             "noise_gain", "clipping_scale", "duration_seconds": .real
+        default: .text
+        }
     }
 
     /// Columns of `sekit runs list`.

@@ -116,7 +116,7 @@ public enum CatalogSchema {
                 offset_seconds REAL NOT NULL CHECK (offset_seconds >= 0),
                 gain REAL CHECK (gain >= 0),
                 PRIMARY KEY (clip_id, position)
-            );
+            ) WITHOUT ROWID;
             CREATE INDEX clip_noises_source ON clip_noises(source_id);
 
             CREATE TABLE artifacts (

@@ -120,10 +120,18 @@ public struct TableWriter {
             case .text:
                 _ = try? row.withUnsafeData(atIndex: index) { data in
                     guard let data else { return }
-                    if data.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 10 || $0 == 13 }) {
-                        bytes.append(contentsOf: Self.csvField(String(decoding: data, as: UTF8.self)).utf8)
-                    } else {
-                        bytes.append(contentsOf: data)
+                    data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+                        let text = raw.bindMemory(to: UInt8.self)
+                        var needsQuotes = false
+                        for byte in text where byte == 44 || byte == 34 || byte == 10 || byte == 13 {  // , " LF CR
+                            needsQuotes = true
+                            break
+                        }
+                        if needsQuotes {
+                            bytes.append(contentsOf: Self.csvField(String(decoding: text, as: UTF8.self)).utf8)
+                        } else {
+                            bytes.append(contentsOf: text)
+                        }
                     }
                 }
             }

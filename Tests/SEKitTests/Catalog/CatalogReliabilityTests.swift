@@ -113,6 +113,24 @@ import Testing
         #expect(try catalog.check().abandonedRuns.isEmpty)
     }
 
+    /// A killed run stays `running` until the next run of the same command on this host marks it failed.
+    @Test func nextRunOfTheSameCommandMarksAKilledOneFailed() throws {
+        let folder = try TemporaryFolder(); defer { folder.cleanup() }
+        let catalog = try Catalog.open(at: folder.file("c.sqlite"))
+        let dead = Process()
+        dead.executableURL = URL(fileURLWithPath: "/bin/true")
+        try dead.run(); dead.waitUntilExit()
+        let killed = try catalog.beginRun(kind: .mix, commandLine: ["sekit", "mix", "--seed", "1"])
+        let other = try catalog.beginRun(kind: .mix, commandLine: ["sekit", "mix", "--seed", "2"])
+        try catalog.write { db in
+            try db.execute(sql: "UPDATE runs SET pid = ? WHERE id IN (?, ?)", arguments: [dead.processIdentifier, killed.rawValue, other.rawValue])
+        }
+        let next = try catalog.beginRun(kind: .mix, commandLine: ["sekit", "mix", "--seed", "1"])
+        #expect(try catalog.run(killed.rawValue).status == .failed)
+        #expect(try catalog.run(other.rawValue).status == .running)   // a different command is left to `catalog check`
+        #expect(try catalog.run(next.rawValue).status == .running)
+    }
+
     @Test func importIsIdempotentAndReportsUnreadableFiles() throws {
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
         try CatalogTestSupport.writeWAV(folder.file("corpus/spk1/x.wav"))

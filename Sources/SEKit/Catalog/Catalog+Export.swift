@@ -1,0 +1,69 @@
+import Foundation
+import GRDB
+
+extension Catalog {
+    /// Columns of `sekit catalog clips`, in order. `noise_source_ids` lists a clip's noises by position, `;`-separated.
+    public static let clipListingColumns = [
+        "id", "run_id", "clip_index", "split", "speech_source_id", "speech_offset_seconds", "noise_source_ids",
+        "rir_source_id", "snr_requested_db", "snr_realised_db", "level_dbfs", "speech_gain", "noise_gain",
+        "clipping_scale", "seed", "sample_rate", "duration_seconds", "noisy_path", "clean_path", "noise_path",
+    ]
+
+    /// Streams the clips matching `filter` (see ``CatalogFilter``) in `format` to `sink`, ordered by
+    /// run and clip index; returns how many were written. Memory stays flat for `csv` and `json`.
+    /// - Throws: ``CatalogError/filter(expression:column:reason:)`` for a bad filter.
+    @discardableResult
+    public func exportClips(filter: String?, format: TableFormat, limit: Int? = nil,
+                            sink: @escaping (String) -> Void) throws(CatalogError) -> Int {
+        let compiled = try CatalogFilter.compile(filter, context: .clips)
+        let selected = Self.clipListingColumns.map { column in
+            // clip_noises is a WITHOUT ROWID table keyed (clip_id, position): the range scan visits a
+            // clip's noises in position order, and group_concat keeps the order it is fed.
+            column == "noise_source_ids"
+                ? "(SELECT group_concat(source_id, ';') FROM clip_noises WHERE clip_noises.clip_id = clips.id) AS noise_source_ids"
+                : "clips.\(column)"
+        }
+        var sql = "SELECT \(selected.joined(separator: ", ")) FROM clips WHERE \(compiled.sql) ORDER BY clips.run_id, clips.clip_index"
+        if let limit { sql += " LIMIT \(max(0, limit))" }
+        var writer = TableWriter(columns: Self.clipListingColumns, format: format, sink: sink)
+        try read { db in
+            let rows = try Row.fetchCursor(db, sql: sql, arguments: compiled.arguments)
+            while let row = try rows.next() { writer.append(row: row, kinds: Self.clipListingKinds) }
+        }
+        return writer.finish()
+    }
+
+    /// Storage of each listing column (the schema's types), for the fast CSV path.
+    static let clipListingKinds: [TableWriter.ColumnKind] = clipListingColumns.map { column in
+        switch column {
+        case "clip_index", "seed", "sample_rate": .integer
+        case "speech_offset_seconds", "snr_requested_db", "snr_realised_db", "level_dbfs", "speech_gain",
+             "noise_gain", "clipping_scale", "duration_seconds": .real
+        default: .text
+        }
+    }
+
+    /// Columns of `sekit runs list`.
+    public static let runListingColumns = ["id", "kind", "name", "status", "started_at", "finished_at", "clips", "command_line"]
+
+    /// Writes the runs matching `filter`, newest first, in `format` to `sink`; returns how many.
+    @discardableResult
+    public func exportRuns(filter: String?, format: TableFormat, limit: Int? = nil,
+                           sink: @escaping (String) -> Void) throws(CatalogError) -> Int {
+        let compiled = try CatalogFilter.compile(filter, context: .runs)
+        var sql = """
+            SELECT id, kind, name, status, started_at, finished_at,
+                   (SELECT count(*) FROM clips WHERE clips.run_id = runs.id), command_line
+            FROM runs WHERE \(compiled.sql) ORDER BY started_at DESC, id
+            """
+        if let limit { sql += " LIMIT \(max(0, limit))" }
+        var writer = TableWriter(columns: Self.runListingColumns, format: format, sink: sink)
+        try read { db in
+            let rows = try Row.fetchCursor(db, sql: sql, arguments: compiled.arguments)
+            while let row = try rows.next() {
+                writer.append((0..<Self.runListingColumns.count).map { TableCell(row[$0] as DatabaseValue) })
+            }
+        }
+        return writer.finish()
+    }
+}

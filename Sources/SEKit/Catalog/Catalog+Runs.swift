@@ -1,0 +1,167 @@
+import Foundation
+import GRDB
+
+extension Catalog {
+    /// Starts a run: inserts it as `running` with its command line, parameters, tool version, host and pid.
+    ///
+    /// Runs of the same kind and command line left `running` on this host by a process that no
+    /// longer exists are marked `failed` first (a killed earlier attempt of the same command).
+    /// - Parameters:
+    ///   - kind: what the run does.
+    ///   - name: free-form name (a corpus, a model); may be empty.
+    ///   - commandLine: the arguments, `argv[0]` first; stored shell-quoted.
+    ///   - params: parameters; values that spell finite numbers are also stored as numbers.
+    ///   - parent: the run this one derives from (a score run's enhance run, a features run's mix run).
+    /// - Returns: the new run's id (a UUID, unique across machines).
+    /// - Throws: ``CatalogError`` if the parent does not exist or SQLite fails.
+    @discardableResult
+    public func beginRun(kind: RunKind, name: String = "", commandLine: [String], params: [String: String] = [:],
+                         parent: RunID? = nil) throws(CatalogError) -> RunID {
+        let id = RunID.make()
+        let process = ProcessInfo.processInfo
+        let record = RunRecord(
+            id: id, kind: kind, name: name, status: .running, startedAt: Date(), finishedAt: nil,
+            toolVersion: SEKitVersion.string, commandLine: Self.shellQuoted(commandLine),
+            workingDirectory: FileManager.default.currentDirectoryPath, host: process.hostName,
+            pid: Int(process.processIdentifier), parentID: parent, error: nil)
+        try markAbandonedRuns(kind: kind, commandLine: record.commandLine)
+        let path = url.path
+        try write { db in
+            if let parent, try RunRecord.fetchOne(db, key: parent.rawValue) == nil {
+                throw CatalogError.unknownRun(path: path, id: parent.rawValue, reason: "parent run not found")
+            }
+            try record.insert(db)
+            for (key, value) in params.sorted(by: { $0.key < $1.key }) {
+                try ParamRecord(runID: id, key: key, value: value).insert(db)
+            }
+        }
+        return id
+    }
+
+    /// Ends a running run with `status` (`finished` or `failed`) and, for failures, the reason.
+    /// - Throws: ``CatalogError/unknownRun(path:id:reason:)`` if the run does not exist or is not running.
+    public func finishRun(_ id: RunID, status: RunStatus = .finished, error: String? = nil) throws(CatalogError) {
+        guard status != .running else {
+            throw .invalidParameter(name: "status", value: status.rawValue, reason: "a run is finished as 'finished' or 'failed'")
+        }
+        let path = url.path
+        try write { db in
+            guard var run = try RunRecord.fetchOne(db, key: id.rawValue) else {
+                throw CatalogError.unknownRun(path: path, id: id.rawValue, reason: "no such run")
+            }
+            guard run.status == .running else {
+                throw CatalogError.unknownRun(path: path, id: id.rawValue, reason: "already \(run.status.rawValue)")
+            }
+            run.status = status
+            run.finishedAt = Date()
+            run.error = error
+            try run.update(db)
+        }
+    }
+
+    /// Adds or replaces parameters of a run.
+    public func setParams(_ params: [String: String], of run: RunID) throws(CatalogError) {
+        try write { db in
+            for (key, value) in params.sorted(by: { $0.key < $1.key }) {
+                try ParamRecord(runID: run, key: key, value: value).upsert(db)
+            }
+        }
+    }
+
+    /// The run with id `idOrPrefix`, or the only run whose id starts with it.
+    /// - Throws: ``CatalogError/unknownRun(path:id:reason:)`` when none or several match.
+    public func run(_ idOrPrefix: String) throws(CatalogError) -> RunRecord {
+        let path = url.path
+        return try read { db in
+            if let run = try RunRecord.fetchOne(db, key: idOrPrefix) { return run }
+            guard !idOrPrefix.isEmpty else { throw CatalogError.unknownRun(path: path, id: idOrPrefix, reason: "empty id") }
+            let matches = try RunRecord.filter(RunRecord.Columns.id.like(Self.likePrefix(idOrPrefix), escape: "\\")).limit(2).fetchAll(db)
+            guard matches.count == 1 else {
+                throw CatalogError.unknownRun(path: path, id: idOrPrefix, reason: matches.isEmpty ? "no such run" : "prefix matches several runs; give more characters")
+            }
+            return matches[0]
+        }
+    }
+
+    /// Runs matching a filter expression (see ``CatalogFilter``), newest first.
+    /// - Parameters:
+    ///   - filter: e.g. `kind = 'score' and metrics.stoi.mean > 0.8`; nil for all runs.
+    ///   - limit: at most this many runs; nil for all.
+    public func runs(filter: String? = nil, limit: Int? = nil) throws(CatalogError) -> [RunRecord] {
+        let compiled = try CatalogFilter.compile(filter, context: .runs)
+        return try read { db in
+            var sql = "SELECT runs.* FROM runs WHERE \(compiled.sql) ORDER BY started_at DESC, id"
+            if let limit { sql += " LIMIT \(max(0, limit))" }
+            return try RunRecord.fetchAll(db, sql: sql, arguments: compiled.arguments)
+        }
+    }
+
+    /// Everything recorded about one run.
+    public struct RunDetails: Sendable, Codable {
+        public var run: RunRecord
+        public var params: [ParamRecord]
+        public var artifacts: [ArtifactRecord]
+        public var metrics: [RunMetricRecord]
+        public var clipCount: Int
+        public var clipScoreCount: Int
+        public var sourceCount: Int
+        public var children: [RunID]
+    }
+
+    /// Details of the run `idOrPrefix` (see ``run(_:)``).
+    public func runDetails(_ idOrPrefix: String) throws(CatalogError) -> RunDetails {
+        let run = try run(idOrPrefix)
+        let id = run.id.rawValue
+        return try read { db in
+            RunDetails(
+                run: run,
+                params: try ParamRecord.filter(ParamRecord.Columns.runID == id).order(ParamRecord.Columns.key).fetchAll(db),
+                artifacts: try ArtifactRecord.filter(ArtifactRecord.Columns.runID == id).order(ArtifactRecord.Columns.path).fetchAll(db),
+                metrics: try RunMetricRecord.filter(RunMetricRecord.Columns.runID == id)
+                    .order(RunMetricRecord.Columns.metric, RunMetricRecord.Columns.subset).fetchAll(db),
+                clipCount: try Int.fetchOne(db, sql: "SELECT count(*) FROM clips WHERE run_id = ?", arguments: [id]) ?? 0,
+                clipScoreCount: try Int.fetchOne(db, sql: "SELECT count(*) FROM clip_scores WHERE run_id = ?", arguments: [id]) ?? 0,
+                sourceCount: try Int.fetchOne(db, sql: "SELECT count(*) FROM sources WHERE import_run_id = ?", arguments: [id]) ?? 0,
+                children: try RunID.fetchAll(db, sql: "SELECT id FROM runs WHERE parent_id = ? ORDER BY started_at", arguments: [id]))
+        }
+    }
+
+    /// Marks `failed` the runs left `running` on this host whose process is gone; with `kind` and
+    /// `commandLine`, only those of that command. Returns the runs marked.
+    @discardableResult
+    func markAbandonedRuns(kind: RunKind? = nil, commandLine: String? = nil, dryRun: Bool = false) throws(CatalogError) -> [RunRecord] {
+        let host = ProcessInfo.processInfo.hostName
+        let me = Int(ProcessInfo.processInfo.processIdentifier)
+        return try write { db in
+            var request = RunRecord.filter(RunRecord.Columns.status == RunStatus.running.rawValue && RunRecord.Columns.host == host)
+            if let kind { request = request.filter(RunRecord.Columns.kind == kind.rawValue) }
+            if let commandLine { request = request.filter(RunRecord.Columns.commandLine == commandLine) }
+            let abandoned = try request.fetchAll(db).filter { $0.pid != me && !ProcessProbe.isAlive(pid: $0.pid) }
+            if dryRun { return abandoned }
+            let now = Date()
+            return try abandoned.map { run in
+                var run = run
+                run.status = .failed
+                run.finishedAt = now
+                run.error = "abandoned: process \(run.pid) on \(host) is gone (marked by \(commandLine == nil ? "catalog check" : "a later run of the same command"))"
+                try run.update(db)
+                return run
+            }
+        }
+    }
+
+    /// Arguments joined into one shell-pasteable line (single quotes where needed).
+    static func shellQuoted(_ arguments: [String]) -> String {
+        let safe = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-./=:@%+,")
+        return arguments.map { argument in
+            if !argument.isEmpty && argument.allSatisfy({ safe.contains($0) }) { return argument }
+            return "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        }.joined(separator: " ")
+    }
+
+    /// A LIKE pattern matching strings that start with `prefix` literally (escape character `\`).
+    static func likePrefix(_ prefix: String) -> String {
+        prefix.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_") + "%"
+    }
+}

@@ -1,0 +1,198 @@
+import Foundation
+import GRDB
+
+/// The catalogue: one SQLite file remembering sources, runs, parameters, clips, artifacts and scores.
+///
+/// Open it with ``open(at:create:)``; every write is one IMMEDIATE transaction, so several processes
+/// can record into the same file at once (WAL journal, 10 s busy timeout, foreign keys on).
+/// Opening an older catalogue migrates it; a newer one, a corrupt file or a non-SQLite file is refused
+/// and left untouched.
+public final class Catalog: Sendable {
+    /// The catalogue file.
+    public let url: URL
+    let pool: DatabasePool
+
+    /// How long a writer waits for another process's transaction before failing, seconds.
+    public static let busyTimeoutSeconds: Double = 10
+
+    /// The default catalogue: `$SEKIT_CATALOG` if set, else `experiments/catalog.sqlite` under `currentDirectory`.
+    public static func defaultURL(environment: [String: String] = ProcessInfo.processInfo.environment,
+                                  currentDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) -> URL {
+        if let path = environment["SEKIT_CATALOG"], !path.isEmpty {
+            return URL(fileURLWithPath: path, relativeTo: currentDirectory).standardizedFileURL
+        }
+        return currentDirectory.appendingPathComponent("experiments/catalog.sqlite").standardizedFileURL
+    }
+
+    /// Opens (and migrates) the catalogue at `url`, creating it and its folder when `create` is true.
+    /// - Throws: ``CatalogError/notFound(path:)`` when absent and `create` is false;
+    ///   ``CatalogError/notACatalog(path:reason:)`` for a folder, a non-SQLite, corrupt or foreign database;
+    ///   ``CatalogError/newerSchema(path:unknownMigrations:)`` for a catalogue from a newer SEKit.
+    public static func open(at url: URL, create: Bool = true) throws(CatalogError) -> Catalog {
+        let url = url.standardizedFileURL
+        let path = url.path
+        let existing = try checkFileBeforeOpening(path: path, create: create)
+        var config = Configuration()
+        config.foreignKeysEnabled = true
+        config.busyMode = .timeout(busyTimeoutSeconds)
+        config.label = "SEKit.Catalog"
+        // A fresh file starts in rollback-journal mode, where SQLite reports SQLITE_BUSY at once
+        // (without waiting on the busy timeout) to avoid deadlocks when several processes create
+        // it together; opening is retried until the busy timeout.
+        let deadline = Date().addingTimeInterval(busyTimeoutSeconds)
+        while true {
+            do {
+                if existing { try inspectExisting(path: path) }
+                let pool = try DatabasePool(path: path, configuration: config)
+                let catalog = Catalog(url: url, pool: pool)
+                try catalog.prepareSchema()
+                return catalog
+            } catch let error as DatabaseError where (error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED) && Date() < deadline {
+                Thread.sleep(forTimeInterval: Double.random(in: 0.005...0.05))
+            } catch {
+                throw mapError(error, path: path)
+            }
+        }
+    }
+
+    private init(url: URL, pool: DatabasePool) {
+        self.url = url
+        self.pool = pool
+    }
+
+    /// Refuses folders and files that do not start with the SQLite header, before SQLite touches them.
+    /// Returns true when a non-empty file exists (to be inspected read-only before opening for writing).
+    private static func checkFileBeforeOpening(path: String, create: Bool) throws(CatalogError) -> Bool {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { throw .notACatalog(path: path, reason: "it is a folder") }
+            guard let handle = FileHandle(forReadingAtPath: path) else {
+                throw .notACatalog(path: path, reason: "cannot be opened for reading")
+            }
+            defer { try? handle.close() }
+            let header = (try? handle.read(upToCount: 16)) ?? Data()
+            if header.isEmpty { return false }  // a zero-byte file holds nothing to lose; SQLite initialises it
+            if header != Data("SQLite format 3\0".utf8) {
+                throw .notACatalog(path: path, reason: "not an SQLite database: its first bytes are not the SQLite header")
+            }
+            return true
+        } else {
+            guard create else { throw .notFound(path: path) }
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            } catch {
+                throw .file(path: folder.path, reason: "cannot create the catalogue folder: \(error.localizedDescription)")
+            }
+            return false
+        }
+    }
+
+    /// Opens an existing file read-only (so nothing, not even the journal mode, is written to a file
+    /// that turns out not to be ours) and refuses corrupt files, other applications' databases and
+    /// catalogues from a newer SEKit.
+    /// - Throws: ``CatalogError`` for what it finds, or the `DatabaseError` SQLite raised.
+    private static func inspectExisting(path: String) throws {
+        var config = Configuration()
+        config.readonly = true
+        config.busyMode = .timeout(busyTimeoutSeconds)
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: config)
+            defer { try? queue.close() }
+            try queue.read { db in
+                let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+                guard !tables.isEmpty else { return }
+                let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+                if applicationID != 0 && applicationID != CatalogSchema.applicationID {
+                    throw CatalogError.notACatalog(path: path, reason: String(format: "an SQLite database of another application (application_id 0x%08x)", applicationID))
+                }
+                guard tables.contains("grdb_migrations") else {
+                    throw CatalogError.notACatalog(path: path, reason: "an SQLite database without SEKit's tables (it has \(tables.sorted().prefix(5).joined(separator: ", ")))")
+                }
+                let unknown = try CatalogSchema.migrator.appliedIdentifiers(db).subtracting(CatalogSchema.migrator.migrations)
+                if !unknown.isEmpty { throw CatalogError.newerSchema(path: path, unknownMigrations: unknown.sorted()) }
+            }
+        }
+    }
+
+    /// Applies missing migrations and stamps `application_id` and `user_version`.
+    private func prepareSchema() throws {
+        let migrator = CatalogSchema.migrator
+        // The migrator reads what is applied outside its transaction, so when several processes
+        // migrate a fresh file at once the loser fails on "table exists"; it retries and finds it done.
+        var attempt = 0
+        while true {
+            do {
+                try migrator.migrate(pool)
+                break
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR && attempt < 5 {
+                attempt += 1
+                Thread.sleep(forTimeInterval: 0.02 * Double(attempt))
+            }
+        }
+        try pool.write { db in
+            let version = try migrator.appliedMigrations(db).count
+            if try Int32.fetchOne(db, sql: "PRAGMA application_id") != CatalogSchema.applicationID {
+                try db.execute(sql: "PRAGMA application_id = \(CatalogSchema.applicationID)")
+            }
+            if try Int.fetchOne(db, sql: "PRAGMA user_version") != version {
+                try db.execute(sql: "PRAGMA user_version = \(version)")
+            }
+        }
+    }
+
+    /// Turns a GRDB/SQLite error into a ``CatalogError`` naming the catalogue.
+    static func mapError(_ error: any Error, path: String) -> CatalogError {
+        if let error = error as? CatalogError { return error }
+        if let error = error as? DatabaseError {
+            let message = error.message ?? "\(error.resultCode)"
+            switch error.resultCode {
+            case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+                return .notACatalog(path: path, reason: "SQLite reports: \(message)")
+            default:
+                return .database(path: path, reason: "\(message) (\(error.resultCode))")
+            }
+        }
+        return .database(path: path, reason: "\(error)")
+    }
+
+    /// Runs `body` in one IMMEDIATE write transaction (takes the write lock at once, so concurrent
+    /// writers queue on the busy timeout instead of failing on a stale read snapshot).
+    func write<T>(_ body: (Database) throws -> T) throws(CatalogError) -> T {
+        do {
+            return try pool.writeWithoutTransaction { db in
+                var result: T?
+                try db.inTransaction(.immediate) {
+                    result = try body(db)
+                    return .commit
+                }
+                return result!
+            }
+        } catch {
+            throw Self.mapError(error, path: url.path)
+        }
+    }
+
+    /// Runs `body` on a read snapshot.
+    func read<T>(_ body: (Database) throws -> T) throws(CatalogError) -> T {
+        do {
+            return try pool.read { db in try body(db) }
+        } catch {
+            throw Self.mapError(error, path: url.path)
+        }
+    }
+
+    /// Runs `body` on the writer connection outside a transaction (for ATTACH).
+    func writeWithoutTransaction<T>(_ body: (Database) throws -> T) throws(CatalogError) -> T {
+        do {
+            return try pool.writeWithoutTransaction { db in try body(db) }
+        } catch {
+            throw Self.mapError(error, path: url.path)
+        }
+    }
+
+    /// Identifiers of the applied schema migrations, oldest first.
+    public func appliedMigrations() throws(CatalogError) -> [String] {
+        try read { db in try CatalogSchema.migrator.appliedMigrations(db) }
+    }
+}

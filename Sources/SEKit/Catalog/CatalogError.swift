@@ -1,0 +1,58 @@
+import Foundation
+
+/// Errors from the catalogue. Every case names the catalogue file, the input file, the run or
+/// the filter at fault, and the reason.
+public enum CatalogError: Error, Equatable, CustomStringConvertible, Sendable {
+    /// No catalogue exists at the path and the command does not create one.
+    case notFound(path: String)
+    /// The file at the path is not an SQLite database, or SQLite reports it corrupt. It is left untouched.
+    case notACatalog(path: String, reason: String)
+    /// The catalogue was written by a newer SEKit: it holds migrations this version does not know.
+    case newerSchema(path: String, unknownMigrations: [String])
+    /// SQLite refused an operation (constraint, I/O, lock).
+    case database(path: String, reason: String)
+    /// A run id was not found (or a prefix matched none or several runs).
+    case unknownRun(path: String, id: String, reason: String)
+    /// A filter expression did not parse or names an unknown column.
+    /// `column` is the 1-based character position where it failed.
+    case filter(expression: String, column: Int, reason: String)
+    /// An input file could not be read or recorded.
+    case file(path: String, reason: String)
+    /// A parameter value is invalid (name, value, what is wrong).
+    case invalidParameter(name: String, value: String, reason: String)
+
+    /// Short machine-readable code, stable across releases.
+    public var code: String {
+        switch self {
+        case .notFound: "not-found"
+        case .notACatalog: "not-a-catalog"
+        case .newerSchema: "newer-schema"
+        case .database: "database"
+        case .unknownRun: "unknown-run"
+        case .filter: "filter"
+        case .file: "file"
+        case .invalidParameter: "invalid-parameter"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .notFound(let path):
+            "\(path): no catalogue here (it is created by `sekit catalog import` or the first mix; choose another with --catalog or SEKIT_CATALOG)"
+        case .notACatalog(let path, let reason):
+            "\(path): not a usable SEKit catalogue (\(reason)); the file was left untouched"
+        case .newerSchema(let path, let unknown):
+            "\(path): catalogue was written by a newer SEKit (unknown schema migrations: \(unknown.joined(separator: ", "))); this is SEKit \(SEKitVersion.string), please upgrade"
+        case .database(let path, let reason):
+            "\(path): \(reason)"
+        case .unknownRun(let path, let id, let reason):
+            "\(path): run \(id): \(reason)"
+        case .filter(let expression, let column, let reason):
+            "filter: \(reason) at column \(column)\n  \(expression)\n  \(String(repeating: " ", count: max(0, column - 1)))^"
+        case .file(let path, let reason):
+            "\(path): \(reason)"
+        case .invalidParameter(let name, let value, let reason):
+            "invalid \(name) = \(value): \(reason)"
+        }
+    }
+}

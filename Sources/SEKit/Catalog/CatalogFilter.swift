@@ -1,0 +1,209 @@
+import GRDB
+
+/// The filter language of `sekit catalog clips --filter` and `sekit runs list --filter`, compiled
+/// to parameterised SQL.
+///
+/// Example: `kind = 'score' and metrics.stoi.mean > 0.8 and (params.checkpoint like 'crn%' or params.snr_db in (0, 5))`.
+/// Field names are checked against a whitelist for the context; every value, parameter key and
+/// metric name is bound as an SQL argument, never spliced into the SQL text.
+///
+/// - `params.KEY`: a parameter of the run (of the clip's run, for clips). Compared with a number it
+///   uses the numeric value (so `10 > 9`), with a string or `like` the text value.
+/// - `metrics.NAME.FIELD`: FIELD one of `mean std n ci95_low ci95_high`, the run's overall aggregate
+///   (subset '') of metric NAME.
+/// - A missing parameter or metric is NULL: it satisfies no comparison (SQL semantics); test it with `is null`.
+public enum CatalogFilter {
+    /// What is being filtered.
+    public enum Context: String, Sendable {
+        case clips, runs
+    }
+
+    /// A compiled filter: an SQL boolean expression over the context's table and its arguments.
+    public struct Compiled: Sendable {
+        public var sql: String
+        public var arguments: StatementArguments
+    }
+
+    enum FieldType { case number, text }
+
+    /// Fields of each context: name → (SQL expression over the context table, type).
+    static let fields: [Context: [String: (sql: String, type: FieldType)]] = [
+        .clips: [
+            "id": ("clips.id", .text),
+            "run": ("clips.run_id", .text),
+            "run_id": ("clips.run_id", .text),
+            "clip_index": ("clips.clip_index", .number),
+            "split": ("clips.split", .text),
+            "speech_source": ("clips.speech_source_id", .text),
+            "speech_source_id": ("clips.speech_source_id", .text),
+            "speech_offset_seconds": ("clips.speech_offset_seconds", .number),
+            "rir_source": ("clips.rir_source_id", .text),
+            "rir_source_id": ("clips.rir_source_id", .text),
+            "snr_requested_db": ("clips.snr_requested_db", .number),
+            "snr_realised_db": ("clips.snr_realised_db", .number),
+            "level_dbfs": ("clips.level_dbfs", .number),
+            "speech_gain": ("clips.speech_gain", .number),
+            "noise_gain": ("clips.noise_gain", .number),
+            "clipping_scale": ("clips.clipping_scale", .number),
+            "seed": ("clips.seed", .number),
+            "sample_rate": ("clips.sample_rate", .number),
+            "duration_seconds": ("clips.duration_seconds", .number),
+            "noisy_path": ("clips.noisy_path", .text),
+            "clean_path": ("clips.clean_path", .text),
+            "noise_path": ("clips.noise_path", .text),
+            "corpus": ("(SELECT corpus FROM sources WHERE sources.id = clips.speech_source_id)", .text),
+            "speaker": ("(SELECT speaker FROM sources WHERE sources.id = clips.speech_source_id)", .text),
+            "run_name": ("(SELECT name FROM runs WHERE runs.id = clips.run_id)", .text),
+        ],
+        .runs: [
+            "id": ("runs.id", .text),
+            "kind": ("runs.kind", .text),
+            "name": ("runs.name", .text),
+            "status": ("runs.status", .text),
+            "started_at": ("runs.started_at", .text),
+            "finished_at": ("runs.finished_at", .text),
+            "tool_version": ("runs.tool_version", .text),
+            "command_line": ("runs.command_line", .text),
+            "working_directory": ("runs.working_directory", .text),
+            "host": ("runs.host", .text),
+            "pid": ("runs.pid", .number),
+            "parent": ("runs.parent_id", .text),
+            "parent_id": ("runs.parent_id", .text),
+            "error": ("runs.error", .text),
+            "clips": ("(SELECT count(*) FROM clips WHERE clips.run_id = runs.id)", .number),
+        ],
+    ]
+
+    /// Aggregate fields of `metrics.NAME.FIELD` → run_metrics column.
+    static let metricFields: [String: String] = [
+        "mean": "mean", "std": "std", "n": "n", "ci95_low": "ci95_low", "ci95_high": "ci95_high",
+    ]
+
+    /// Field names accepted in `context` (besides `params.KEY` and `metrics.NAME.FIELD`), sorted.
+    public static func fieldNames(for context: Context) -> [String] { (fields[context] ?? [:]).keys.sorted() }
+
+    /// Parses a filter expression into its syntax tree.
+    /// - Throws: ``CatalogError/filter(expression:column:reason:)`` pointing at the failing column.
+    public static func parse(_ expression: String) throws(CatalogError) -> FilterExpression {
+        try FilterParser.parse(expression)
+    }
+
+    /// Compiles `expression` for `context`; nil or blank compiles to `1` (everything).
+    /// - Throws: ``CatalogError/filter(expression:column:reason:)`` for syntax errors, unknown fields
+    ///   and type mismatches (a number field compared with a string, `like` on a number).
+    public static func compile(_ expression: String?, context: Context) throws(CatalogError) -> Compiled {
+        guard let expression, !expression.allSatisfy(\.isWhitespace) else { return Compiled(sql: "1", arguments: []) }
+        let tree = try parse(expression)
+        var compiler = Compiler(expression: expression, context: context)
+        let sql = try compiler.emit(tree)
+        return Compiled(sql: sql, arguments: StatementArguments(compiler.arguments))
+    }
+
+    /// A resolved field: a fixed column/subquery, or a run parameter (number and text forms).
+    enum Resolved {
+        case column(sql: String, type: FieldType)
+        case param(key: String)
+    }
+
+    struct Compiler {
+        let expression: String
+        let context: Context
+        var arguments: [DatabaseValue] = []
+
+        var runIDSQL: String { context == .clips ? "clips.run_id" : "runs.id" }
+
+        func fail(_ reason: String, column: Int) -> CatalogError {
+            .filter(expression: expression, column: column, reason: reason)
+        }
+
+        mutating func emit(_ node: FilterExpression) throws(CatalogError) -> String {
+            switch node {
+            case .and(let l, let r): return "(\(try emit(l)) AND \(try emit(r)))"
+            case .or(let l, let r): return "(\(try emit(l)) OR \(try emit(r)))"
+            case .not(let e): return "(NOT \(try emit(e)))"
+            case .compare(let field, let op, let value):
+                let sqlOp = op == "!=" ? "<>" : op
+                let target = try operand(field, for: value)
+                arguments.append(Self.databaseValue(value))
+                return "(\(target) \(sqlOp) ?)"
+            case .like(let field, let pattern, let negated):
+                let target = try operand(field, for: pattern)
+                arguments.append(Self.databaseValue(pattern))
+                return "(\(target) \(negated ? "NOT LIKE" : "LIKE") ?)"
+            case .inList(let field, let values, let negated):
+                let target = try operand(field, for: values[0])
+                for value in values.dropFirst() where Self.isNumber(value) != Self.isNumber(values[0]) {
+                    throw fail("an 'in' list mixes numbers and strings", column: value.column)
+                }
+                // The operand was resolved once; its subquery arguments precede the list's.
+                for value in values { arguments.append(Self.databaseValue(value)) }
+                let marks = Array(repeating: "?", count: values.count).joined(separator: ", ")
+                return "(\(target) \(negated ? "NOT IN" : "IN") (\(marks)))"
+            case .isNull(let field, let negated):
+                let target: String
+                switch try resolve(field) {
+                case .column(let sql, _): target = sql
+                case .param(let key): target = paramSQL(key: key, column: "value_text")
+                }
+                return "(\(target) IS \(negated ? "NOT " : "")NULL)"
+            }
+        }
+
+        /// The SQL for `field` when compared with `value`, type-checked; appends the field's own arguments.
+        mutating func operand(_ field: FilterField, for value: FilterValue) throws(CatalogError) -> String {
+            switch try resolve(field) {
+            case .column(let sql, let type):
+                switch (type, value.literal) {
+                case (.number, .text):
+                    throw fail("'\(field.name)' is a number; compare it with a number, not a string", column: value.column)
+                case (.text, .number):
+                    throw fail("'\(field.name)' is text; quote the value", column: value.column)
+                default:
+                    return sql
+                }
+            case .param(let key):
+                return paramSQL(key: key, column: Self.isNumber(value) ? "value_number" : "value_text")
+            }
+        }
+
+        mutating func paramSQL(key: String, column: String) -> String {
+            arguments.append(key.databaseValue)
+            return "(SELECT \(column) FROM params WHERE params.run_id = \(runIDSQL) AND params.key = ?)"
+        }
+
+        mutating func resolve(_ field: FilterField) throws(CatalogError) -> Resolved {
+            let parts = field.name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            let head = parts[0].lowercased()
+            if head == "params" {
+                guard parts.count >= 2 else { throw fail("write params.KEY, e.g. params.snr_db", column: field.column) }
+                return .param(key: parts.dropFirst().joined(separator: "."))
+            }
+            if head == "metrics" {
+                guard parts.count == 3 else {
+                    throw fail("write metrics.NAME.FIELD, FIELD one of \(metricFields.keys.sorted().joined(separator: ", "))", column: field.column)
+                }
+                guard let column = metricFields[parts[2].lowercased()] else {
+                    throw fail("unknown metric field '\(parts[2])'; use one of \(metricFields.keys.sorted().joined(separator: ", "))", column: field.column)
+                }
+                arguments.append(parts[1].databaseValue)
+                return .column(sql: "(SELECT \(column) FROM run_metrics WHERE run_metrics.run_id = \(runIDSQL) AND run_metrics.metric = ? AND run_metrics.subset = '')", type: .number)
+            }
+            guard parts.count == 1, let entry = fields[context]?[head] else {
+                throw fail("unknown field '\(field.name)' for \(context.rawValue); known: \(fieldNames(for: context).joined(separator: ", ")), params.KEY, metrics.NAME.FIELD", column: field.column)
+            }
+            return .column(sql: entry.sql, type: entry.type)
+        }
+
+        static func isNumber(_ value: FilterValue) -> Bool {
+            if case .number = value.literal { return true }
+            return false
+        }
+
+        static func databaseValue(_ value: FilterValue) -> DatabaseValue {
+            switch value.literal {
+            case .number(let number): number.databaseValue
+            case .text(let text): text.databaseValue
+            }
+        }
+    }
+}

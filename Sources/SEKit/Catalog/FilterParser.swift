@@ -1,0 +1,163 @@
+/// A parsed filter expression (the abstract syntax tree).
+public indirect enum FilterExpression: Equatable, Sendable {
+    case and(FilterExpression, FilterExpression)
+    case or(FilterExpression, FilterExpression)
+    case not(FilterExpression)
+    /// `field op value`, op one of `= != < <= > >=`.
+    case compare(FilterField, String, FilterValue)
+    /// `field [not] like 'pattern'` (SQL LIKE: `%` any run, `_` one character).
+    case like(FilterField, FilterValue, negated: Bool)
+    /// `field [not] in (v1, v2, ...)`.
+    case inList(FilterField, [FilterValue], negated: Bool)
+    /// `field is [not] null`.
+    case isNull(FilterField, negated: Bool)
+}
+
+/// A field named in a filter, with the column where it was written.
+public struct FilterField: Equatable, Sendable {
+    public var name: String
+    public var column: Int
+}
+
+/// A literal in a filter, with the column where it was written.
+public struct FilterValue: Equatable, Sendable {
+    public enum Literal: Equatable, Sendable { case number(Double), text(String) }
+    public var literal: Literal
+    public var column: Int
+}
+
+/// Recursive-descent parser for the filter language.
+///
+/// Grammar (keywords are case-insensitive):
+/// ```
+/// expression := or
+/// or         := and ("or" and)*
+/// and        := unary ("and" unary)*
+/// unary      := "not" unary | "(" expression ")" | predicate
+/// predicate  := FIELD ( OP value
+///                     | ["not"] "like" STRING
+///                     | ["not"] "in" "(" value ("," value)* ")"
+///                     | "is" ["not"] "null" )
+/// value      := NUMBER | STRING
+/// ```
+struct FilterParser {
+    let expression: String
+    let tokens: [FilterToken]
+    var position = 0
+
+    /// Parses `expression` into an AST.
+    /// - Throws: ``CatalogError/filter(expression:column:reason:)`` at the token where parsing failed.
+    static func parse(_ expression: String) throws(CatalogError) -> FilterExpression {
+        var parser = FilterParser(expression: expression, tokens: try FilterLexer.tokens(expression))
+        if case .end = parser.current.kind { throw parser.fail("empty filter", at: parser.current) }
+        let result = try parser.parseOr()
+        guard case .end = parser.current.kind else {
+            throw parser.fail("unexpected \(describe(parser.current)); expected 'and', 'or' or the end", at: parser.current)
+        }
+        return result
+    }
+
+    var current: FilterToken { tokens[position] }
+
+    func fail(_ reason: String, at token: FilterToken) -> CatalogError {
+        .filter(expression: expression, column: token.column, reason: reason)
+    }
+
+    static func describe(_ token: FilterToken) -> String {
+        switch token.kind {
+        case .identifier(let name): "name '\(name)'"
+        case .number(let value): "number \(value)"
+        case .string(let text): "string '\(text)'"
+        case .keyword(let word): "'\(word)'"
+        case .op(let op): "'\(op)'"
+        case .leftParen: "'('"
+        case .rightParen: "')'"
+        case .comma: "','"
+        case .end: "end of filter"
+        }
+    }
+
+    mutating func accept(keyword: String) -> Bool {
+        if case .keyword(keyword) = current.kind { position += 1; return true }
+        return false
+    }
+
+    mutating func parseOr() throws(CatalogError) -> FilterExpression {
+        var left = try parseAnd()
+        while accept(keyword: "or") { left = .or(left, try parseAnd()) }
+        return left
+    }
+
+    mutating func parseAnd() throws(CatalogError) -> FilterExpression {
+        var left = try parseUnary()
+        while accept(keyword: "and") { left = .and(left, try parseUnary()) }
+        return left
+    }
+
+    mutating func parseUnary() throws(CatalogError) -> FilterExpression {
+        if accept(keyword: "not") { return .not(try parseUnary()) }
+        if case .leftParen = current.kind {
+            let open = current
+            position += 1
+            let inner = try parseOr()
+            guard case .rightParen = current.kind else {
+                throw fail("expected ')' to close the '(' at column \(open.column), found \(Self.describe(current))", at: current)
+            }
+            position += 1
+            return inner
+        }
+        return try parsePredicate()
+    }
+
+    mutating func parsePredicate() throws(CatalogError) -> FilterExpression {
+        guard case .identifier(let name) = current.kind else {
+            throw fail("expected a field name, found \(Self.describe(current))", at: current)
+        }
+        let field = FilterField(name: name, column: current.column)
+        position += 1
+        let operatorToken = current
+        switch current.kind {
+        case .op(let op):
+            position += 1
+            return .compare(field, op, try parseValue())
+        case .keyword("is"):
+            position += 1
+            let negated = accept(keyword: "not")
+            guard accept(keyword: "null") else { throw fail("expected 'null' after 'is'", at: current) }
+            return .isNull(field, negated: negated)
+        case .keyword("not"), .keyword("like"), .keyword("in"):
+            let negated = accept(keyword: "not")
+            if accept(keyword: "like") {
+                let pattern = try parseValue()
+                guard case .text = pattern.literal else {
+                    throw .filter(expression: expression, column: pattern.column, reason: "'like' needs a quoted pattern such as 'crn%'")
+                }
+                return .like(field, pattern, negated: negated)
+            }
+            if accept(keyword: "in") {
+                guard case .leftParen = current.kind else { throw fail("expected '(' after 'in'", at: current) }
+                position += 1
+                var values = [try parseValue()]
+                while case .comma = current.kind { position += 1; values.append(try parseValue()) }
+                guard case .rightParen = current.kind else { throw fail("expected ',' or ')' in the 'in' list, found \(Self.describe(current))", at: current) }
+                position += 1
+                return .inList(field, values, negated: negated)
+            }
+            throw fail("expected 'like' or 'in' after 'not'", at: current)
+        default:
+            throw fail("expected a comparison (= != < <= > >=, like, in, is null) after '\(name)', found \(Self.describe(operatorToken))", at: operatorToken)
+        }
+    }
+
+    mutating func parseValue() throws(CatalogError) -> FilterValue {
+        let token = current
+        switch token.kind {
+        case .number(let value): position += 1; return FilterValue(literal: .number(value), column: token.column)
+        case .string(let text): position += 1; return FilterValue(literal: .text(text), column: token.column)
+        case .identifier(let name):
+            throw fail("expected a number or a quoted string, found name '\(name)' (quote text values: '\(name)')", at: token)
+        default:
+            throw fail("expected a number or a quoted string, found \(Self.describe(token))", at: token)
+        }
+    }
+}

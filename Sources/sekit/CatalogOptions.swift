@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+import SEKit
+
+/// Where the catalogue is: shared by every command that reads or records into it.
+struct CatalogOptions: ParsableArguments {
+    @Option(name: .customLong("catalog"),
+            help: ArgumentHelp("Catalogue file (default: $SEKIT_CATALOG, else experiments/catalog.sqlite under the current folder).",
+                               valueName: "path"))
+    var catalogPath: String?
+
+    /// The catalogue file chosen by `--catalog`, `SEKIT_CATALOG` or the default.
+    var url: URL {
+        if let catalogPath { return URL(fileURLWithPath: catalogPath).standardizedFileURL }
+        return Catalog.defaultURL()
+    }
+
+    /// Opens the catalogue; `create` for commands that record into it, not for those that only read.
+    func open(create: Bool) throws -> Catalog {
+        try Catalog.open(at: url, create: create)
+    }
+}
+
+extension SourceKind: ExpressibleByArgument {}
+extension TableFormat: ExpressibleByArgument {}
+
+/// Writes text to standard output unbuffered by Swift's `print` (for large listings).
+func writeToStandardOutput(_ text: String) {
+    FileHandle.standardOutput.write(Data(text.utf8))
+}
+
+/// Writes a line to standard error.
+func printError(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}
+
+/// JSON for `--format json` outputs of summaries (sorted keys, pretty, ISO dates).
+func jsonText<T: Encodable>(_ value: T) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    encoder.dateEncodingStrategy = .iso8601
+    return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
+}

@@ -1,0 +1,88 @@
+import Foundation
+import GRDB
+import Testing
+@testable import SEKit
+
+@Suite struct CatalogFilterTests {
+    @Test func parsesPrecedenceAndForms() throws {
+        let tree = try CatalogFilter.parse("not a = 1 or b != 'x' and (c like 'crn%' or d not in (1, 2.5e1)) and e is not null")
+        guard case .or(.not(.compare(let a, "=", let one)), .and(.and(.compare(_, "!=", _), .or(.like(_, _, false), .inList(_, let list, true))), .isNull(_, true))) = tree else {
+            Issue.record("unexpected tree \(tree)"); return
+        }
+        #expect(a.name == "a" && a.column == 5 && one.literal == .number(1))
+        #expect(list.map(\.literal) == [.number(1), .number(25)])
+        #expect(try CatalogFilter.parse("x = 'it''s'") == .compare(FilterField(name: "x", column: 1), "=", FilterValue(literal: .text("it's"), column: 5)))
+        #expect(try CatalogFilter.parse("snr_realised_db>=-5") == .compare(FilterField(name: "snr_realised_db", column: 1), ">=", FilterValue(literal: .number(-5), column: 18)))
+    }
+
+    /// Errors point at the 1-based column where parsing failed.
+    @Test(arguments: [
+        ("x'; drop table runs; --", 2, "unterminated string"),
+        ("split = ", 9, "expected a number or a quoted string"),
+        ("split = test", 9, "quote text values"),
+        ("(split = 'a'", 13, "expected ')'"),
+        ("split = 'a' split = 'b'", 13, "unexpected name"),
+        ("split == 'a' ; drop", 14, "unexpected character ';'"),
+        ("snr_realised_db > 'high'", 19, "is a number"),
+        ("split = 5", 9, "is text; quote"),
+        ("nonsense > 1", 1, "unknown field 'nonsense'"),
+        ("metrics.stoi > 1", 1, "metrics.NAME.FIELD"),
+        ("metrics.stoi.median > 1", 1, "unknown metric field"),
+        ("", 1, "empty filter"),
+        ("snr_realised_db like 5", 22, "'like' needs a quoted pattern"),
+        ("params.k in (1, 'a')", 17, "mixes numbers and strings"),
+        ("split = \"a\"", 9, "double quotes"),
+        ("1 = 1", 1, "expected a field name"),
+    ])
+    func errorsPointAtTheColumn(expression: String, column: Int, reason: String) {
+        do {
+            _ = try CatalogFilter.compile(expression.isEmpty ? " x" : expression, context: .clips)
+            if !expression.isEmpty { Issue.record("\(expression) compiled") }
+        } catch {
+            guard case .filter(_, let at, let why) = error else { Issue.record("\(error)"); return }
+            if expression.isEmpty { return }
+            #expect(at == column, "\(expression): \(why)")
+            #expect(why.contains(reason), "\(expression): \(why)")
+            #expect(error.description.contains("\n  \(expression)\n  " + String(repeating: " ", count: column - 1) + "^"))
+        }
+        if expression.isEmpty {
+            #expect(throws: CatalogError.filter(expression: "", column: 1, reason: "empty filter")) { _ = try CatalogFilter.parse("") }
+        }
+    }
+
+    @Test func valuesAreBoundNeverSpliced() throws {
+        let hostile = "x'); drop table runs; --"
+        let compiled = try CatalogFilter.compile("split = '\(hostile.replacingOccurrences(of: "'", with: "''"))' or params.\("k") like '%;%'", context: .clips)
+        #expect(!compiled.sql.contains("drop"))
+        #expect(!compiled.sql.contains("'x"))
+        #expect(compiled.arguments == StatementArguments([hostile, "k", "%;%"]))
+        // Hostile input in the key of a dotted name is bound, too.
+        let metric = try CatalogFilter.compile("metrics.stoi.mean > 0.5", context: .runs)
+        #expect(compiled.sql.contains("?") && metric.arguments == StatementArguments(["stoi", 0.5]))
+    }
+
+    /// Filters select the right rows from a real catalogue; numeric params compare as numbers.
+    @Test func selectsRows() throws {
+        let folder = try TemporaryFolder(); defer { folder.cleanup() }
+        let catalog = try Catalog.open(at: folder.file("c.sqlite"))
+        let runA = try catalog.beginRun(kind: .score, name: "a", commandLine: ["sekit"], params: ["checkpoint": "crn-1", "snr_db": "10"])
+        let runB = try catalog.beginRun(kind: .score, name: "b", commandLine: ["sekit"], params: ["checkpoint": "dcunet", "snr_db": "9"])
+        let runC = try catalog.beginRun(kind: .mix, name: "c", commandLine: ["sekit"], params: ["snr_db": "5"])
+        try catalog.insertRunMetrics([RunMetricRecord(runID: runA, metric: "stoi", mean: 0.85, n: 10),
+                                      RunMetricRecord(runID: runB, metric: "stoi", mean: 0.75, n: 10),
+                                      RunMetricRecord(runID: runB, metric: "stoi", subset: "snr=5", mean: 0.95, n: 3)])
+        func names(_ filter: String) throws -> [String] { try catalog.runs(filter: filter).map(\.name).sorted() }
+        #expect(try names("params.snr_db > 9.5") == ["a"])          // 10 > 9.5 numerically ("10" < "9.5" as text)
+        #expect(try names("params.snr_db >= '9'") == ["b"])         // text comparison when asked for
+        #expect(try names("kind = 'score' and metrics.stoi.mean > 0.8") == ["a"])
+        #expect(try names("metrics.stoi.mean < 0.9") == ["a", "b"])  // the snr=5 subset is not the overall mean
+        #expect(try names("params.checkpoint like 'crn%' or params.snr_db in (0, 5)") == ["a", "c"])
+        #expect(try names("params.checkpoint is null") == ["c"])
+        #expect(try names("not (kind = 'score')") == ["c"])
+        #expect(try names("name = 'x''; drop table runs; --'") == [])
+        #expect(try catalog.runs().count == 3)
+        try catalog.insertClips((0..<20).map { CatalogTestSupport.clip(runC, index: $0, split: $0 < 15 ? "train" : "test", snrDB: Double($0 - 5)) })
+        #expect(try catalog.clips(filter: "split = 'test' and snr_realised_db > 12.5").map(\.clipIndex) == [18, 19])
+        #expect(try catalog.clips(filter: "params.snr_db = 5 and clip_index < 2").map(\.clipIndex) == [0, 1])
+    }
+}

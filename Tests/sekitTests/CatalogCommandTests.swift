@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+
+/// A temporary folder for CLI tests, with a hand-written PCM16 WAV maker.
+struct CatalogCLIFolder {
+    let url: URL
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("sekit-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+    func cleanup() { try? FileManager.default.removeItem(at: url) }
+
+    /// Writes a mono 16 kHz PCM16 WAV of `frames` frames of a ramp (44-byte header by hand).
+    func writeWAV(_ name: String, frames: Int = 1600, seed: Int = 0) throws {
+        var data = Data()
+        func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) } }
+        func u16(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) } }
+        data.append(contentsOf: Array("RIFF".utf8)); u32(UInt32(36 + frames * 2)); data.append(contentsOf: Array("WAVE".utf8))
+        data.append(contentsOf: Array("fmt ".utf8)); u32(16); u16(1); u16(1); u32(16_000); u32(32_000); u16(2); u16(16)
+        data.append(contentsOf: Array("data".utf8)); u32(UInt32(frames * 2))
+        for n in 0..<frames { u16(UInt16(truncatingIfNeeded: (n * 37 + seed * 1009) % 20_000)) }
+        let file = url.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: file)
+    }
+
+    /// Runs `sqlite3` on a catalogue and returns its output (trimmed).
+    func sqlite(_ database: String, _ sql: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = [database, sql]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let out = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: out, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+@Suite struct CatalogCommandTests {
+    static let sqliteAvailable = FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3")
+
+    @Test func helpListsCommandsAndFlags() throws {
+        let catalog = try SEKitBinary.run(["catalog", "--help"])
+        for command in ["import", "stats", "clips", "merge", "check"] { #expect(catalog.stdout.contains(command)) }
+        let importHelp = try SEKitBinary.run(["catalog", "import", "--help"])
+        for flag in ["--kind", "--corpus", "--speaker-pattern", "--catalog"] { #expect(importHelp.stdout.contains(flag)) }
+        let runs = try SEKitBinary.run(["runs", "--help"])
+        #expect(runs.stdout.contains("list") && runs.stdout.contains("show"))
+    }
+
+    /// Eight `sekit catalog import` processes into one new catalogue at once: all succeed, nothing lost.
+    @Test(.enabled(if: sqliteAvailable, "needs /usr/bin/sqlite3")) func eightParallelImportProcesses() throws {
+        let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
+        for shard in 0..<8 { for file in 0..<6 { try folder.writeWAV("c\(shard)/f\(file).wav", seed: shard * 10 + file) } }
+        let catalog = folder.path("experiments/catalog.sqlite")
+        let results = NSLock()
+        nonisolated(unsafe) var statuses: [Int32] = []
+        nonisolated(unsafe) var messages: [String] = []
+        DispatchQueue.concurrentPerform(iterations: 8) { shard in
+            let result = try? SEKitBinary.run(["catalog", "import", "--kind", "noise", "--corpus", "c\(shard)", folder.path("c\(shard)")],
+                                              environment: ["SEKIT_CATALOG": catalog])
+            results.lock()
+            statuses.append(result?.status ?? -1)
+            if let result, result.status != 0 { messages.append(result.stderr) }
+            results.unlock()
+        }
+        #expect(statuses == Array(repeating: 0, count: 8), "\(messages)")
+        #expect(try folder.sqlite(catalog, "SELECT count(*) FROM sources") == "48")
+        #expect(try folder.sqlite(catalog, "SELECT count(*) FROM runs WHERE kind = 'import' AND status = 'finished'") == "8")
+        #expect(try folder.sqlite(catalog, "SELECT count(DISTINCT corpus) FROM sources") == "8")
+        #expect(try folder.sqlite(catalog, "PRAGMA journal_mode") == "wal")
+    }
+
+    @Test(.enabled(if: sqliteAvailable, "needs /usr/bin/sqlite3")) func importFailuresStatsClipsMergeAndRuns() throws {
+        let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
+        try folder.writeWAV("speech/spk1/a.wav")
+        try folder.writeWAV("speech/spk2/b.wav", frames: 3200)
+        try Data("garbage".utf8).write(to: URL(fileURLWithPath: folder.path("speech/spk2/bad.wav")))
+        let shard = folder.path("shard.sqlite")
+        let imported = try SEKitBinary.run(["catalog", "import", "--catalog", shard, "--kind", "speech", "--corpus", "toy",
+                                            "--speaker-pattern", "(spk[0-9])", folder.path("speech")])
+        #expect(imported.status != 0)
+        #expect(imported.stdout.contains("2 added") && imported.stderr.contains("bad.wav"))
+        #expect(try folder.sqlite(shard, "SELECT group_concat(speaker) FROM (SELECT speaker FROM sources ORDER BY id)") == "spk1,spk2")
+        let again = try SEKitBinary.run(["catalog", "import", "--catalog", shard, "--kind", "speech", "--corpus", "toy", folder.path("speech/spk1")])
+        #expect(again.status == 0 && again.stdout.contains("0 added"))
+
+        // A mix run with clips, written the way sekit mix records them (by SQL here, as sekit mix is not part of this issue).
+        _ = try folder.sqlite(shard, """
+            INSERT INTO runs (id, kind, status, started_at, finished_at, tool_version, command_line, working_directory, host, pid)
+            VALUES ('mixrun', 'mix', 'finished', '2026-01-01 00:00:00.000', '2026-01-01 00:00:01.000', 'x', 'sekit mix', '/', 'h', 1);
+            INSERT INTO params VALUES ('mixrun', 'snr_db', '5', 5);
+            INSERT INTO clips (id, run_id, clip_index, split, speech_source_id, snr_realised_db, seed, sample_rate, duration_seconds)
+            VALUES ('k0', 'mixrun', 0, 'train', 'toy:spk1/a.wav', 2.5, 1, 16000, 1),
+                   ('k1', 'mixrun', 1, 'test', 'toy:spk2/b.wav', 7.5, 2, 16000, 1),
+                   ('k2', 'mixrun', 2, 'test', 'toy:spk1/a.wav', 12.5, 3, 16000, 1);
+            """)
+        let csv = try SEKitBinary.run(["catalog", "clips", "--catalog", shard, "--filter", "split = 'test' and snr_realised_db > 5", "--format", "csv"])
+        #expect(csv.status == 0)
+        let lines = csv.stdout.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("id,run_id,clip_index,split") == true && lines.count == 3)
+        #expect(lines.dropFirst().map { $0.split(separator: ",").first ?? "" } == ["k1", "k2"])
+        let json = try SEKitBinary.run(["catalog", "clips", "--catalog", shard, "--filter", "speaker = 'spk1'", "--format", "json"])
+        let objects = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+        #expect(objects?.compactMap { $0["id"] as? String } == ["k0", "k2"])
+        #expect(objects?.first?["snr_realised_db"] as? Double == 2.5)
+        let hostile = try SEKitBinary.run(["catalog", "clips", "--catalog", shard, "--filter", "x'; drop table runs; --"])
+        #expect(hostile.status != 0 && hostile.stderr.contains("column 2") && hostile.stderr.contains("^"))
+        #expect(try folder.sqlite(shard, "SELECT count(*) FROM runs") == "3")
+
+        let stats = try SEKitBinary.run(["catalog", "stats", "--catalog", shard, "--json"])
+        let statsObject = try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any]
+        let histogram = statsObject?["snrHistogram"] as? [[String: Any]]
+        #expect(histogram?.compactMap { $0["lowerDB"] as? Double } == [0, 5, 10])
+
+        let check = try SEKitBinary.run(["catalog", "check", "--catalog", shard])
+        #expect(check.status != 0 && check.stdout.contains("split leak: source toy:spk1/a.wav is used in test, train"))
+
+        let merged = folder.path("merged/all.sqlite")
+        let first = try SEKitBinary.run(["catalog", "merge", merged, shard])
+        #expect(first.status == 0, "\(first.stderr)")
+        let second = try SEKitBinary.run(["catalog", "merge", merged, shard])
+        #expect(second.stdout.contains("0 rows added"))
+        for table in ["runs", "params", "sources", "clips"] {
+            #expect(try folder.sqlite(merged, "SELECT count(*) FROM \(table)") == (try folder.sqlite(shard, "SELECT count(*) FROM \(table)")), "\(table)")
+        }
+
+        let list = try SEKitBinary.run(["runs", "list", "--catalog", merged, "--filter", "params.snr_db >= 5", "--format", "csv"])
+        #expect(list.stdout.split(separator: "\n").count == 2 && list.stdout.contains("mixrun"))
+        let show = try SEKitBinary.run(["runs", "show", "--catalog", merged, "mixrun"])
+        #expect(show.status == 0 && show.stdout.contains("snr_db = 5") && show.stdout.contains("clips: 3"))
+    }
+
+    @Test func refusesNonCatalogueAndMissingCatalogue() throws {
+        let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
+        let notes = folder.path("notes.txt")
+        try Data("my notes".utf8).write(to: URL(fileURLWithPath: notes))
+        let result = try SEKitBinary.run(["catalog", "stats", "--catalog", notes])
+        #expect(result.status != 0 && result.stderr.contains(notes) && result.stderr.contains("not an SQLite database"))
+        #expect(try String(contentsOfFile: notes, encoding: .utf8) == "my notes")
+        let missing = try SEKitBinary.run(["catalog", "clips"], currentDirectory: folder.url)
+        #expect(missing.status != 0 && missing.stderr.contains("experiments/catalog.sqlite"))
+        #expect(!FileManager.default.fileExists(atPath: folder.path("experiments/catalog.sqlite")))
+    }
+}

@@ -24,3 +24,20 @@ datasets/demo/make_demo_corpus.sh "$sekit" "$root/datasets/demo/generated"
 
 echo "== sekit info (a few files)" >&2
 "$sekit" info datasets/demo/generated/speech/en-us_m3/utt00.wav datasets/demo/generated/noise/pink.wav
+
+echo "== sekit catalog import" >&2
+"$sekit" catalog import --kind speech --corpus demo-speech --speaker-pattern '^([^/]+)/' datasets/demo/generated/speech
+"$sekit" catalog import --kind noise --corpus demo-noise datasets/demo/generated/noise
+
+echo "== sekit mix (recipe datasets/recipes/demo.yaml, catalogued corpora)" >&2
+# Run it again and it resumes: finished clips are not redone.
+"$sekit" mix --recipe datasets/recipes/demo.yaml --speech corpus:demo-speech --noise corpus:demo-noise \
+    --name demo --out "$out/corpus"
+
+echo "== sekit score: the noisy test inputs against the clean references" >&2
+"$sekit" score --corpus "$out/corpus" --split test --metrics snr,segsnr,sisdr,stoi,estoi --checkpoint noisy \
+    --per-clip "$out/scores-noisy.csv"
+
+echo "== sekit runs list" >&2
+"$sekit" runs list --limit 6
+echo "demo: outputs in $out (catalogue $SEKIT_CATALOG; try: $sekit catalog stats)" >&2

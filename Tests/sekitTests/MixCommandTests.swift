@@ -66,6 +66,25 @@ import Glibc
         #expect(try folder.sqlite(catalog, "SELECT DISTINCT corpus FROM sources WHERE kind = 'speech'") == "speech")
     }
 
+    @Test(.enabled(if: sqliteAvailable, "needs /usr/bin/sqlite3")) func aDifferentMixOverwrittenIntoTheFolderIsANewRun() throws {
+        let folder = try CatalogCLIFolder()
+        defer { folder.cleanup() }
+        try makeSources(folder)
+        let catalog = folder.path("catalog.sqlite")
+        func mix(seed: Int, extra: [String] = []) throws -> SEKitBinary.Result {
+            try SEKitBinary.run(["mix", "--speech", folder.path("speech"), "--noise", folder.path("noise"), "--count", "4",
+                                 "--seconds", "0.5", "--seed", "\(seed)", "--out", folder.path("out"), "--catalog", catalog] + extra)
+        }
+        #expect(try mix(seed: 1).status == 0)
+        #expect(try mix(seed: 1).status == 0, "the same mix again reopens its run")
+        #expect(try folder.sqlite(catalog, "SELECT count(*) FROM runs") == "1")
+        #expect(try mix(seed: 2).status != 0, "a different mix into the same folder is refused without --overwrite")
+        let replaced = try mix(seed: 2, extra: ["--overwrite"])
+        #expect(replaced.status == 0, "\(replaced.stderr)")
+        #expect(try folder.sqlite(catalog, "SELECT count(*) FROM runs WHERE kind = 'mix' AND status = 'finished'") == "2")
+        #expect(try folder.sqlite(catalog, "SELECT count(*) FROM clips WHERE id LIKE '%/s2-%'") == "4")
+    }
+
     @Test(.enabled(if: sqliteAvailable, "needs /usr/bin/sqlite3")) func mixesCataloguedCorporaWithTheirSpeakers() throws {
         let folder = try CatalogCLIFolder()
         defer { folder.cleanup() }

@@ -6,8 +6,11 @@ public struct MixCatalogRunState: Codable, Sendable, Equatable {
     public var catalog: String
     public var runID: RunID
     public var shard: Shard
+    /// SHA-256 of `mix.json` when the run began: a different mix written over the folder
+    /// (`--overwrite`) starts a new run instead of reopening this one.
+    public var specSHA256: String?
 
-    enum CodingKeys: String, CodingKey { case catalog, runID = "run_id", shard }
+    enum CodingKeys: String, CodingKey { case catalog, runID = "run_id", shard, specSHA256 = "spec_sha256" }
 
     /// Every shard's state in a corpus folder (empty when the mix was not catalogued).
     public static func all(in root: URL) -> [MixCatalogRunState] {
@@ -48,9 +51,11 @@ public struct MixCatalogRecorder: Sendable {
         let catalogPath = catalog.url.standardizedFileURL.path
         var reopened = false
         var runID: RunID?
+        let spec = try? SHA256.hex(ofFileAt: layout.specFile)
         if let data = try? Data(contentsOf: layout.catalogRunFile),
            let state = try? JSONDecoder().decode(MixCatalogRunState.self, from: data),
-           state.catalog == catalogPath, state.shard == layout.shard, try catalog.reopenRun(state.runID) {
+           state.catalog == catalogPath, state.shard == layout.shard, state.specSHA256 == spec,
+           try catalog.reopenRun(state.runID) {
             runID = state.runID
             reopened = true
         }
@@ -64,7 +69,7 @@ public struct MixCatalogRecorder: Sendable {
             runID = try catalog.beginRun(kind: .mix, name: name ?? layout.root.standardizedFileURL.lastPathComponent,
                                          commandLine: commandLine, params: values)
             try FileManager.default.createDirectory(at: layout.stateFolder, withIntermediateDirectories: true)
-            let state = MixCatalogRunState(catalog: catalogPath, runID: runID!, shard: layout.shard)
+            let state = MixCatalogRunState(catalog: catalogPath, runID: runID!, shard: layout.shard, specSHA256: spec)
             try AtomicFile.write(try JSONEncoder().encode(state), to: layout.catalogRunFile)
         }
         return MixCatalogRecorder(catalog: catalog, runID: runID!, layout: layout, reopened: reopened)

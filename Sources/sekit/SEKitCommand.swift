@@ -10,6 +10,7 @@ struct SEKitCommand: AsyncParsableCommand {
         subcommands: [
             // One line per subcommand; keep alphabetical.
             CatalogCommand.self,
+            FeaturesCommand.self,
             InfoCommand.self,
             MixCommand.self,
             NoiseCommand.self,

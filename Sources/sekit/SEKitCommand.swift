@@ -16,6 +16,7 @@ struct SEKitCommand: AsyncParsableCommand {
             NoiseCommand.self,
             RunsCommand.self,
             ScoreCommand.self,
+            SynthesizeCommand.self,
         ]
     )
 }

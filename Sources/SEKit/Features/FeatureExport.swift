@@ -148,33 +148,53 @@ public enum FeatureExport {
                 throw FeatureExportError.mismatch(clipID: record.clipID, reason: "\(name) has \(other.count) samples, noisy \(noisy.count)")
             }
         }
-        let Y = try STFT.forward(noisy, configuration: options.stft)
-        let S = try clean.map { try STFT.forward($0, configuration: options.stft) }
-        let N = try noise.map { try STFT.forward($0, configuration: options.stft) }
-        let count = Y.frames * Y.bins
+        // Magnitudes stream straight from the FFT; the complex STFT only when a stream needs phase.
+        let needsComplex = options.targets.contains { $0 == .psm || $0 == .noisyPhase }
+        let c = options.stft
+        let frames = c.frameCount(samples: noisy.count)
+        let count = frames * c.binCount
+        let window = c.paddedWindow()
+        var scratch: [Float] = []
+        func magnitudes(_ x: [Float]) -> [Float] {
+            var out = [Float](repeating: 0, count: count)
+            x.withUnsafeBufferPointer { signal in
+                out.withUnsafeMutableBufferPointer { o in
+                    STFT.magnitudes(signal, configuration: c, firstFrame: 0, frameCount: frames, window: window, scratch: &scratch, into: o)
+                }
+            }
+            return out
+        }
+        let magY = magnitudes(noisy)
+        let magS = clean.map(magnitudes)
+        let magN = noise.map(magnitudes)
+        let Y = needsComplex ? try STFT.forward(noisy, configuration: c) : nil
+        let S = needsComplex && clean != nil ? try STFT.forward(clean!, configuration: c) : nil
         let exponent = Float(options.exponent)
         let threshold = Float(pow(10, options.lcDB / 10))
         let kind = options.feature
-        func feature(_ X: Spectrogram) -> [Float] {
-            var out = [Float](repeating: 0, count: count)
-            for i in 0..<count { out[i] = kind.apply(power(X.values, i).squareRoot(), exponent: exponent) }
+        func feature(_ magnitude: [Float]) -> [Float] {
+            if kind == .magnitude { return magnitude }
+            var out = magnitude
+            for i in 0..<count { out[i] = kind.apply(out[i], exponent: exponent) }
             return out
         }
-        var streams: [String: [Float]] = ["noisy": feature(Y)]
+        var streams: [String: [Float]] = ["noisy": feature(magY)]
         for target in options.targets {
             var out = [Float](repeating: 0, count: count)
             switch target {
-            case .clean: out = feature(S!)
-            case .noise: out = feature(N!)
+            case .clean: out = feature(magS!)
+            case .noise: out = feature(magN!)
             case .irm:
+                let s = magS!, n = magN!
                 for i in 0..<count {
-                    let ps = power(S!.values, i), pn = power(N!.values, i)
+                    let ps = s[i] * s[i], pn = n[i] * n[i]
                     out[i] = ps + pn > 0 ? (ps / (ps + pn)).squareRoot() : 0
                 }
             case .ibm:
-                for i in 0..<count { out[i] = power(S!.values, i) > threshold * power(N!.values, i) ? 1 : 0 }
+                let s = magS!, n = magN!
+                for i in 0..<count { out[i] = s[i] * s[i] > threshold * (n[i] * n[i]) ? 1 : 0 }
             case .psm:
-                let s = S!.values, y = Y.values
+                let s = S!.values, y = Y!.values
                 for i in 0..<count {
                     let py = power(y, i)
                     guard py > 0 else { continue }
@@ -182,7 +202,7 @@ public enum FeatureExport {
                     out[i] = min(max(real / py, 0), 1)
                 }
             case .noisyPhase:
-                out = Y.phase()
+                out = Y!.phase()
             }
             streams[target.rawValue] = out
         }

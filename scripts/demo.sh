@@ -39,7 +39,8 @@ echo "== sekit mix (recipe datasets/recipes/demo.yaml, catalogued corpora)" >&2
 echo "== sekit features: STFT magnitudes, clean targets and the ideal ratio mask into HDF5" >&2
 "$sekit" features --corpus "$out/corpus" --out "$out/features.h5" --targets clean,irm,noisy_phase --overwrite
 echo "layout (h5dump -H, groups and datasets):"
-h5dump -H "$out/features.h5" | grep -E '^ *(GROUP|DATASET|DATASPACE)' | sed 's/^/  /'
+h5dump -H "$out/features.h5" | awk '/^ *(GROUP|DATASET)/ {print "  " $0; want = /DATASET/} /DATASPACE/ && want {print "  " $0; want = 0}'
+echo "  root attributes: $(h5dump -H "$out/features.h5" | awk '/^   ATTRIBUTE/ {gsub(/"/, "", $2); printf "%s ", $2}')"
 
 echo "== sekit synthesize: the oracle ratio mask back to audio" >&2
 "$sekit" synthesize --features "$out/features.h5" --dataset irm --kind mask --out "$out/oracle-irm"

@@ -180,10 +180,13 @@ public enum FeatureExport {
         }
         var streams: [String: [Float]] = ["noisy": feature(magY)]
         for target in options.targets {
+            if target == .clean || target == .noise {
+                streams[target.rawValue] = feature(target == .clean ? magS! : magN!)
+                continue
+            }
             var out = [Float](repeating: 0, count: count)
             switch target {
-            case .clean: out = feature(magS!)
-            case .noise: out = feature(magN!)
+            case .clean, .noise: break
             case .irm:
                 let s = magS!, n = magN!
                 for i in 0..<count {

@@ -46,7 +46,7 @@ public enum AudioWriter {
         guard buffer.sampleRate > 0 else {
             throw AudioError.invalidParameter(name: "sampleRate", value: "\(buffer.sampleRate)", reason: "must be positive (\(url.path))")
         }
-        if let bad = buffer.samples.firstIndex(where: { !$0.isFinite }) {
+        if !buffer.samples.withUnsafeBufferPointer(PCM16.allFinite), let bad = buffer.samples.firstIndex(where: { !$0.isFinite }) {
             throw AudioError.invalidParameter(name: "samples", value: "sample \(bad)", reason: "NaN or infinite; not written to \(url.path)")
         }
         switch format {

@@ -84,7 +84,39 @@ public enum AudioWriter {
 }
 
 /// Canonical 44-byte-header WAV encoding (RIFF, `fmt ` chunk of 16 bytes, `data`).
+extension AudioWriter {
+    /// Writes 16-bit codes as a mono PCM16 WAV, atomically (the fast path for audio already
+    /// quantised, e.g. mixed stems: no rounding or clipping left to do).
+    /// - Throws: ``AudioError/writeFailed(path:reason:)``, ``AudioError/invalidParameter(name:value:reason:)`` for a bad rate.
+    @discardableResult
+    public static func writePCM16(codes: [Int16], sampleRate: Int, to url: URL) throws -> WriteReport {
+        guard sampleRate > 0 else {
+            throw AudioError.invalidParameter(name: "sampleRate", value: "\(sampleRate)", reason: "must be positive (\(url.path))")
+        }
+        var data = WAVEncoding.header(frames: codes.count, sampleRate: sampleRate, float: false)
+        codes.withUnsafeBytes { data.append(contentsOf: $0) }  // little-endian hosts
+        do { try AtomicFile.write(data, to: url) } catch {
+            throw AudioError.writeFailed(path: url.path, reason: "\(error)")
+        }
+        return WriteReport(clippedSamples: 0, bytes: data.count)
+    }
+}
+
 enum WAVEncoding {
+    /// The 44-byte header of a mono PCM16 (format tag 1) or float32 (tag 3) WAV of `frames` frames.
+    static func header(frames: Int, sampleRate: Int, float: Bool) -> Data {
+        var data = Data(capacity: 44 + frames * (float ? 4 : 2))
+        let bytesPerSample = float ? 4 : 2
+        func put32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) } }
+        func put16(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) } }
+        data.append(contentsOf: Array("RIFF".utf8)); put32(UInt32(36 + frames * bytesPerSample))
+        data.append(contentsOf: Array("WAVEfmt ".utf8)); put32(16); put16(float ? 3 : 1); put16(1)
+        put32(UInt32(sampleRate)); put32(UInt32(sampleRate * bytesPerSample)); put16(UInt16(bytesPerSample))
+        put16(UInt16(bytesPerSample * 8))
+        data.append(contentsOf: Array("data".utf8)); put32(UInt32(frames * bytesPerSample))
+        return data
+    }
+
     /// Encodes mono PCM16 (format tag 1) or float32 (format tag 3). Returns the bytes and the
     /// number of clipped samples (PCM16 only).
     static func encode(_ buffer: AudioBuffer, float: Bool) -> (Data, Int) {

@@ -85,6 +85,24 @@ public enum PCM16 {
         return !(acc.sum() + tail).isNaN
     }
 
+    /// Codes of every sample and how many clip (see ``encode(_:)``).
+    public static func encode(_ samples: [Float]) -> (codes: [Int16], clipped: Int) {
+        var clipped = 0
+        let codes = [Int16](unsafeUninitializedCapacity: samples.count) { out, count in
+            clipped = samples.withUnsafeBufferPointer { encode($0, into: out.baseAddress!) }
+            count = samples.count
+        }
+        return (codes, clipped)
+    }
+
+    /// Float values of codes (`q / 32768`).
+    public static func decode(_ codes: [Int16]) -> [Float] {
+        [Float](unsafeUninitializedCapacity: codes.count) { out, count in
+            codes.withUnsafeBufferPointer { c in for i in 0..<c.count { out[i] = Float(c[i]) * (1 / 32768) } }
+            count = codes.count
+        }
+    }
+
     /// Float value of an integer code: `q / 32768`.
     @inline(__always)
     public static func decode(_ code: Int16) -> Float { Float(code) * (1 / 32768) }

@@ -22,6 +22,9 @@ public struct RenderedClip: Sendable {
     public var clippedSamples: Int
     /// Level draws made (more than 1 under `--clipping reject`).
     public var attempts: Int
+    /// For PCM16 output, the 16-bit codes of noisy, clean and noise (the floats above are
+    /// their values), written as they are.
+    public var codes: (noisy: [Int16], clean: [Int16], noise: [Int16])? = nil
 }
 
 /// Turns clip plans into audio. Thread-safe: render clips concurrently from several threads.
@@ -140,25 +143,51 @@ public final class MixRenderer: Sendable {
             for i in 0..<length { noiseSum[i] *= correction }
         }
 
-        // Stems as written: quantised for PCM16, noisy = clean + noise in Float when the clean
-        // stem is the mixture's speech.
+        // Stems as written: for PCM16 the 16-bit codes (noisy = clean + noise exactly, in
+        // integers, saturating where the mixture clips), for float32 the Float values.
         let quantise = options.format == .pcm16
-        let speechOut = MixSignals.toFloat(mixtureSpeech, scale: scale, quantise: quantise)
-        let noiseOut = MixSignals.toFloat(noiseSum, scale: scale, quantise: quantise)
-        let cleanOut = plan.rir == nil || options.target == .reverberant
-            ? speechOut : MixSignals.toFloat(clean, scale: scale, quantise: quantise)
+        let speechOut: [Float], noiseOut: [Float], cleanOut: [Float], noisyOut: [Float]
+        var codes: (noisy: [Int16], clean: [Int16], noise: [Int16])? = nil
         var clipped = 0
-        let noisyOut = [Float](unsafeUninitializedCapacity: length) { out, count in
-            speechOut.withUnsafeBufferPointer { s in
-                noiseOut.withUnsafeBufferPointer { n in
-                    for i in 0..<length { out[i] = s[i] + n[i] }
+        let cleanIsSpeech = plan.rir == nil || options.target == .reverberant
+        if quantise {
+            let speechCodes = PCM16.encode(MixSignals.toFloat(mixtureSpeech, scale: scale, quantise: false)).codes
+            let noiseCodes = PCM16.encode(MixSignals.toFloat(noiseSum, scale: scale, quantise: false)).codes
+            let cleanCodes = cleanIsSpeech ? speechCodes : PCM16.encode(MixSignals.toFloat(clean, scale: scale, quantise: false)).codes
+            var saturated = 0
+            let noisyCodes = [Int16](unsafeUninitializedCapacity: length) { out, count in
+                speechCodes.withUnsafeBufferPointer { s in
+                    noiseCodes.withUnsafeBufferPointer { n in
+                        for i in 0..<length {
+                            let sum = Int32(s[i]) &+ Int32(n[i])
+                            saturated &+= (sum > 32767 || sum < -32768) ? 1 : 0
+                            out[i] = Int16(truncatingIfNeeded: min(max(sum, -32768), 32767))
+                        }
+                    }
                 }
+                count = length
             }
-            if quantise { PCM16.quantise(out) }
-            var fullScale = 0
-            for i in 0..<length { fullScale &+= abs(out[i]) >= 1 ? 1 : 0 }
-            clipped = fullScale
-            count = length
+            clipped = saturated
+            codes = (noisyCodes, cleanCodes, noiseCodes)
+            speechOut = PCM16.decode(speechCodes)
+            noiseOut = PCM16.decode(noiseCodes)
+            cleanOut = cleanIsSpeech ? speechOut : PCM16.decode(cleanCodes)
+            noisyOut = PCM16.decode(noisyCodes)
+        } else {
+            speechOut = MixSignals.toFloat(mixtureSpeech, scale: scale, quantise: false)
+            noiseOut = MixSignals.toFloat(noiseSum, scale: scale, quantise: false)
+            cleanOut = cleanIsSpeech ? speechOut : MixSignals.toFloat(clean, scale: scale, quantise: false)
+            noisyOut = [Float](unsafeUninitializedCapacity: length) { out, count in
+                speechOut.withUnsafeBufferPointer { s in
+                    noiseOut.withUnsafeBufferPointer { n in
+                        for i in 0..<length { out[i] = s[i] + n[i] }
+                    }
+                }
+                var fullScale = 0
+                for i in 0..<length { fullScale &+= abs(out[i]) >= 1 ? 1 : 0 }
+                clipped = fullScale
+                count = length
+            }
         }
 
         let realisedSpeech = options.snrMode == .global
@@ -170,7 +199,7 @@ public final class MixRenderer: Sendable {
             levelDBFSRealised: options.levelMode == .rms
                 ? 10 * log10(MixSignals.meanSquare(noisyOut)) : try levelDBFS(noisyOut.map(Double.init), mode: options.levelMode),
             speechGain: scale, noiseGains: noiseGains.map { $0 * scale },
-            clippingScale: clippingScale, clippedSamples: clipped, attempts: attempts)
+            clippingScale: clippingScale, clippedSamples: clipped, attempts: attempts, codes: codes)
     }
 
     /// Speech power for the SNR: mean square over the clip (`global`) or the P.56 active level (`active`).

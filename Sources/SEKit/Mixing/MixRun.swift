@@ -212,9 +212,15 @@ public final class MixRun: @unchecked Sendable {
         let paths = MixCorpusLayout.relativePaths(clipID: plan.clipID)
         let format: AudioFileFormat = options.format == .pcm16 ? .wavPCM16 : .wavFloat32
         // Noise and clean first, noisy last: a clip counts as done only when all three exist.
-        for (samples, path) in [(clip.noise, paths.noise), (clip.clean, paths.clean), (clip.noisy, paths.noisy)] {
-            try AudioWriter.write(AudioBuffer(samples: samples, sampleRate: options.sampleRate),
-                                  to: layout.root.appendingPathComponent(path), format: format)
+        if let codes = clip.codes {
+            for (stem, path) in [(codes.noise, paths.noise), (codes.clean, paths.clean), (codes.noisy, paths.noisy)] {
+                try AudioWriter.writePCM16(codes: stem, sampleRate: options.sampleRate, to: layout.root.appendingPathComponent(path))
+            }
+        } else {
+            for (samples, path) in [(clip.noise, paths.noise), (clip.clean, paths.clean), (clip.noisy, paths.noisy)] {
+                try AudioWriter.write(AudioBuffer(samples: samples, sampleRate: options.sampleRate),
+                                      to: layout.root.appendingPathComponent(path), format: format)
+            }
         }
         return MixManifestRecord(
             clipID: plan.clipID, index: plan.index, split: plan.split,

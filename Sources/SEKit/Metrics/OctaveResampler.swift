@@ -59,6 +59,8 @@ enum OctaveResampler {
         /// of the signal padded in front by `prePad` zeros (at the upsampled rate).
         let preRemove: Int
         let prePad: Int
+        /// ``phase(_:)`` of outputs 0..<up (output q·up + s: same row, k0 + q·down).
+        let phaseTable: [(row: Int, k0: Int)]
 
         init(up: Int, down: Int) {
             self.up = up
@@ -80,6 +82,11 @@ enum OctaveResampler {
                 }
             }
             self.rows = rows
+            let (preRemove, prePad) = (self.preRemove, self.prePad)
+            phaseTable = (0..<up).map { i in
+                let base = (i + preRemove) * down - prePad
+                return (base % up, base / up)
+            }
         }
 
         deinit { rows.deallocate() }
@@ -95,15 +102,9 @@ enum OctaveResampler {
             guard let xBase = x.baseAddress, !outputs.isEmpty else { return }
             let n = x.count, width = self.width, up = self.up, down = self.down
             let rowBase = UnsafePointer(rows.baseAddress!)
-            // y_full[m] = Σ_j hpad[j] · u[m − j], hpad[j] = up·h[j − prePad], u[k·up] = x[k]: output i
-            // takes m = (i + preRemove)·down; the taps meeting non-zero u are those of phase
-            // r = (m − prePad) mod up, against x[k0], x[k0 − 1], ..., k0 = (m − prePad) div up.
-            func phase(_ i: Int) -> (row: UnsafePointer<Double>, first: Int) {
-                let base = (i + preRemove) * down - prePad       // ≥ 0: it starts at half
-                return (rowBase + (base % up) * width, base / up - width + 1)
-            }
             func single(_ i: Int) {
-                let (row, first) = phase(i)
+                let (r, k0) = phase(i)
+                let row = rowBase + r * width, first = k0 - width + 1
                 if first >= 0 && first + width <= n {
                     out[i] = Self.dot(row, xBase + first, count: width)
                 } else {
@@ -113,20 +114,34 @@ enum OctaveResampler {
                 }
             }
             var i = outputs.lowerBound
-            while i + 4 * up <= outputs.upperBound {
-                let (_, firstLow) = phase(i), (_, firstHigh) = phase(i + 4 * up - 1)
-                if firstLow >= 0 && firstHigh + width <= n {
-                    for s in i..<(i + up) {
-                        let (row, first) = phase(s)
-                        let sums = Self.dot4(row, xBase + first, spacing: down, count: width)
-                        out[s] = sums[0]; out[s + up] = sums[1]; out[s + 2 * up] = sums[2]; out[s + 3 * up] = sums[3]
+            while i % up != 0 && i < outputs.upperBound { single(i); i += 1 }
+            // Output q·up + s has phase rowOf[s] and k0 = q·down + k0Of[s].
+            phaseTable.withUnsafeBufferPointer { table in
+                while i + 4 * up <= outputs.upperBound {
+                    let k0Base = (i / up) * down
+                    if k0Base + table[0].k0 - width + 1 >= 0 && k0Base + 3 * down + table[up - 1].k0 < n {
+                        for s in 0..<up {
+                            let row = rowBase + table[s].row * width, first = k0Base + table[s].k0 - width + 1
+                            let sums = Self.dot4(row, xBase + first, spacing: down, count: width)
+                            out[i + s] = sums[0]; out[i + s + up] = sums[1]; out[i + s + 2 * up] = sums[2]; out[i + s + 3 * up] = sums[3]
+                        }
+                    } else {
+                        for s in i..<(i + 4 * up) { single(s) }
                     }
-                } else {
-                    for s in i..<(i + 4 * up) { single(s) }
+                    i += 4 * up
                 }
-                i += 4 * up
             }
             while i < outputs.upperBound { single(i); i += 1 }
+        }
+
+        /// Phase (sub-filter row) r and newest input index k0 of output i: y_full[m] = Σ_j hpad[j]·u[m − j],
+        /// hpad[j] = up·h[j − prePad], u[k·up] = x[k]; output i takes m = (i + preRemove)·down, and
+        /// the taps meeting non-zero u are those of phase r = (m − prePad) mod up, against
+        /// x[k0], x[k0 − 1], ..., k0 = (m − prePad) div up.
+        @inline(__always)
+        func phase(_ i: Int) -> (row: Int, k0: Int) {
+            let base = (i + preRemove) * down - prePad       // ≥ 0: it starts at half
+            return (base % up, base / up)
         }
 
         /// Σ a[t]·b[t], t < count (a multiple of 8), with eight running sums.

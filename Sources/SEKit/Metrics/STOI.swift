@@ -22,14 +22,21 @@ public enum STOI {
     /// 15 one-third-octave bands from 150 Hz (eq. 1); 30-frame segments; then STOI's
     /// normalisation, clipping at β = −15 dB and correlation (eqs. 2–6 of Taal 2011), or ESTOI's
     /// row-and-column normalised inner products (eqs. 5–8 of Jensen & Taal 2016).
+    ///
+    /// STOI and ESTOI of the same pair (the same two arrays, as a scorer passes them to one metric
+    /// after the other) share the analysis up to the band envelopes (``AnalysisCache``).
+    /// Complexity: O(n·taps/q) for the resampling (rate q/gcd), O(frames·512·log 512) for the
+    /// STFT, O(frames·15·30) for the segments.
     /// - Throws: ``MetricError/tooShort(metric:samples:reason:)`` when fewer than 30 frames remain
     ///   after silence removal (pystoi would return 1e-5), and for mismatched lengths or NaN.
     public static func compute(reference: [Double], processed: [Double], sampleRate fs: Int, extended: Bool = false) throws -> Double {
         try MetricError.checkPair(reference, processed)
         let name = extended ? "estoi" : "stoi"
         guard fs > 0 else { throw MetricError.invalidParameter(name: "sampleRate", value: "\(fs)", reason: "must be positive") }
-        let (xBands, yBands) = reference.withUnsafeBufferPointer { x in
-            processed.withUnsafeBufferPointer { y in Workspace.using { bandEnvelopes(x, y, sampleRate: fs, workspace: $0) } }
+        let (xBands, yBands) = AnalysisCache.bands(reference, processed, sampleRate: fs) {
+            reference.withUnsafeBufferPointer { x in
+                processed.withUnsafeBufferPointer { y in Workspace.using { bandEnvelopes(x, y, sampleRate: fs, workspace: $0) } }
+            }
         }
         let frames = xBands.count / lanes
         guard frames >= segmentFrames else {
@@ -261,59 +268,5 @@ public enum STOI {
             }
         }
         return total / Double(segments)
-    }
-
-    /// Scratch buffers for ``bandEnvelopes(_:_:sampleRate:workspace:)``, pooled so that scoring
-    /// many clips allocates (and page-faults) them once per thread rather than once per call.
-    final class Workspace: @unchecked Sendable {
-        /// Buffers longer than this many samples (52 s at 10 kHz) are not kept in the pool.
-        static let pooledCapacity = 1 << 19
-        private(set) var capacity = 0
-        private(set) var x = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)
-        private(set) var y = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)
-        private(set) var xs = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)
-        private(set) var ys = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)
-        /// One zero-padded FFT frame, its spectrum (interleaved re/im) and power.
-        let frame: UnsafeMutableBufferPointer<Double>
-        let spectrum: UnsafeMutableBufferPointer<Double>
-        let power: UnsafeMutableBufferPointer<Double>
-
-        init() {
-            frame = .allocate(capacity: fftSize); frame.initialize(repeating: 0)
-            spectrum = .allocate(capacity: fftSize + 2); spectrum.initialize(repeating: 0)
-            power = .allocate(capacity: fftSize / 2 + 1); power.initialize(repeating: 0)
-        }
-
-        deinit {
-            for buffer in [x, y, xs, ys, frame, spectrum, power] { buffer.deallocate() }
-        }
-
-        /// Makes `x`, `y`, `xs` and `ys` exactly `count` samples long (growing them if needed).
-        func reserve(_ count: Int) {
-            if count > capacity {
-                for buffer in [x, y, xs, ys] { buffer.deallocate() }
-                x = .allocate(capacity: count); y = .allocate(capacity: count)
-                xs = .allocate(capacity: count); ys = .allocate(capacity: count)
-                capacity = count
-            }
-            x = UnsafeMutableBufferPointer(start: x.baseAddress, count: count)
-            y = UnsafeMutableBufferPointer(start: y.baseAddress, count: count)
-            xs = UnsafeMutableBufferPointer(start: xs.baseAddress, count: count)
-            ys = UnsafeMutableBufferPointer(start: ys.baseAddress, count: count)
-        }
-
-        private nonisolated(unsafe) static var pool: [Workspace] = []
-        private static let lock = NSLock()
-
-        /// Runs `body` with a workspace from the pool (or a new one), returned to the pool after.
-        static func using<T>(_ body: (Workspace) -> T) -> T {
-            lock.lock()
-            let workspace = pool.popLast() ?? Workspace()
-            lock.unlock()
-            defer {
-                if workspace.capacity <= pooledCapacity { lock.lock(); pool.append(workspace); lock.unlock() }
-            }
-            return body(workspace)
-        }
     }
 }

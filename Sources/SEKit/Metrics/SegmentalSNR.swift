@@ -24,16 +24,33 @@ public enum SegmentalSNR {
         let eps = Double.ulpOfOne
         let window = (1...length).map { 0.5 * (1 - cos(2 * Double.pi * Double($0) / Double(length + 1))) }
         var total = 0.0
-        for f in 0..<frames {
-            let start = f * hop
-            var signal = 0.0, noise = 0.0
-            for i in 0..<length {
-                let c = s[start + i] * window[i]
-                let e = c - y[start + i] * window[i]
-                signal += c * c; noise += e * e
+        s.withUnsafeBufferPointer { s in
+            y.withUnsafeBufferPointer { y in
+                window.withUnsafeBufferPointer { w in
+                    let pairs = length / 2
+                    @inline(__always) func pair(_ p: UnsafeBufferPointer<Double>, _ i: Int) -> SIMD2<Double> {
+                        UnsafeRawPointer(p.baseAddress! + i).loadUnaligned(as: SIMD2<Double>.self)
+                    }
+                    for f in 0..<frames {
+                        let start = f * hop
+                        var signal2 = SIMD2<Double>(), noise2 = SIMD2<Double>()
+                        for k in 0..<pairs {
+                            let i = 2 * k
+                            let c = pair(s, start + i) * pair(w, i)
+                            let e = c - pair(y, start + i) * pair(w, i)
+                            signal2 += c * c; noise2 += e * e
+                        }
+                        var signal = signal2.sum(), noise = noise2.sum()
+                        for i in (2 * pairs)..<length {
+                            let c = s[start + i] * w[i]
+                            let e = c - y[start + i] * w[i]
+                            signal += c * c; noise += e * e
+                        }
+                        let value = 10 * log10(signal / (noise + eps) + eps)
+                        total += min(max(value, minimumDB), maximumDB)
+                    }
+                }
             }
-            let value = 10 * log10(signal / (noise + eps) + eps)
-            total += min(max(value, minimumDB), maximumDB)
         }
         return total / Double(frames)
     }

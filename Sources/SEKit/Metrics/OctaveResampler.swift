@@ -50,7 +50,7 @@ enum OctaveResampler {
     final class Bank: @unchecked Sendable {
         let up: Int
         let down: Int
-        /// Taps per sub-filter, a multiple of 8 (shorter sub-filters are padded with leading zeros).
+        /// Taps per sub-filter, a multiple of 4 (shorter sub-filters are padded with leading zeros).
         let width: Int
         /// `up` rows of `width` taps: row r holds h[r], h[r + up], h[r + 2·up], ... reversed and
         /// scaled by `up` (resample_poly's gain), so output = Σ_t row[t] · x[k0 − width + 1 + t].
@@ -70,7 +70,7 @@ enum OctaveResampler {
             prePad = down - half % down
             preRemove = (half + prePad) / down
             let longest = (h.count + up - 1) / up
-            let width = (longest + 7) / 8 * 8
+            let width = (longest + 3) / 4 * 4
             self.width = width
             let rows = UnsafeMutableBufferPointer<Double>.allocate(capacity: up * width)
             rows.initialize(repeating: 0)
@@ -144,17 +144,17 @@ enum OctaveResampler {
             return (base % up, base / up)
         }
 
-        /// Σ a[t]·b[t], t < count (a multiple of 8), with eight running sums.
+        /// Σ a[t]·b[t], t < count (a multiple of 4), summed in the same order as each of ``dot4``'s
+        /// sums, so an output does not depend on which outputs are computed with it.
         @inline(__always)
         static func dot(_ a: UnsafePointer<Double>, _ b: UnsafePointer<Double>, count: Int) -> Double {
-            var s0 = SIMD4<Double>(), s1 = SIMD4<Double>()
+            var s = SIMD4<Double>()
             var t = 0
             while t < count {
-                s0 += load(a + t) * load(b + t)
-                s1 += load(a + t + 4) * load(b + t + 4)
-                t += 8
+                s += load(a + t) * load(b + t)
+                t += 4
             }
-            return (s0 + s1).sum()
+            return s.sum()
         }
 
         /// The four sums Σ a[t]·b[t + k·spacing], k = 0...3, t < count (a multiple of 4).

@@ -216,52 +216,65 @@ public enum STOI {
     static func estoi(_ x: [Double], _ y: [Double], frames: Int) -> Double {
         let n = segmentFrames
         let segments = frames - n + 1
+        let groups = lanes / 2
         let keepBands = SIMD2<Double>(1, 0)   // the last pair holds band 14 and the padding lane
-        var xs = [Double](repeating: 0, count: n * lanes), ys = xs
+        // Per signal: the segment's row means and inverse norms (one SIMD2 per band pair), its
+        // column-centred values (n × lanes) and the columns' inverse norms.
+        var rowMean = [SIMD2<Double>](repeating: .zero, count: 2 * groups), rowScale = rowMean
+        var centred = [Double](repeating: 0, count: 2 * n * lanes)
+        var columnScale = [Double](repeating: 0, count: 2 * n)
         var total = 0.0
-        func normalise(_ source: UnsafePointer<Double>, _ m: Int, into s: UnsafeMutablePointer<Double>) {
-            for g in stride(from: 0, to: lanes, by: 2) {
-                var mean = SIMD2<Double>()
-                for t in 0..<n { mean += pair(source + (m + t) * lanes + g) }
-                mean /= Double(n)
+        /// Row-normalises, then column-centres segment m of `source` into `c`; `scale[t]` is the
+        /// inverse norm of column t (applied in the inner product).
+        func normalise(_ source: UnsafePointer<Double>, _ m: Int, mean: UnsafeMutablePointer<SIMD2<Double>>,
+                       inv: UnsafeMutablePointer<SIMD2<Double>>, into c: UnsafeMutablePointer<Double>, scale: UnsafeMutablePointer<Double>) {
+            for g in 0..<groups {
+                var sum = SIMD2<Double>()
+                for t in 0..<n { sum += pair(source + (m + t) * lanes + 2 * g) }
+                let mu = sum / Double(n)
                 var norm = SIMD2<Double>()
-                for t in 0..<n {
-                    let v = pair(source + (m + t) * lanes + g) - mean
-                    UnsafeMutableRawPointer(s + t * lanes + g).storeBytes(of: v, as: SIMD2<Double>.self)
-                    norm += v * v
-                }
-                var inv = 1 / norm.squareRoot()
-                if g + 2 == lanes { inv[1] = 0 }  // the padding lane: 0, not 0·∞
-                for t in 0..<n {
-                    let p = UnsafeMutableRawPointer(s + t * lanes + g)
-                    p.storeBytes(of: p.load(as: SIMD2<Double>.self) * inv, as: SIMD2<Double>.self)
-                }
+                for t in 0..<n { let v = pair(source + (m + t) * lanes + 2 * g) - mu; norm += v * v }
+                var scale = 1 / norm.squareRoot()
+                if g == groups - 1 { scale[1] = 0 }  // the padding lane: 0, not 0·∞
+                mean[g] = mu; inv[g] = scale
             }
             for t in 0..<n {
-                let row = s + t * lanes
+                let row = source + (m + t) * lanes, out = c + t * lanes
                 var sum = SIMD2<Double>()
-                for g in stride(from: 0, to: lanes, by: 2) { sum += pair(row + g) }
-                let mean = SIMD2<Double>(repeating: sum.sum() / Double(bandCount))
-                var norm = SIMD2<Double>()
-                for g in stride(from: 0, to: lanes, by: 2) {
-                    let c = pair(row + g) - (g + 2 == lanes ? mean * keepBands : mean)
-                    UnsafeMutableRawPointer(row + g).storeBytes(of: c, as: SIMD2<Double>.self)
-                    norm += c * c
+                for g in 0..<groups {
+                    let r = (pair(row + 2 * g) - mean[g]) * inv[g]
+                    UnsafeMutableRawPointer(out + 2 * g).storeBytes(of: r, as: SIMD2<Double>.self)
+                    sum += r
                 }
-                let inv = 1 / norm.sum().squareRoot()
-                for g in 0..<lanes { row[g] *= inv }
+                let columnMean = SIMD2<Double>(repeating: sum.sum() / Double(bandCount))
+                var norm = SIMD2<Double>()
+                for g in 0..<groups {
+                    let v = pair(out + 2 * g) - (g == groups - 1 ? columnMean * keepBands : columnMean)
+                    UnsafeMutableRawPointer(out + 2 * g).storeBytes(of: v, as: SIMD2<Double>.self)
+                    norm += v * v
+                }
+                scale[t] = 1 / norm.sum().squareRoot()
             }
         }
         x.withUnsafeBufferPointer { x in
             y.withUnsafeBufferPointer { y in
-                xs.withUnsafeMutableBufferPointer { xs in
-                    ys.withUnsafeMutableBufferPointer { ys in
-                        for m in 0..<segments {
-                            normalise(x.baseAddress!, m, into: xs.baseAddress!)
-                            normalise(y.baseAddress!, m, into: ys.baseAddress!)
-                            var sum = SIMD2<Double>()
-                            for i in stride(from: 0, to: n * lanes, by: 2) { sum += pair(xs.baseAddress! + i) * pair(ys.baseAddress! + i) }
-                            total += sum.sum() / Double(n)
+                rowMean.withUnsafeMutableBufferPointer { mean in
+                    rowScale.withUnsafeMutableBufferPointer { inv in
+                        centred.withUnsafeMutableBufferPointer { c in
+                            columnScale.withUnsafeMutableBufferPointer { scale in
+                                let cx = c.baseAddress!, cy = cx + n * lanes, sx = scale.baseAddress!, sy = sx + n
+                                for m in 0..<segments {
+                                    normalise(x.baseAddress!, m, mean: mean.baseAddress!, inv: inv.baseAddress!, into: cx, scale: sx)
+                                    normalise(y.baseAddress!, m, mean: mean.baseAddress! + groups, inv: inv.baseAddress! + groups, into: cy, scale: sy)
+                                    var sum = 0.0
+                                    for t in 0..<n {
+                                        var column = SIMD2<Double>()
+                                        for g in 0..<groups { column += pair(cx + t * lanes + 2 * g) * pair(cy + t * lanes + 2 * g) }
+                                        sum += column.sum() * sx[t] * sy[t]
+                                    }
+                                    total += sum / Double(n)
+                                }
+                            }
                         }
                     }
                 }

@@ -87,10 +87,12 @@ extension STOI {
             a.count == b.count && a.withUnsafeBufferPointer { p in b.withUnsafeBufferPointer { q in p.baseAddress == q.baseAddress } }
         }
 
-        /// The cached bands of the pair, or `compute()`'s (then cached).
+        /// The cached bands of the pair, or `compute()`'s (cached if it does not throw). The
+        /// cached arrays are immutable while an entry holds them (a write to either would copy
+        /// it first), so a hit is the very same signals `compute` analysed and checked.
         static func bands(_ reference: [Double], _ processed: [Double], sampleRate: Int,
-                          compute: () -> (x: [Double], y: [Double])) -> (x: [Double], y: [Double]) {
-            guard reference.count <= maxSamples, !reference.isEmpty else { return compute() }
+                          compute: () throws -> (x: [Double], y: [Double])) rethrows -> (x: [Double], y: [Double]) {
+            guard reference.count <= maxSamples, !reference.isEmpty else { return try compute() }
             lock.lock()
             if let i = entries.firstIndex(where: { $0.sampleRate == sampleRate && sameStorage($0.reference, reference) && sameStorage($0.processed, processed) }) {
                 let entry = entries.remove(at: i)
@@ -99,7 +101,7 @@ extension STOI {
                 return entry.bands
             }
             lock.unlock()
-            let bands = compute()
+            let bands = try compute()
             lock.lock()
             entries.append(Entry(reference: reference, processed: processed, sampleRate: sampleRate, bands: bands))
             if entries.count > capacity { entries.removeFirst(entries.count - capacity) }

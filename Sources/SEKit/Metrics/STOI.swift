@@ -30,11 +30,11 @@ public enum STOI {
     /// - Throws: ``MetricError/tooShort(metric:samples:reason:)`` when fewer than 30 frames remain
     ///   after silence removal (pystoi would return 1e-5), and for mismatched lengths or NaN.
     public static func compute(reference: [Double], processed: [Double], sampleRate fs: Int, extended: Bool = false) throws -> Double {
-        try MetricError.checkPair(reference, processed)
         let name = extended ? "estoi" : "stoi"
         guard fs > 0 else { throw MetricError.invalidParameter(name: "sampleRate", value: "\(fs)", reason: "must be positive") }
-        let (xBands, yBands) = AnalysisCache.bands(reference, processed, sampleRate: fs) {
-            reference.withUnsafeBufferPointer { x in
+        let (xBands, yBands) = try AnalysisCache.bands(reference, processed, sampleRate: fs) {
+            try MetricError.checkPair(reference, processed)  // a cached pair was checked when it was analysed
+            return reference.withUnsafeBufferPointer { x in
                 processed.withUnsafeBufferPointer { y in Workspace.using { bandEnvelopes(x, y, sampleRate: fs, workspace: $0) } }
             }
         }

@@ -68,7 +68,7 @@ public enum STOI {
 
     /// Band envelopes are stored frame-major, `lanes` values a frame: bands 0..<15, then a zero,
     /// so every per-band step of STOI and ESTOI runs on two bands at once (SIMD2, the width of
-    /// the baseline x86-64 and arm64 vector units for Double), each band summed in pystoi's order.
+    /// the baseline x86-64 and arm64 vector units for Double); each band's sums run in time order.
     static let lanes = 16
 
     @inline(__always)
@@ -92,43 +92,43 @@ public enum STOI {
             return UnsafeBufferPointer(rebasing: ws.x[0..<n])
         } ?? x
         return frameWindow.withUnsafeBufferPointer { w in
-        // remove_silent_frames: frames at 0, 128, ... while start < n − 256; keep those within 40 dB of the loudest.
-        let frameCount = n > frameLength ? (n - frameLength - 1) / hop + 1 : 0
-        var energies = [Double](repeating: 0, count: frameCount)
-        for f in 0..<frameCount {
-            let e = windowedEnergy(x10.baseAddress! + f * hop, window: w.baseAddress!)
-            energies[f] = 20 * log10(e.squareRoot() + eps)
-        }
-        guard let loudest = energies.max() else { return ([], []) }
-        let kept = (0..<frameCount).filter { loudest - dynamicRangeDB - energies[$0] < 0 }
-        let y10: UnsafeBufferPointer<Double>
-        if let bank {
-            var ranges: [Range<Int>] = []
-            for f in kept {
-                let r = (f * hop)..<(f * hop + frameLength)
-                if let last = ranges.last, last.upperBound >= r.lowerBound { ranges[ranges.count - 1] = last.lowerBound..<r.upperBound } else { ranges.append(r) }
+            // remove_silent_frames: frames at 0, 128, ... while start < n − 256; keep those within 40 dB of the loudest.
+            let frameCount = n > frameLength ? (n - frameLength - 1) / hop + 1 : 0
+            var energies = [Double](repeating: 0, count: frameCount)
+            for f in 0..<frameCount {
+                let e = windowedEnergy(x10.baseAddress! + f * hop, window: w.baseAddress!)
+                energies[f] = 20 * log10(e.squareRoot() + eps)
             }
-            for r in ranges { bank.apply(y, outputs: r, into: ws.y) }
-            y10 = UnsafeBufferPointer(rebasing: ws.y[0..<n])
-        } else {
-            y10 = y
-        }
-        // Overlap-add of the kept windowed frames.
-        let length = kept.isEmpty ? 0 : (kept.count - 1) * hop + frameLength
-        let xs = UnsafeMutableBufferPointer(rebasing: ws.xs[0..<length]), ys = UnsafeMutableBufferPointer(rebasing: ws.ys[0..<length])
-        xs.update(repeating: 0); ys.update(repeating: 0)
-        for (k, f) in kept.enumerated() {
-            let src = f * hop, dst = k * hop
-            for i in 0..<frameLength {
-                xs[dst + i] += w[i] * x10[src + i]
-                ys[dst + i] += w[i] * y10[src + i]
+            guard let loudest = energies.max() else { return ([], []) }
+            let kept = (0..<frameCount).filter { loudest - dynamicRangeDB - energies[$0] < 0 }
+            let y10: UnsafeBufferPointer<Double>
+            if let bank {
+                var ranges: [Range<Int>] = []
+                for f in kept {
+                    let r = (f * hop)..<(f * hop + frameLength)
+                    if let last = ranges.last, last.upperBound >= r.lowerBound { ranges[ranges.count - 1] = last.lowerBound..<r.upperBound } else { ranges.append(r) }
+                }
+                for r in ranges { bank.apply(y, outputs: r, into: ws.y) }
+                y10 = UnsafeBufferPointer(rebasing: ws.y[0..<n])
+            } else {
+                y10 = y
             }
-        }
-        return (thirdOctaveEnvelopes(UnsafeBufferPointer(xs), workspace: ws), thirdOctaveEnvelopes(UnsafeBufferPointer(ys), workspace: ws))
+            // Overlap-add of the kept windowed frames.
+            let length = kept.isEmpty ? 0 : (kept.count - 1) * hop + frameLength
+            let xs = UnsafeMutableBufferPointer(rebasing: ws.xs[0..<length]), ys = UnsafeMutableBufferPointer(rebasing: ws.ys[0..<length])
+            xs.update(repeating: 0); ys.update(repeating: 0)
+            for (k, f) in kept.enumerated() {
+                let src = f * hop, dst = k * hop
+                for i in 0..<frameLength {
+                    xs[dst + i] += w[i] * x10[src + i]
+                    ys[dst + i] += w[i] * y10[src + i]
+                }
+            }
+            return (thirdOctaveEnvelopes(UnsafeBufferPointer(xs), workspace: ws), thirdOctaveEnvelopes(UnsafeBufferPointer(ys), workspace: ws))
         }
     }
 
-    /// Σ (w[i]·x[i])², i < 256, with four running sums.
+    /// Σ (w[i]·x[i])², i < 256, with eight running sums.
     @inline(__always)
     static func windowedEnergy(_ x: UnsafePointer<Double>, window w: UnsafePointer<Double>) -> Double {
         var s0 = SIMD4<Double>(), s1 = SIMD4<Double>()

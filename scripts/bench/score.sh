@@ -7,7 +7,8 @@
 # same numbers (max abs difference <= 1e-9, else exit 1).
 #
 # Times whole processes (start-up included) with hyperfine when it is installed (--warmup 1,
-# $RUNS runs, default 3; mean wall clock), else with bash's `time` (best of $RUNS).
+# $RUNS runs, default 3; mean wall clock), else (or with TIMER=time) with bash's `time`
+# (best of $RUNS).
 # Installs nothing system-wide: Python comes from $SEKIT_PYTHON or the project venv
 # (scripts/python-env.sh, under .build/). Work files go to .build/bench/score/.
 set -euo pipefail
@@ -35,7 +36,7 @@ fi
 # measure NAME COMMAND...: prints "wall_seconds cpu_seconds" (hyperfine mean, or best of $runs).
 measure() {
     local name="$1"; shift
-    if command -v hyperfine >/dev/null; then
+    if [[ "${TIMER:-auto}" != time ]] && command -v hyperfine >/dev/null; then
         hyperfine -N --warmup 1 --runs "$runs" --export-json "$work/$name.hyperfine.json" \
             --command-name "$name" "$(printf '%q ' "$@")" >&2
         "$python" -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]; print(r["mean"], r["user"]+r["system"])' \

@@ -67,10 +67,12 @@ extension STOI {
     ///
     /// An entry keeps its two input arrays alive and matches only the very same arrays (same
     /// storage, count and rate), so a hit can never be a different signal that happens to sit at
-    /// a reused address. Inputs over ``maxSamples`` are not cached; at most ``capacity`` entries
-    /// (least recently used dropped first), so the memory held is bounded (about 16 × 2 × 2 MB).
+    /// a reused address. Inputs over ``maxSamples`` are not cached, and at most ``capacity``
+    /// entries are kept (least recently used dropped first): two per core, so that every worker
+    /// of a parallel scorer finds its pair again; the memory held is at most
+    /// capacity × 2 × 2 MB (about 1 MB an entry for 4 s clips at 16 kHz).
     enum AnalysisCache {
-        static let capacity = 16
+        static let capacity = max(8, 2 * ProcessInfo.processInfo.activeProcessorCount)
         static let maxSamples = 1 << 18
 
         struct Entry {

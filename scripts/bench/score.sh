@@ -6,9 +6,9 @@
 # same with STOI alone; prints the seconds of each, the ratios, and checks that both give the
 # same numbers (max abs difference <= 1e-9, else exit 1).
 #
-# Times whole processes (start-up included) with hyperfine when it is installed (--warmup 1,
-# $RUNS runs, default 3; mean wall clock), else (or with TIMER=time) with bash's `time`
-# (best of $RUNS).
+# Times whole processes (start-up included), best of $RUNS runs (default 3; the machine may be
+# shared, so the fastest run is the one least disturbed), with hyperfine when it is installed
+# (after one warm-up run; its mean is printed too), else (or with TIMER=time) with bash's `time`.
 # Installs nothing system-wide: Python comes from $SEKIT_PYTHON or the project venv
 # (scripts/python-env.sh, under .build/). Work files go to .build/bench/score/.
 set -euo pipefail
@@ -33,42 +33,45 @@ if [[ ! -f "$pairs/manifest.jsonl" ]]; then
         --snr-db=-5,0,5,10,15,20 --seed 1 --out "$pairs" >/dev/null)
 fi
 
-# measure NAME COMMAND...: prints "wall_seconds cpu_seconds" (hyperfine mean, or best of $runs).
+# measure NAME COMMAND...: prints "best_wall_seconds mean_wall_seconds cpu_seconds".
 measure() {
     local name="$1"; shift
     if [[ "${TIMER:-auto}" != time ]] && command -v hyperfine >/dev/null; then
         hyperfine -N --warmup 1 --runs "$runs" --export-json "$work/$name.hyperfine.json" \
             --command-name "$name" "$(printf '%q ' "$@")" >&2
-        "$python" -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]; print(r["mean"], r["user"]+r["system"])' \
+        "$python" -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]; print(r["min"], r["mean"], r["user"]+r["system"])' \
             "$work/$name.hyperfine.json"
     else
-        local best="" line
+        local runs_out="" line
         for _ in $(seq "$runs"); do
             line=$( { TIMEFORMAT='%R %U %S'; time "$@" >/dev/null 2>&1; } 2>&1 )
-            best=$(printf '%s\n%s\n' "$best" "$line" | awk 'NF==3 {print $1, $2+$3}' | sort -g | head -1)
+            runs_out+="$line"$'\n'
         done
-        echo "$best"
+        # best wall, mean wall, mean cpu (user + system)
+        awk 'NF == 3 { n++; w += $1; c += $2 + $3; if (n == 1 || $1 < b) b = $1 } END { print b, w / n, c / n }' <<<"$runs_out"
     fi
 }
 
 score_python=("$python" scripts/bench/score_reference.py score "$pairs/clean" "$pairs/noisy")
 score_sekit=("$sekit" score --reference "$pairs/clean" --enhanced "$pairs/noisy" --jobs 1 --format json)
-declare -A wall cpu
+declare -A times
 for metrics in stoi,estoi,segsnr stoi; do
-    read -r wall[sekit-$metrics] cpu[sekit-$metrics] < <(measure "sekit-$metrics" "${score_sekit[@]}" --metrics "$metrics")
-    read -r wall[python-$metrics] cpu[python-$metrics] < <(measure "python-$metrics" "${score_python[@]}" "$work/python-$metrics.json" "$metrics")
+    times[sekit-$metrics]=$(measure "sekit-$metrics" "${score_sekit[@]}" --metrics "$metrics")
+    times[python-$metrics]=$(measure "python-$metrics" "${score_python[@]}" "$work/python-$metrics.json" "$metrics")
 done
 "${score_sekit[@]}" --metrics stoi,estoi,segsnr >"$work/sekit.json" 2>/dev/null
 
-echo "200 pairs, 4 s at 16 kHz, one core each (sekit --jobs 1; OMP/BLAS threads 1); whole processes, seconds:"
+echo "200 pairs, 4 s at 16 kHz, one core each (sekit --jobs 1; OMP/BLAS threads 1);"
+echo "whole processes, best of $runs runs in seconds (mean, and mean CPU time, in brackets):"
 for metrics in stoi,estoi,segsnr stoi; do
-    "$python" - "$metrics" "${wall[sekit-$metrics]}" "${cpu[sekit-$metrics]}" "${wall[python-$metrics]}" "${cpu[python-$metrics]}" \
-        "$work/python-$metrics.json" <<'PY'
+    "$python" - "$metrics" ${times[sekit-$metrics]} ${times[python-$metrics]} "$work/python-$metrics.json" <<'PY'
 import json, sys
-metrics, sw, sc, pw, pc = sys.argv[1], *map(float, sys.argv[2:6])
-inside = json.load(open(sys.argv[6]))["seconds"]
-print(f"  {metrics:<18} sekit {sw:7.3f} s (cpu {sc:6.3f})   pystoi+numpy {pw:7.3f} s (cpu {pc:6.3f}; "
-      f"{inside:.3f} in-process)   ratio {pw / sw:5.1f}x (cpu {pc / sc:5.1f}x)")
+metrics = sys.argv[1]
+s_best, s_mean, s_cpu, p_best, p_mean, p_cpu = map(float, sys.argv[2:8])
+inside = json.load(open(sys.argv[8]))["seconds"]
+print(f"  --metrics {metrics:<18} sekit {s_best:6.3f} ({s_mean:.3f}, cpu {s_cpu:.3f})   "
+      f"pystoi+numpy {p_best:7.3f} ({p_mean:.3f}, cpu {p_cpu:.3f}; {inside:.3f} inside the process)   "
+      f"ratio {p_best / s_best:4.1f}x")
 PY
 done
 "$python" scripts/bench/score_reference.py compare "$work/sekit.json" "$work/python-stoi,estoi,segsnr.json" "$tolerance"

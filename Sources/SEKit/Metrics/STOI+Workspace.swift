@@ -11,10 +11,9 @@ extension STOI {
         private(set) var y = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)
         private(set) var xs = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)
         private(set) var ys = UnsafeMutableBufferPointer<Double>(start: nil, count: 0)
-        /// One zero-padded FFT frame, its spectrum (interleaved re/im) and power.
+        /// One zero-padded FFT frame and its spectrum (interleaved re/im).
         let frame: UnsafeMutableBufferPointer<Double>
         let spectrum: UnsafeMutableBufferPointer<Double>
-        let power: UnsafeMutableBufferPointer<Double>
 
         init() {
             // 64-byte aligned, so FFTW runs its SIMD-aligned plan on them.
@@ -26,11 +25,10 @@ extension STOI {
             }
             frame = aligned(fftSize)
             spectrum = aligned(fftSize + 2)
-            power = aligned(fftSize / 2 + 1)
         }
 
         deinit {
-            for buffer in [x, y, xs, ys, frame, spectrum, power] { buffer.deallocate() }
+            for buffer in [x, y, xs, ys, frame, spectrum] { buffer.deallocate() }
         }
 
         /// Makes `x`, `y`, `xs` and `ys` exactly `count` samples long (growing them if needed).

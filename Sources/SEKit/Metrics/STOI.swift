@@ -151,16 +151,15 @@ public enum STOI {
         guard frameCount > 0 else { return [] }
         let fft = RealFFT.double(size: fftSize)
         let bands = bandBins
-        let frame = ws.frame, spectrum = ws.spectrum, power = ws.power
+        let frame = ws.frame, spectrum = ws.spectrum
         return frameWindow.withUnsafeBufferPointer { w in [Double](unsafeUninitializedCapacity: frameCount * lanes) { out, count in
             for f in 0..<frameCount {
                 let start = f * hop
                 for i in 0..<frameLength { frame[i] = w[i] * x[start + i] }
                 fft.forward(UnsafeBufferPointer(frame), into: spectrum)
-                for k in 0..<fft.binCount { power[k] = spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1] }
                 for (b, (low, high)) in bands.enumerated() {
-                    var e = 0.0
-                    for k in low..<high { e += power[k] }
+                    var e = 0.0  // Σ |X(k)|² over the band's bins (only those bins are squared)
+                    for k in low..<high { e += spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1] }
                     out[f * lanes + b] = e.squareRoot()
                 }
                 for b in bandCount..<lanes { out[f * lanes + b] = 0 }

@@ -67,15 +67,12 @@ public enum STOI {
     }()
 
     /// Band envelopes are stored frame-major, `lanes` values a frame: bands 0..<15, then a zero,
-    /// so every per-band step runs on several bands at once (four in STOI, whose loops are bound
-    /// by the latency of their sums, two in ESTOI); each band's sums run in time order.
+    /// so every per-band step runs on four bands at once (SIMD4: four independent sums, as the
+    /// loops are bound by the latency of their additions); each band's sums run in time order.
     static let lanes = 16
 
     @inline(__always)
     static func quad(_ p: UnsafePointer<Double>) -> SIMD4<Double> { UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Double>.self) }
-
-    @inline(__always)
-    static func pair(_ p: UnsafePointer<Double>) -> SIMD2<Double> { UnsafeRawPointer(p).loadUnaligned(as: SIMD2<Double>.self) }
 
     /// Band envelopes of the reference and processed signals: resampling to 10 kHz, silent-frame
     /// removal and one-third octave analysis (pystoi's `resample_oct`, `remove_silent_frames`,
@@ -218,41 +215,41 @@ public enum STOI {
     static func estoi(_ x: [Double], _ y: [Double], frames: Int) -> Double {
         let n = segmentFrames
         let segments = frames - n + 1
-        let groups = lanes / 2
-        let keepBands = SIMD2<Double>(1, 0)   // the last pair holds band 14 and the padding lane
-        // Per signal: the segment's row means and inverse norms (one SIMD2 per band pair), its
+        let width = 4, groups = lanes / 4
+        let keepBands = SIMD4<Double>(1, 1, 1, 0)   // the last quad holds bands 12...14 and the padding lane
+        // Per signal: the segment's row means and inverse norms (one SIMD4 per four bands), its
         // column-centred values (n × lanes) and the columns' inverse norms.
-        var rowMean = [SIMD2<Double>](repeating: .zero, count: 2 * groups), rowScale = rowMean
+        var rowMean = [SIMD4<Double>](repeating: .zero, count: width * groups), rowScale = rowMean
         var centred = [Double](repeating: 0, count: 2 * n * lanes)
         var columnScale = [Double](repeating: 0, count: 2 * n)
         var total = 0.0
         /// Row-normalises, then column-centres segment m of `source` into `c`; `scale[t]` is the
         /// inverse norm of column t (applied in the inner product).
-        func normalise(_ source: UnsafePointer<Double>, _ m: Int, mean: UnsafeMutablePointer<SIMD2<Double>>,
-                       inv: UnsafeMutablePointer<SIMD2<Double>>, into c: UnsafeMutablePointer<Double>, scale: UnsafeMutablePointer<Double>) {
+        func normalise(_ source: UnsafePointer<Double>, _ m: Int, mean: UnsafeMutablePointer<SIMD4<Double>>,
+                       inv: UnsafeMutablePointer<SIMD4<Double>>, into c: UnsafeMutablePointer<Double>, scale: UnsafeMutablePointer<Double>) {
             for g in 0..<groups {
-                var sum = SIMD2<Double>()
-                for t in 0..<n { sum += pair(source + (m + t) * lanes + 2 * g) }
+                var sum = SIMD4<Double>()
+                for t in 0..<n { sum += quad(source + (m + t) * lanes + width * g) }
                 let mu = sum / Double(n)
-                var norm = SIMD2<Double>()
-                for t in 0..<n { let v = pair(source + (m + t) * lanes + 2 * g) - mu; norm += v * v }
+                var norm = SIMD4<Double>()
+                for t in 0..<n { let v = quad(source + (m + t) * lanes + width * g) - mu; norm += v * v }
                 var scale = 1 / norm.squareRoot()
-                if g == groups - 1 { scale[1] = 0 }  // the padding lane: 0, not 0·∞
+                if g == groups - 1 { scale[3] = 0 }  // the padding lane: 0, not 0·∞
                 mean[g] = mu; inv[g] = scale
             }
             for t in 0..<n {
                 let row = source + (m + t) * lanes, out = c + t * lanes
-                var sum = SIMD2<Double>()
+                var sum = SIMD4<Double>()
                 for g in 0..<groups {
-                    let r = (pair(row + 2 * g) - mean[g]) * inv[g]
-                    UnsafeMutableRawPointer(out + 2 * g).storeBytes(of: r, as: SIMD2<Double>.self)
+                    let r = (quad(row + width * g) - mean[g]) * inv[g]
+                    UnsafeMutableRawPointer(out + width * g).storeBytes(of: r, as: SIMD4<Double>.self)
                     sum += r
                 }
-                let columnMean = SIMD2<Double>(repeating: sum.sum() / Double(bandCount))
-                var norm = SIMD2<Double>()
+                let columnMean = SIMD4<Double>(repeating: sum.sum() / Double(bandCount))
+                var norm = SIMD4<Double>()
                 for g in 0..<groups {
-                    let v = pair(out + 2 * g) - (g == groups - 1 ? columnMean * keepBands : columnMean)
-                    UnsafeMutableRawPointer(out + 2 * g).storeBytes(of: v, as: SIMD2<Double>.self)
+                    let v = quad(out + width * g) - (g == groups - 1 ? columnMean * keepBands : columnMean)
+                    UnsafeMutableRawPointer(out + width * g).storeBytes(of: v, as: SIMD4<Double>.self)
                     norm += v * v
                 }
                 scale[t] = 1 / norm.sum().squareRoot()
@@ -270,8 +267,8 @@ public enum STOI {
                                     normalise(y.baseAddress!, m, mean: mean.baseAddress! + groups, inv: inv.baseAddress! + groups, into: cy, scale: sy)
                                     var sum = 0.0
                                     for t in 0..<n {
-                                        var column = SIMD2<Double>()
-                                        for g in 0..<groups { column += pair(cx + t * lanes + 2 * g) * pair(cy + t * lanes + 2 * g) }
+                                        var column = SIMD4<Double>()
+                                        for g in 0..<groups { column += quad(cx + t * lanes + width * g) * quad(cy + t * lanes + width * g) }
                                         sum += column.sum() * sx[t] * sy[t]
                                     }
                                     total += sum / Double(n)

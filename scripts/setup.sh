@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(libsndfile1-dev libfftw3-dev libhdf5-dev libsqlite3-dev libsoxr-dev libebur128-dev
-          pkg-config espeak-ng hdf5-tools python3-venv)
+          pkg-config espeak-ng hdf5-tools python3-venv sqlite3)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -17,3 +17,11 @@ static inline hid_t sekit_H5T_C_S1(void) { return H5T_C_S1; }
 static inline hid_t sekit_H5P_DATASET_CREATE(void) { return H5P_DATASET_CREATE; }
 static inline hid_t sekit_H5P_FILE_ACCESS(void) { return H5P_FILE_ACCESS; }
 static inline hsize_t sekit_H5S_UNLIMITED(void) { return H5S_UNLIMITED; }
+static inline hid_t sekit_H5E_DEFAULT(void) { return H5E_DEFAULT; }
+static inline hid_t sekit_H5P_DATASET_ACCESS(void) { return H5P_DATASET_ACCESS; }
+static inline hid_t sekit_H5T_IEEE_F32LE(void) { return H5T_IEEE_F32LE; }
+static inline hid_t sekit_H5T_IEEE_F64LE(void) { return H5T_IEEE_F64LE; }
+static inline hid_t sekit_H5T_STD_I64LE(void) { return H5T_STD_I64LE; }
+// H5T_VARIABLE is ((size_t)-1): the size of a variable-length string type.
+static inline size_t sekit_H5T_VARIABLE(void) { return H5T_VARIABLE; }
+static inline hid_t sekit_H5P_GROUP_CREATE(void) { return H5P_GROUP_CREATE; }

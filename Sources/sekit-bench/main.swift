@@ -1,5 +1,6 @@
 // sekit-bench: in-process timings of library calls, for scripts/bench/*.sh. Prints one JSON line.
 //   sekit-bench io-dsp FILE_48K.wav   read + resample to 16 kHz, then STFT magnitudes (512/256, no centring)
+//   sekit-bench write-floor OUT N     write N x 3 four-second 16-bit WAVs (the floor of a mix)
 import Foundation
 import SEKit
 
@@ -10,8 +11,29 @@ func seconds(_ work: () throws -> Void) rethrows -> Double {
 }
 
 let arguments = CommandLine.arguments
+if arguments.count == 4, arguments[1] == "write-floor", let count = Int(arguments[3]) {
+    // The floor of a mix: writing count × 3 four-second 16 kHz 16-bit WAVs with AudioWriter
+    // (noisy/clean/noise folders), with nothing computed. The samples are a fixed noise buffer.
+    let out = URL(fileURLWithPath: arguments[2])
+    let samples = NoiseGenerator.generate(.pink, count: 64_000, sampleRate: 16000, rmsDBFS: -25, seed: 1)
+    let buffer = AudioBuffer(samples: samples, sampleRate: 16000)
+    do {
+        for sub in ["noisy", "clean", "noise"] {
+            try FileManager.default.createDirectory(at: out.appendingPathComponent(sub), withIntermediateDirectories: true)
+        }
+        for index in 0..<count {
+            for sub in ["noise", "clean", "noisy"] {
+                _ = try AudioWriter.write(buffer, to: out.appendingPathComponent("\(sub)/c\(index).wav"), format: .wavPCM16)
+            }
+        }
+    } catch {
+        FileHandle.standardError.write(Data("sekit-bench: \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
+}
 guard arguments.count == 3, arguments[1] == "io-dsp" else {
-    FileHandle.standardError.write(Data("usage: sekit-bench io-dsp FILE\n".utf8))
+    FileHandle.standardError.write(Data("usage: sekit-bench io-dsp FILE | sekit-bench write-floor OUT COUNT\n".utf8))
     exit(2)
 }
 do {

@@ -49,7 +49,9 @@ struct MixCommand: ParsableCommand {
     @Option(name: .long, help: "Output sample format: pcm16 | float32 (default pcm16).") var format: String?
     @Option(name: .long, help: "Crossfade in seconds where a short noise loops (default 0.02).") var crossfadeSeconds: Double?
     @Flag(name: .long, help: "Replace a different mix already in the output folder.") var overwrite = false
+    @Option(name: .long, help: "Name of the run in the catalogue (default: the output folder's name).") var name: String?
     @OptionGroup var job: JobOptions
+    @OptionGroup var recording: CatalogRecordingOptions
 
     /// Named values from the flags actually given (they override the recipe).
     private func flagValues() -> [String: [String]] {
@@ -72,13 +74,36 @@ struct MixCommand: ParsableCommand {
         var values = try recipe.map { try MixSettings.loadRecipe(URL(fileURLWithPath: $0)) } ?? [:]
         values.merge(flagValues()) { _, flag in flag }
         let (options, inputs) = try MixSettings.parse(values)
+        let catalog = try recording.open()
         let run = try MixRun.prepare(
             options: options, inputs: inputs, output: URL(fileURLWithPath: out), shard: job.parsedShard,
-            jobs: job.jobs, overwrite: overwrite,
+            jobs: job.jobs, catalogued: catalog.map(Self.resolver), overwrite: overwrite,
             warn: { skipped in FileHandle.standardError.write(Data("warning: skipping \(skipped.kind.rawValue) \(skipped.path): \(skipped.reason)\n".utf8)) })
+        let recorder = try catalog.map { catalog in
+            try MixCatalogRecorder.begin(catalog: catalog, mix: run, commandLine: CommandLine.arguments,
+                                         params: values.mapValues { $0.joined(separator: ",") }, name: name)
+        }
         let meter = ProgressMeter(label: "mix")
-        let result = try run.run { done, total in meter.update(done, of: total) }
+        let result: MixResult
+        do {
+            result = try run.run { done, total in meter.update(done, of: total) }
+            try recorder?.finish(result, planner: run.planner)
+        } catch {
+            recorder?.fail(error)
+            throw error
+        }
         print(MixSummaryText.render(result))
+        if let recorder {
+            print("catalogue: \(recorder.catalog.url.path), run \(recorder.runID)\(recorder.reopened ? " (resumed)" : "")")
+        }
         if !result.failures.isEmpty { throw ExitCode(1) }
+    }
+
+    /// Resolves `corpus:NAME` inputs through the catalogue's imported sources.
+    static func resolver(_ catalog: Catalog) -> MixRun.CataloguedCorpusResolver {
+        { name, kind in
+            let sourceKind = SourceKind(rawValue: kind.rawValue)!
+            return try catalog.sources(kind: sourceKind, corpus: name).map { ($0.path, $0.relativePath, $0.speaker) }
+        }
     }
 }

@@ -10,11 +10,13 @@ struct SEKitCommand: AsyncParsableCommand {
         subcommands: [
             // One line per subcommand; keep alphabetical.
             CatalogCommand.self,
+            FeaturesCommand.self,
             InfoCommand.self,
             MixCommand.self,
             NoiseCommand.self,
             RunsCommand.self,
             ScoreCommand.self,
+            SynthesizeCommand.self,
         ]
     )
 }

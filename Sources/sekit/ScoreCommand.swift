@@ -30,6 +30,7 @@ struct ScoreCommand: ParsableCommand {
     @Option(name: .long, help: "Also write per-clip scores to this CSV file.") var perClip: String?
     @Flag(name: .long, help: "Exit 0 even when some clips could not be scored.") var allowFailures = false
     @OptionGroup var job: JobOptions
+    @OptionGroup var recording: CatalogRecordingOptions
 
     var parsedMetrics: [Metric] {
         get throws {
@@ -40,6 +41,16 @@ struct ScoreCommand: ParsableCommand {
                 return metric
             }
         }
+    }
+
+    /// The options as catalogue parameters (absolute paths).
+    var recordedParams: [String: String] {
+        var params = ["metrics": metrics, "align": align, "shard": job.parsedShard.description]
+        for (key, value) in [("reference", reference), ("enhanced", enhanced), ("noisy", noisy), ("corpus", corpus)] {
+            if let value { params[key] = URL(fileURLWithPath: value).standardizedFileURL.path }
+        }
+        if let split { params["split"] = split }
+        return params
     }
 
     func validate() throws {
@@ -63,11 +74,19 @@ struct ScoreCommand: ParsableCommand {
         let shard = job.parsedShard
         let mine = pairs.enumerated().filter { shard.contains($0.offset) }.map(\.element)
         let name = checkpoint ?? enhanced.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "noisy"
+        let recorder = try recording.open().map { catalog in
+            try ScoreCatalogRecorder.begin(catalog: catalog, checkpoint: name, commandLine: CommandLine.arguments,
+                                           params: recordedParams, corpus: corpus.map { URL(fileURLWithPath: $0) })
+        }
         let meter = ProgressMeter(label: "score")
         let clips = ScoreRunner.score(mine, metrics: metricList, alignment: ScoreAlignment(rawValue: align)!, jobs: job.jobs) { done, total in
             meter.update(done, of: total)
         }
         let summary = ScoreSummary.aggregate(clips, metrics: metricList)
+        do { try recorder?.finish(clips: clips, summary: summary, metrics: metricList) } catch {
+            recorder?.fail(error)
+            throw error
+        }
         if let perClip {
             try AtomicFile.write(Data(ScoreReport.csv(clips: clips, metrics: metricList).utf8), to: URL(fileURLWithPath: perClip))
         }
@@ -76,6 +95,9 @@ struct ScoreCommand: ParsableCommand {
             print("")
         } else {
             print(ScoreReport.table(checkpoint: name, clips: clips, summary: summary, metrics: metricList), terminator: "")
+        }
+        if let recorder {
+            FileHandle.standardError.write(Data("catalogue: \(recorder.catalog.url.path), run \(recorder.runID)\n".utf8))
         }
         let failed = clips.filter { $0.error != nil }.count
         if failed > 0 {

@@ -46,7 +46,7 @@ public enum AudioWriter {
         guard buffer.sampleRate > 0 else {
             throw AudioError.invalidParameter(name: "sampleRate", value: "\(buffer.sampleRate)", reason: "must be positive (\(url.path))")
         }
-        if let bad = buffer.samples.firstIndex(where: { !$0.isFinite }) {
+        if !buffer.samples.withUnsafeBufferPointer(PCM16.allFinite), let bad = buffer.samples.firstIndex(where: { !$0.isFinite }) {
             throw AudioError.invalidParameter(name: "samples", value: "sample \(bad)", reason: "NaN or infinite; not written to \(url.path)")
         }
         switch format {
@@ -113,12 +113,8 @@ enum WAVEncoding {
                 if float {
                     (p + 44).copyMemory(from: samples.baseAddress!, byteCount: dataBytes)  // little-endian hosts
                 } else {
-                    let out = (p + 44).bindMemory(to: Int16.self, capacity: n)
-                    for i in 0..<n {
-                        let v = samples[i]
-                        if PCM16.clips(v) { clipped += 1 }
-                        out[i] = PCM16.encode(v).littleEndian
-                    }
+                    // Little-endian hosts: the codes are the file's bytes.
+                    clipped = PCM16.encode(samples, into: (p + 44).bindMemory(to: Int16.self, capacity: n))
                 }
             }
         }

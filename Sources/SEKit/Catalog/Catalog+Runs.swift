@@ -59,6 +59,33 @@ extension Catalog {
         }
     }
 
+    /// Takes up an earlier run again (a resumed mix): sets it `running` under this process, clears
+    /// its end time and error. Used when an interrupted or repeated command continues the same work,
+    /// so its outputs stay under one run.
+    /// - Returns: false when the catalogue has no such run (then begin a new one).
+    /// - Throws: ``CatalogError/unknownRun(path:id:reason:)`` when the run is `running` under a
+    ///   process that is still alive on this host (the same work is being done right now).
+    @discardableResult
+    public func reopenRun(_ id: RunID) throws(CatalogError) -> Bool {
+        let path = url.path
+        let process = ProcessInfo.processInfo
+        let me = Int(process.processIdentifier)
+        return try write { db in
+            guard var run = try RunRecord.fetchOne(db, key: id.rawValue) else { return false }
+            if run.status == .running && run.host == process.hostName && run.pid != me && ProcessProbe.isAlive(pid: run.pid) {
+                throw CatalogError.unknownRun(path: path, id: id.rawValue,
+                                              reason: "still running as process \(run.pid) on \(run.host)")
+            }
+            run.status = .running
+            run.finishedAt = nil
+            run.error = nil
+            run.host = process.hostName
+            run.pid = me
+            try run.update(db)
+            return true
+        }
+    }
+
     /// Adds or replaces parameters of a run.
     public func setParams(_ params: [String: String], of run: RunID) throws(CatalogError) {
         try write { db in

@@ -15,6 +15,12 @@ public struct Summary: Sendable, Equatable, Codable {
     public init(values: [Double]) {
         n = values.count
         guard n > 0 else { mean = .nan; std = .nan; ci95Low = .nan; ci95High = .nan; return }
+        guard values.allSatisfy(\.isFinite) else {
+            // +inf when any value is +inf and none is -inf or NaN (and so on): no spread to speak of.
+            mean = values.reduce(0, +) / Double(n)
+            std = .nan; ci95Low = mean; ci95High = mean
+            return
+        }
         // Welford's algorithm: stable for large offsets.
         var m = 0.0, s = 0.0
         for (i, v) in values.enumerated() {

@@ -19,6 +19,8 @@ public struct MixCorpusLayout: Sendable {
     private var shardSuffix: String { shard.count == 1 ? "" : "-shard-\(shard.index)-of-\(shard.count)" }
     public var manifest: URL { root.appendingPathComponent("manifest\(shardSuffix).jsonl") }
     public var journal: URL { stateFolder.appendingPathComponent("journal\(shardSuffix).jsonl") }
+    /// Which catalogue run records this shard (so a resumed or repeated mix continues that run).
+    public var catalogRunFile: URL { stateFolder.appendingPathComponent("catalog-run\(shardSuffix).json") }
 
     /// Relative paths of a clip's stems, as written in the manifest.
     public static func relativePaths(clipID: String) -> (noisy: String, clean: String, noise: String) {

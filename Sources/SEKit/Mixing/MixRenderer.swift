@@ -149,21 +149,26 @@ public final class MixRenderer: Sendable {
             ? speechOut : MixSignals.toFloat(clean, scale: scale, quantise: quantise)
         var clipped = 0
         let noisyOut = [Float](unsafeUninitializedCapacity: length) { out, count in
-            for i in 0..<length {
-                var v = speechOut[i] + noiseOut[i]
-                if quantise { v = MixSignals.quantisePCM16(v) }
-                if abs(v) >= 1 { clipped += 1 }
-                out[i] = v
+            speechOut.withUnsafeBufferPointer { s in
+                noiseOut.withUnsafeBufferPointer { n in
+                    for i in 0..<length { out[i] = s[i] + n[i] }
+                }
             }
+            if quantise { PCM16.quantise(out) }
+            var fullScale = 0
+            for i in 0..<length { fullScale &+= abs(out[i]) >= 1 ? 1 : 0 }
+            clipped = fullScale
             count = length
         }
 
-        let realisedSpeech = try speechPowerForSNR(speechOut.map(Double.init), plan: plan)
-        let realisedNoise = MixSignals.meanSquare(noiseOut.map(Double.init))
+        let realisedSpeech = options.snrMode == .global
+            ? MixSignals.meanSquare(speechOut) : try speechPowerForSNR(speechOut.map(Double.init), plan: plan)
+        let realisedNoise = MixSignals.meanSquare(noiseOut)
         return RenderedClip(
             plan: plan, noisy: noisyOut, clean: cleanOut, noise: noiseOut,
             snrDBRealised: 10 * log10(realisedSpeech / realisedNoise),
-            levelDBFSRealised: try levelDBFS(noisyOut.map(Double.init), mode: options.levelMode),
+            levelDBFSRealised: options.levelMode == .rms
+                ? 10 * log10(MixSignals.meanSquare(noisyOut)) : try levelDBFS(noisyOut.map(Double.init), mode: options.levelMode),
             speechGain: scale, noiseGains: noiseGains.map { $0 * scale },
             clippingScale: clippingScale, clippedSamples: clipped, attempts: attempts)
     }

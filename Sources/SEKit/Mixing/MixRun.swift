@@ -45,18 +45,27 @@ public final class MixRun: @unchecked Sendable {
     public let skippedSources: [SkippedSource]
     let jobs: Int
 
+    /// Inputs that start with this name a catalogued corpus (`corpus:NAME`).
+    public static let corpusPrefix = "corpus:"
+
+    /// Resolves a catalogued corpus name and kind to its files: (path, key inside the corpus, speaker).
+    public typealias CataloguedCorpusResolver = (_ corpus: String, _ kind: MixSource.Kind) throws -> [(path: String, key: String, speaker: String?)]
+
     /// Shortest usable source, seconds.
     public static let minimumSourceSeconds = 0.1
 
     /// Finds and checks the sources and fixes the plan.
     /// - Parameters:
-    ///   - extraSources: sources resolved elsewhere (e.g. `corpus:NAME` from the catalogue).
+    ///   - extraSources: sources resolved elsewhere, added unchecked.
+    ///   - catalogued: resolves an input `corpus:NAME` to the catalogue's files of that corpus and
+    ///     kind (path, key = path inside the corpus, speaker); nil when no catalogue is open.
     ///   - warn: called once per skipped source.
     /// - Throws: ``MixError`` for bad options, no usable sources, or an output folder that holds
     ///   a different mix.
     public static func prepare(
         options: MixOptions, inputs: MixInputs, output: URL, shard: Shard = .whole, jobs: Int,
-        extraSources: [MixSource] = [], overwrite: Bool = false, warn: (SkippedSource) -> Void = { _ in }
+        extraSources: [MixSource] = [], catalogued: CataloguedCorpusResolver? = nil, overwrite: Bool = false,
+        warn: (SkippedSource) -> Void = { _ in }
     ) throws -> MixRun {
         try options.validate()
         let pattern = try inputs.speakerPattern.map { text in
@@ -68,7 +77,26 @@ public final class MixRun: @unchecked Sendable {
         var byKind: [MixSource.Kind: [MixSource]] = [:]
         for (kind, list) in [(MixSource.Kind.speech, inputs.speech), (.noise, inputs.noise), (.rir, inputs.rir)] {
             var candidates: [(path: String, key: String)] = []
-            for input in list { candidates += try SourceDiscovery.files(in: input, option: kind.rawValue) }
+            var cataloguedSpeakers: [String: String] = [:]
+            for input in list {
+                guard input.hasPrefix(Self.corpusPrefix) else {
+                    candidates += try SourceDiscovery.files(in: input, option: kind.rawValue)
+                    continue
+                }
+                let name = String(input.dropFirst(Self.corpusPrefix.count))
+                guard let catalogued else {
+                    throw MixError.invalidOption(name: kind.rawValue, value: input, reason: "catalogued corpora need the catalogue (drop --no-catalog)")
+                }
+                let files = try catalogued(name, kind)
+                guard !files.isEmpty else {
+                    throw MixError.invalidOption(name: kind.rawValue, value: input,
+                                                 reason: "the catalogue has no \(kind.rawValue) files in corpus '\(name)' (import them with `sekit catalog import`)")
+                }
+                for file in files.sorted(by: { $0.key < $1.key }) {
+                    candidates.append((file.path, name + "/" + file.key))
+                    if let speaker = file.speaker { cataloguedSpeakers[file.path] = speaker }
+                }
+            }
             let checked = SourceCheck.check(candidates, kind: kind, sampleRate: options.sampleRate, jobs: jobs,
                                             minimumSeconds: minimumSourceSeconds)
             for bad in checked.skipped { warn(bad) }
@@ -76,6 +104,7 @@ public final class MixRun: @unchecked Sendable {
             byKind[kind] = checked.usable.map { source in
                 var s = source
                 if let pattern { s.speaker = SourceDiscovery.speaker(in: s.path, pattern: pattern) }
+                else if let speaker = cataloguedSpeakers[s.path] { s.speaker = speaker }
                 return s
             }
         }

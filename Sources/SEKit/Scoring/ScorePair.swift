@@ -11,6 +11,8 @@ public struct ScorePair: Sendable, Equatable {
     public var split: String?
     /// Requested SNR of the clip, dB (from the manifest).
     public var snrDB: Double?
+    /// The clip's index in its mixed corpus (from the manifest).
+    public var corpusIndex: Int? = nil
 }
 
 /// Errors that stop scoring before any clip is scored (per-clip problems are recorded instead).
@@ -50,11 +52,11 @@ public enum ScorePairing {
     /// `OUT/noisy/ID.wav`, enhanced `ENHANCED/ID.wav` (or `ENHANCED/<noisy path>`). Without
     /// `enhanced`, the noisy input itself is scored (the "noisy" baseline row).
     public static func fromCorpus(_ corpus: URL, enhanced: URL?, split: String?) throws -> [ScorePair] {
-        let manifest = corpus.appendingPathComponent("manifest.jsonl")
-        guard FileManager.default.fileExists(atPath: manifest.path) else {
+        let manifests = Self.manifests(in: corpus)
+        guard let manifest = manifests.first else {
             throw ScoreError.invalidOption(name: "corpus", value: corpus.path, reason: "no manifest.jsonl (is it a folder made by sekit mix?)")
         }
-        var records = try MixManifestRecord.read(manifest)
+        var records = try manifests.flatMap { try MixManifestRecord.read($0) }.sorted { $0.index < $1.index }
         if let split { records = records.filter { $0.split == split } }
         guard !records.isEmpty else { throw ScoreError.noPairs(reason: "\(manifest.path) has no clips\(split.map { " in split \($0)" } ?? "")") }
         return records.map { record in
@@ -65,9 +67,20 @@ public enum ScorePairing {
                 let byPath = enhanced.appendingPathComponent(record.noisy)
                 enhancedURL = FileManager.default.fileExists(atPath: byID.path) || !FileManager.default.fileExists(atPath: byPath.path) ? byID : byPath
             }
+            // Scoring the noisy input itself: no separate noisy column (it would repeat the scores).
             return ScorePair(clipID: record.clipID, reference: corpus.appendingPathComponent(record.clean),
-                             enhanced: enhancedURL, noisy: noisy, split: record.split, snrDB: record.snrDBRequested)
+                             enhanced: enhancedURL, noisy: enhanced == nil ? nil : noisy, split: record.split, snrDB: record.snrDBRequested,
+                             corpusIndex: record.index)
         }
+    }
+
+    /// `OUT/manifest.jsonl`, or when the corpus was mixed in shards that were never joined, every
+    /// `OUT/manifest-shard-I-of-N.jsonl`.
+    static func manifests(in corpus: URL) -> [URL] {
+        let whole = corpus.appendingPathComponent("manifest.jsonl")
+        if FileManager.default.fileExists(atPath: whole.path) { return [whole] }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? []
+        return names.filter { $0.hasPrefix("manifest-shard-") && $0.hasSuffix(".jsonl") }.sorted().map { corpus.appendingPathComponent($0) }
     }
 
     /// Audio files below `folder`, as sorted relative paths.

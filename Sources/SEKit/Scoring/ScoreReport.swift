@@ -70,15 +70,20 @@ public enum ScoreReport {
         let byKey = Dictionary(summary.map { ("\($0.metric)|\($0.subset)", $0) }, uniquingKeysWith: { a, _ in a })
         var subsets: [String] = []
         for a in summary where !subsets.contains(a.subset) { subsets.append(a.subset) }
-        let header = ["metric", "subset", "n", "mean", "95% CI", "noisy", "improvement"]
+        // The noisy and improvement columns only when the noisy input was scored too.
+        let withNoisy = summary.contains { $0.metric.hasSuffix("_noisy") }
+        let header = ["metric", "subset", "n", "mean", "95% CI"] + (withNoisy ? ["noisy", "improvement"] : [])
         var rows: [[String]] = []
         for m in metrics {
             for subset in subsets {
                 guard let e = byKey["\(m.rawValue)|\(subset)"] else { continue }
                 let noisy = byKey["\(m.rawValue)_noisy|\(subset)"]
                 let gain = byKey["\(m.rawValue)_improvement|\(subset)"]
-                rows.append([m.rawValue, subset, String(e.n), fmt(e.mean), "[\(fmt(e.ci95Low)), \(fmt(e.ci95High))]",
-                             noisy.map { fmt($0.mean) } ?? "-", gain.map { (($0.mean >= 0) ? "+" : "") + fmt($0.mean) } ?? "-"])
+                var row = [m.rawValue, subset, String(e.n), fmt(e.mean), "[\(fmt(e.ci95Low)), \(fmt(e.ci95High))]"]
+                if withNoisy {
+                    row += [noisy.map { fmt($0.mean) } ?? "-", gain.map { (($0.mean >= 0) ? "+" : "") + fmt($0.mean) } ?? "-"]
+                }
+                rows.append(row)
             }
         }
         out += TextTable.render(header: header, rows: rows)

@@ -89,4 +89,11 @@ struct STOIPystoiTests {
         #expect(s.n == 1000)
         #expect(s.ci95Low < s.mean && s.ci95High > s.mean)
     }
+
+    @Test func perfectEstimatesGiveAnInfiniteMeanNotNaN() {
+        // The SNR of a perfect estimate is +inf; a set holding one is summarised as +inf.
+        let s = Summary(values: [10, .infinity, 20])
+        #expect(s.mean == .infinity && s.ci95Low == .infinity && s.n == 3)
+        #expect(Summary(values: [.infinity, -.infinity]).mean.isNaN)
+    }
 }

@@ -1,0 +1,233 @@
+import Foundation
+
+/// Options of `sekit features`.
+public struct FeatureExportOptions: Sendable {
+    /// STFT: 512-point FFT, 512-sample (32 ms at 16 kHz) periodic Hann window, hop 256 (50%
+    /// overlap), centred with zero padding of n_fft/2 on both sides (librosa ≥ 0.10's default).
+    public var stft = STFTConfiguration(fftSize: 512, winLength: 512, hopLength: 256, window: .hann, center: true)
+    public var feature: FeatureKind = .magnitude
+    /// Exponent of `compressed`.
+    public var exponent: Double = 0.3
+    public var targets: [FeatureTarget] = [.clean]
+    /// Local criterion of `ibm`, dB.
+    public var lcDB: Double = 0
+    public var dtype: FeatureDType = .float32
+    public var compression: FeatureCompression = .none
+    /// Export only clips of this split.
+    public var split: String? = nil
+    /// Split the normalisation statistics are computed over (all clips when it has none).
+    public var statisticsSplit = "train"
+    public var overwrite = false
+    public var jobs = 1
+
+    public init() {}
+
+    /// Stream names in file order: `noisy`, then the targets.
+    public var streamNames: [String] { ["noisy"] + targets.map(\.rawValue) }
+}
+
+/// Problems with the corpus given to `sekit features` (the file is then not written).
+public enum FeatureExportError: Error, Equatable, CustomStringConvertible, Sendable {
+    case noClips(corpus: String, reason: String)
+    case input(path: String, reason: String)
+    case mismatch(clipID: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .noClips(let corpus, let reason): "\(corpus): nothing to export: \(reason)"
+        case .input(let path, let reason): "\(path): \(reason)"
+        case .mismatch(let clipID, let reason): "clip \(clipID): \(reason)"
+        }
+    }
+}
+
+/// What an export wrote.
+public struct FeatureExportResult: Sendable {
+    public var summary: FeatureFileSummary
+    /// The split the statistics describe (`train`, or `all`).
+    public var statisticsSplit: String
+    public var clips: Int { summary.clipCount }
+}
+
+/// Exports a mixed corpus's clips as packed STFT feature streams into one HDF5 file.
+///
+/// Clips are read and transformed in parallel batches (`jobs` threads) and appended by one
+/// writer in manifest order, so memory holds one batch and the file's bytes do not depend on
+/// `jobs`. The file is written under a temporary name and renamed when complete.
+public enum FeatureExport {
+    /// Exports the corpus at `corpus` (its `manifest.jsonl`) to `output`.
+    /// - Parameters:
+    ///   - mixRunID, featuresRunID: provenance for the root attributes (empty when unknown).
+    ///   - progress: called with (clips done, clips in total).
+    /// - Throws: ``FeatureExportError`` (no clips, unreadable or mismatched files),
+    ///   ``FeatureFileError`` (an existing output without `overwrite`, HDF5 failures).
+    public static func run(corpus: URL, output: URL, options: FeatureExportOptions, mixRunID: String = "",
+                           featuresRunID: String = "", progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws -> FeatureExportResult {
+        try options.stft.validate()
+        guard options.feature != .compressed || (options.exponent > 0 && options.exponent.isFinite) else {
+            throw FeatureFileError.invalidParameter(name: "exponent", value: "\(options.exponent)", reason: "must be > 0")
+        }
+        let manifests = ScorePairing.manifests(in: corpus)
+        guard !manifests.isEmpty else {
+            throw FeatureExportError.noClips(corpus: corpus.path, reason: "no manifest.jsonl (is it a folder made by sekit mix?)")
+        }
+        var records = try manifests.flatMap { try MixManifestRecord.read($0) }.sorted { $0.index < $1.index }
+        if let split = options.split { records = records.filter { $0.split == split } }
+        guard !records.isEmpty else {
+            throw FeatureExportError.noClips(corpus: corpus.path, reason: options.split.map { "no clips in split '\($0)'" } ?? "the manifest is empty")
+        }
+        let rates = Set(records.map(\.sampleRate))
+        guard rates.count == 1, let sampleRate = rates.first else {
+            throw FeatureExportError.noClips(corpus: corpus.path, reason: "clips have different sample rates \(rates.sorted())")
+        }
+        let bins = options.stft.binCount
+        let c = options.stft
+        let convention = c.center ? "center: 1 + num_samples // hop_length (zero padding n_fft // 2 on both sides)"
+                                  : "no center: 1 + (num_samples - n_fft) // hop_length"
+        let attributes: [String: AttributeValue] = [
+            "n_fft": .int(c.fftSize), "win_length": .int(c.winLength), "hop_length": .int(c.hopLength),
+            "window": .string(c.window.rawValue), "window_periodic": .int(1), "center": .int(c.center ? 1 : 0),
+            "pad_mode": .string("constant"), "feature": .string(options.feature.rawValue), "exponent": .double(options.exponent),
+            "lc_db": .double(options.lcDB), "targets": .string(options.targets.map(\.rawValue).joined(separator: ",")),
+            "split": .string(options.split ?? ""), "snr_db_source": .string("snr_db_requested"),
+            "corpus": .string(corpus.standardizedFileURL.path), "mask_definitions": .string(
+                "irm = sqrt(|S|^2 / (|S|^2 + |N|^2)); ibm = 10 log10(|S|^2/|N|^2) > lc_db; psm = clip(Re(S conj(Y)) / |Y|^2, 0, 1)"),
+        ]
+        let writer = try FeatureFileWriter(
+            url: output, streams: options.streamNames.map { StreamSpec($0, bins: bins) }, dtype: options.dtype,
+            compression: options.compression,
+            metadata: FeatureFileMetadata(sampleRate: sampleRate, frameConvention: convention, mixRunID: mixRunID, featuresRunID: featuresRunID),
+            attributes: attributes, overwrite: options.overwrite)
+        let statisticsStreams = options.streamNames.filter { $0 == "noisy" || (FeatureTarget(rawValue: $0)?.isSignalFeature ?? false) }
+        let statisticsSplit = records.contains { $0.split == options.statisticsSplit } ? options.statisticsSplit : "all"
+        var statistics = Dictionary(uniqueKeysWithValues: statisticsStreams.map { ($0, FeatureStatistics(bins: bins)) })
+        do {
+            let jobs = max(1, options.jobs)
+            let batch = jobs * 4
+            var done = 0
+            for start in stride(from: 0, to: records.count, by: batch) {
+                let slice = Array(records[start..<min(records.count, start + batch)])
+                nonisolated(unsafe) var results = [Result<[String: [Float]], Error>?](repeating: nil, count: slice.count)
+                let lock = NSLock()
+                nonisolated(unsafe) var next = 0
+                DispatchQueue.concurrentPerform(iterations: min(jobs, slice.count)) { _ in
+                    while true {
+                        lock.lock(); let i = next; next += 1; lock.unlock()
+                        if i >= slice.count { return }
+                        let result = Result { try clipStreams(slice[i], corpus: corpus, options: options) }
+                        lock.lock(); results[i] = result; lock.unlock()
+                    }
+                }
+                for (record, result) in zip(slice, results) {
+                    let streams = try result!.get()
+                    try writer.append(clipID: record.clipID, split: record.split, snrDB: record.snrDBRequested, frames: streams)
+                    if statisticsSplit == "all" || record.split == statisticsSplit {
+                        for name in statisticsStreams { try statistics[name]!.add(frames: streams[name]!, dtype: options.dtype) }
+                    }
+                    done += 1
+                    progress(done, records.count)
+                }
+            }
+            let summary = try writer.finish(statistics: statistics, statisticsSplit: statisticsSplit)
+            return FeatureExportResult(summary: summary, statisticsSplit: statisticsSplit)
+        } catch {
+            writer.discard()
+            throw error
+        }
+    }
+
+    /// The streams of one clip, `[frames × bins]` each.
+    static func clipStreams(_ record: MixManifestRecord, corpus: URL, options: FeatureExportOptions) throws -> [String: [Float]] {
+        let needsClean = options.targets.contains { $0 != .noisyPhase }
+        let needsNoise = options.targets.contains { $0 == .noise || $0 == .irm || $0 == .ibm }
+        let noisy = try read(corpus.appendingPathComponent(record.noisy), record: record)
+        let clean = needsClean ? try read(corpus.appendingPathComponent(record.clean), record: record) : nil
+        let noise = needsNoise ? try read(corpus.appendingPathComponent(record.noise), record: record) : nil
+        for (name, other) in [("clean", clean), ("noise", noise)] {
+            if let other, other.count != noisy.count {
+                throw FeatureExportError.mismatch(clipID: record.clipID, reason: "\(name) has \(other.count) samples, noisy \(noisy.count)")
+            }
+        }
+        // Magnitudes stream straight from the FFT; the complex STFT only when a stream needs phase.
+        let needsComplex = options.targets.contains { $0 == .psm || $0 == .noisyPhase }
+        let c = options.stft
+        let frames = c.frameCount(samples: noisy.count)
+        let count = frames * c.binCount
+        let window = c.paddedWindow()
+        var scratch: [Float] = []
+        func magnitudes(_ x: [Float]) -> [Float] {
+            var out = [Float](repeating: 0, count: count)
+            x.withUnsafeBufferPointer { signal in
+                out.withUnsafeMutableBufferPointer { o in
+                    STFT.magnitudes(signal, configuration: c, firstFrame: 0, frameCount: frames, window: window, scratch: &scratch, into: o)
+                }
+            }
+            return out
+        }
+        let magY = magnitudes(noisy)
+        let magS = clean.map(magnitudes)
+        let magN = noise.map(magnitudes)
+        let Y = needsComplex ? try STFT.forward(noisy, configuration: c) : nil
+        let S = needsComplex && clean != nil ? try STFT.forward(clean!, configuration: c) : nil
+        let exponent = Float(options.exponent)
+        let threshold = Float(pow(10, options.lcDB / 10))
+        let kind = options.feature
+        func feature(_ magnitude: [Float]) -> [Float] {
+            if kind == .magnitude { return magnitude }
+            var out = magnitude
+            for i in 0..<count { out[i] = kind.apply(out[i], exponent: exponent) }
+            return out
+        }
+        var streams: [String: [Float]] = ["noisy": feature(magY)]
+        for target in options.targets {
+            if target == .clean || target == .noise {
+                streams[target.rawValue] = feature(target == .clean ? magS! : magN!)
+                continue
+            }
+            var out = [Float](repeating: 0, count: count)
+            switch target {
+            case .clean, .noise: break
+            case .irm:
+                let s = magS!, n = magN!
+                for i in 0..<count {
+                    let ps = s[i] * s[i], pn = n[i] * n[i]
+                    out[i] = ps + pn > 0 ? (ps / (ps + pn)).squareRoot() : 0
+                }
+            case .ibm:
+                let s = magS!, n = magN!
+                for i in 0..<count { out[i] = s[i] * s[i] > threshold * (n[i] * n[i]) ? 1 : 0 }
+            case .psm:
+                let s = S!.values, y = Y!.values
+                for i in 0..<count {
+                    let py = power(y, i)
+                    guard py > 0 else { continue }
+                    let real: Float = s[2 * i] * y[2 * i] + s[2 * i + 1] * y[2 * i + 1]
+                    out[i] = min(max(real / py, 0), 1)
+                }
+            case .noisyPhase:
+                out = Y!.phase()
+            }
+            streams[target.rawValue] = out
+        }
+        return streams
+    }
+
+    /// |X[i]|² of interleaved re/im values.
+    @inline(__always)
+    static func power(_ values: [Float], _ i: Int) -> Float {
+        let re = values[2 * i], im = values[2 * i + 1]
+        return re * re + im * im
+    }
+
+    /// A stem at the corpus rate, checked against the manifest.
+    static func read(_ url: URL, record: MixManifestRecord) throws -> [Float] {
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw FeatureExportError.input(path: url.path, reason: "missing (clip \(record.clipID) is in the manifest)")
+        }
+        let buffer = try AudioFile.read(at: url)
+        guard buffer.sampleRate == record.sampleRate else {
+            throw FeatureExportError.input(path: url.path, reason: "sample rate \(buffer.sampleRate) Hz, the corpus is \(record.sampleRate) Hz")
+        }
+        return buffer.samples
+    }
+}

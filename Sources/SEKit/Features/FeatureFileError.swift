@@ -1,0 +1,112 @@
+import Foundation
+
+/// Errors from writing and reading SEKit feature files (HDF5). Every case names the file
+/// and, where there is one, the stream, clip, frame or parameter at fault.
+public enum FeatureFileError: Error, Equatable, CustomStringConvertible, Sendable {
+    /// A libhdf5 call failed: `call` is the C function, `detail` HDF5's own explanation.
+    case hdf5(path: String, call: String, detail: String)
+    /// The output exists and `overwrite` was not requested.
+    case outputExists(path: String)
+    /// The file to read does not exist.
+    case fileNotFound(path: String)
+    /// The file opened but is not a SEKit feature file (a required dataset or attribute is missing or malformed).
+    case notAFeatureFile(path: String, reason: String)
+    /// A stream name was given that the file does not have (or, to `append`, that the writer was not created with).
+    case unknownStream(path: String, stream: String)
+    /// `append` was not given frames for a stream the file has.
+    case missingStream(path: String, stream: String, clipID: String)
+    /// A stream's value count is not a multiple of its bins.
+    case shapeMismatch(path: String, stream: String, clipID: String, values: Int, bins: Int)
+    /// Streams of one clip have different frame counts.
+    case frameCountMismatch(path: String, clipID: String, stream: String, expectedFrames: Int, frames: Int)
+    /// A clip with no frames.
+    case emptyClip(path: String, clipID: String)
+    /// The same clip id was appended twice.
+    case duplicateClip(path: String, clipID: String)
+    /// A value is NaN or infinite (feature files never store them).
+    case nonFiniteValue(path: String, stream: String, clipID: String, frame: Int, bin: Int)
+    /// A value does not fit in float16 (|x| > 65504); store float32 or a compressed/log feature instead.
+    case float16Overflow(path: String, stream: String, clipID: String, frame: Int, bin: Int, value: Float)
+    /// `finish` was called on a writer with no clips.
+    case noClips(path: String)
+    /// The writer was already finished (or failed); it accepts nothing more.
+    case writerClosed(path: String)
+    /// Statistics given to `finish` do not fit the stream (bins differ), or no statistics are stored for it.
+    case statisticsMismatch(path: String, stream: String, reason: String)
+    /// A clip id that is not in the file's index.
+    case clipNotFound(path: String, clipID: String)
+    /// A frame range outside a stream's frames.
+    case frameRangeOutOfBounds(path: String, stream: String, lowerBound: Int, upperBound: Int, totalFrames: Int)
+    /// A parameter value is invalid (name, value, what is wrong).
+    case invalidParameter(name: String, value: String, reason: String)
+    /// A file-system operation (rename, remove, sync) failed.
+    case fileSystem(path: String, operation: String, reason: String)
+
+    /// Short machine-readable code, stable across releases.
+    public var code: String {
+        switch self {
+        case .hdf5: "hdf5"
+        case .outputExists: "output-exists"
+        case .fileNotFound: "file-not-found"
+        case .notAFeatureFile: "not-a-feature-file"
+        case .unknownStream: "unknown-stream"
+        case .missingStream: "missing-stream"
+        case .shapeMismatch: "shape-mismatch"
+        case .frameCountMismatch: "frame-count-mismatch"
+        case .emptyClip: "empty-clip"
+        case .duplicateClip: "duplicate-clip"
+        case .nonFiniteValue: "non-finite-value"
+        case .float16Overflow: "float16-overflow"
+        case .noClips: "no-clips"
+        case .writerClosed: "writer-closed"
+        case .statisticsMismatch: "statistics-mismatch"
+        case .clipNotFound: "clip-not-found"
+        case .frameRangeOutOfBounds: "frame-range-out-of-bounds"
+        case .invalidParameter: "invalid-parameter"
+        case .fileSystem: "file-system"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .hdf5(let path, let call, let detail):
+            "\(path): \(call) failed\(detail.isEmpty ? "" : ": \(detail)")"
+        case .outputExists(let path):
+            "\(path): output exists (pass overwrite / --overwrite to replace it)"
+        case .fileNotFound(let path):
+            "\(path): no such file"
+        case .notAFeatureFile(let path, let reason):
+            "\(path): not a SEKit feature file: \(reason)"
+        case .unknownStream(let path, let stream):
+            "\(path): no stream named '\(stream)'"
+        case .missingStream(let path, let stream, let clipID):
+            "\(path): clip '\(clipID)' has no frames for stream '\(stream)'"
+        case .shapeMismatch(let path, let stream, let clipID, let values, let bins):
+            "\(path): clip '\(clipID)' stream '\(stream)': \(values) values is not a whole number of \(bins)-bin frames"
+        case .frameCountMismatch(let path, let clipID, let stream, let expected, let frames):
+            "\(path): clip '\(clipID)' stream '\(stream)' has \(frames) frames, other streams have \(expected)"
+        case .emptyClip(let path, let clipID):
+            "\(path): clip '\(clipID)' has no frames"
+        case .duplicateClip(let path, let clipID):
+            "\(path): clip '\(clipID)' appended twice"
+        case .nonFiniteValue(let path, let stream, let clipID, let frame, let bin):
+            "\(path): clip '\(clipID)' stream '\(stream)': NaN or infinite value at frame \(frame), bin \(bin)"
+        case .float16Overflow(let path, let stream, let clipID, let frame, let bin, let value):
+            "\(path): clip '\(clipID)' stream '\(stream)': value \(value) at frame \(frame), bin \(bin) does not fit float16 (max 65504); use float32"
+        case .noClips(let path):
+            "\(path): no clips were written; refusing to create an empty feature file"
+        case .writerClosed(let path):
+            "\(path): writer is already finished"
+        case .statisticsMismatch(let path, let stream, let reason):
+            "\(path): statistics for stream '\(stream)': \(reason)"
+        case .clipNotFound(let path, let clipID):
+            "\(path): no clip '\(clipID)' in the index"
+        case .frameRangeOutOfBounds(let path, let stream, let lower, let upper, let total):
+            "\(path): stream '\(stream)': frames \(lower)..<\(upper) outside 0..<\(total)"
+        case .invalidParameter(let name, let value, let reason):
+            "invalid \(name) = \(value): \(reason)"
+        case .fileSystem(let path, let operation, let reason):
+            "\(path): \(operation) failed: \(reason)"
+        }
+    }
+}

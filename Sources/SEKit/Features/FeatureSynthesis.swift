@@ -1,0 +1,122 @@
+import Foundation
+
+/// Turns a model's predictions on a feature file's frames back into audio.
+public enum FeatureSynthesis {
+    /// What a prediction holds per time-frequency bin.
+    public enum PredictionKind: String, Sendable, CaseIterable, Codable {
+        /// A gain applied to the noisy STFT (keeping its phase): Ŝ = M·Y.
+        case mask
+        /// The enhanced magnitude in the feature file's own domain (its `feature` and `exponent`
+        /// attributes), combined with the noisy phase.
+        case magnitude
+    }
+
+    /// Where the noisy phase (and, for masks, the noisy STFT) comes from.
+    public enum PhaseSource: String, Sendable, CaseIterable, Codable {
+        /// The `noisy_phase` stream when the file has it, else recomputed from the noisy WAV.
+        case auto
+        /// The `noisy_phase` stream (and the noisy magnitude from the `noisy` stream).
+        case stored
+        /// The STFT of the noisy WAV of the corpus, recomputed with the file's parameters.
+        case recompute
+    }
+
+    public struct Options: Sendable {
+        public var kind: PredictionKind = .mask
+        public var phase: PhaseSource = .auto
+        public var format: AudioFileFormat = .wavFloat32
+        public var jobs = 1
+        public init() {}
+    }
+
+    public struct Result: Sendable {
+        public var written: Int
+        public var failures: [(clipID: String, reason: String)]
+    }
+
+    /// Writes `output/CLIP_ID.wav` for every clip of `features`, from rows of `predictions`
+    /// (same frame order and count as the feature file's streams).
+    /// - Parameter corpus: the mixed corpus (for the noisy WAVs and clip lengths); default: the
+    ///   file's `corpus` attribute.
+    public static func run(features: FeatureFileReader, predictions: PredictionMatrix, output: URL, corpus: URL?,
+                           options: Options, progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws -> Result {
+        let attributes = features.attributes
+        guard let nFFT = attributes["n_fft"]?.intValue, let win = attributes["win_length"]?.intValue,
+              let hop = attributes["hop_length"]?.intValue, let windowName = attributes["window"]?.stringValue,
+              let window = WindowKind(rawValue: windowName), let center = attributes["center"]?.intValue,
+              let featureName = attributes["feature"]?.stringValue, let feature = FeatureKind(rawValue: featureName),
+              let sampleRate = attributes["sample_rate"]?.intValue else {
+            throw FeatureFileError.notAFeatureFile(path: features.url.path, reason: "STFT/feature attributes missing (not written by sekit features?)")
+        }
+        let exponent = Float(attributes["exponent"]?.doubleValue ?? 0.3)
+        let config = STFTConfiguration(fftSize: nFFT, winLength: win, hopLength: hop, window: window, center: center != 0)
+        let bins = config.binCount
+        let noisyInfo = try features.stream("noisy")
+        guard predictions.columns == bins, predictions.rows == noisyInfo.totalFrames else {
+            throw FeatureFileError.notAFeatureFile(path: predictions.url.path,
+                reason: "/\(predictions.dataset) is [\(predictions.rows), \(predictions.columns)]; the feature file's streams are [\(noisyInfo.totalFrames), \(bins)]")
+        }
+        let hasPhase = features.streams.contains { $0.name == FeatureTarget.noisyPhase.rawValue }
+        let useStored = options.phase == .stored || (options.phase == .auto && hasPhase)
+        if useStored && !hasPhase {
+            throw FeatureFileError.unknownStream(path: features.url.path, stream: FeatureTarget.noisyPhase.rawValue)
+        }
+        let corpusURL = corpus ?? attributes["corpus"]?.stringValue.map { URL(fileURLWithPath: $0) }
+        var manifest: [String: MixManifestRecord] = [:]
+        if let corpusURL {
+            for url in ScorePairing.manifests(in: corpusURL) { for r in try MixManifestRecord.read(url) { manifest[r.clipID] = r } }
+        }
+        if !useStored && manifest.isEmpty {
+            throw FeatureExportError.noClips(corpus: corpusURL?.path ?? "(no corpus)",
+                                             reason: "recomputing the noisy phase needs the corpus (--corpus) or a stored noisy_phase stream")
+        }
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let records = manifest
+        let clips = features.clips
+        let lock = NSLock()
+        nonisolated(unsafe) var next = 0, done = 0
+        nonisolated(unsafe) var failures: [(String, String)] = []
+        DispatchQueue.concurrentPerform(iterations: max(1, min(options.jobs, clips.count))) { _ in
+            while true {
+                lock.lock(); let i = next; next += 1; lock.unlock()
+                if i >= clips.count { return }
+                let clip = clips[i]
+                do {
+                    // HDF5 reads are serialised by the library lock; the STFT work runs in parallel.
+                    let predicted = try predictions.rows(clip.frameRange)
+                    var magnitude: [Float], phase: [Float]
+                    let record = records[clip.clipID]
+                    if useStored {
+                        phase = try features.frames(stream: FeatureTarget.noisyPhase.rawValue, range: clip.frameRange)
+                        magnitude = try features.frames(stream: "noisy", range: clip.frameRange).map { feature.invert($0, exponent: exponent) }
+                    } else {
+                        guard let record, let corpusURL else { throw FeatureExportError.mismatch(clipID: clip.clipID, reason: "not in the corpus manifest") }
+                        let noisy = try FeatureExport.read(corpusURL.appendingPathComponent(record.noisy), record: record)
+                        let Y = try STFT.forward(noisy, configuration: config)
+                        guard Y.frames == clip.numFrames else {
+                            throw FeatureExportError.mismatch(clipID: clip.clipID, reason: "noisy WAV gives \(Y.frames) frames, the file has \(clip.numFrames)")
+                        }
+                        magnitude = Y.magnitude()
+                        phase = Y.phase()
+                    }
+                    var values = [Float](repeating: 0, count: 2 * predicted.count)
+                    for k in 0..<predicted.count {
+                        let m = options.kind == .mask ? predicted[k] * magnitude[k] : feature.invert(predicted[k], exponent: exponent)
+                        values[2 * k] = m * cos(phase[k])
+                        values[2 * k + 1] = m * sin(phase[k])
+                    }
+                    let length = record?.numSamples
+                    let audio = try STFT.inverse(Spectrogram(configuration: config, frames: clip.numFrames, values: values), length: length)
+                    try AudioWriter.write(AudioBuffer(samples: audio, sampleRate: sampleRate),
+                                          to: output.appendingPathComponent(clip.clipID + ".wav"), format: options.format)
+                    lock.lock(); done += 1; let snapshot = done; lock.unlock()
+                    progress(snapshot, clips.count)
+                } catch {
+                    lock.lock(); failures.append((clip.clipID, "\(error)")); done += 1; let snapshot = done; lock.unlock()
+                    progress(snapshot, clips.count)
+                }
+            }
+        }
+        return Result(written: clips.count - failures.count, failures: failures.sorted { $0.0 < $1.0 }.map { (clipID: $0.0, reason: $0.1) })
+    }
+}

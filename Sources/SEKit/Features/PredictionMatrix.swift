@@ -1,0 +1,47 @@
+import Foundation
+import CHDF5
+
+/// A 2-D float dataset `[frames, bins]` in any HDF5 file: a model's predictions written with h5py
+/// (`f.create_dataset("mask", data=pred)`), read row ranges at a time.
+public final class PredictionMatrix: @unchecked Sendable {
+    public let url: URL
+    public let dataset: String
+    public let rows: Int
+    public let columns: Int
+    private let file: HDF5Handle
+    private let handle: HDF5Handle
+
+    /// Opens `dataset` in the file at `url`.
+    /// - Throws: ``FeatureFileError/fileNotFound(path:)``, ``FeatureFileError/unknownStream(path:stream:)``
+    ///   when there is no such dataset, ``FeatureFileError/notAFeatureFile(path:reason:)`` when it is not a 2-D float dataset.
+    public init(url: URL, dataset: String) throws(FeatureFileError) {
+        guard FileManager.default.fileExists(atPath: url.path) else { throw .fileNotFound(path: url.path) }
+        self.url = url
+        self.dataset = dataset
+        file = try HDF5Handle.openFile(path: url.path)
+        guard try file.linkExists(dataset), try file.childIsDataset(dataset) else { throw .unknownStream(path: url.path, stream: dataset) }
+        handle = try file.openDataset(dataset)
+        let shape = try handle.datasetSpace().dimensions()
+        let type = try handle.storedType().typeClassAndSize()
+        guard shape.count == 2, type.typeClass == H5T_FLOAT else {
+            throw .notAFeatureFile(path: url.path, reason: "/\(dataset) is not a 2-D float dataset [frames, bins] (shape \(shape))")
+        }
+        rows = shape[0]
+        columns = shape[1]
+    }
+
+    /// Rows `range`, row-major, converted to Float.
+    public func rows(_ range: Range<Int>) throws(FeatureFileError) -> [Float] {
+        guard range.lowerBound >= 0, range.upperBound <= rows else {
+            throw .frameRangeOutOfBounds(path: url.path, stream: dataset, lowerBound: range.lowerBound, upperBound: range.upperBound, totalFrames: rows)
+        }
+        var values = [Float](repeating: 0, count: range.count * columns)
+        guard !range.isEmpty else { return values }
+        let handle = handle, columns = columns
+        try values.withUnsafeMutableBufferPointer { buffer throws(FeatureFileError) in
+            try handle.readRows(firstRow: range.lowerBound, rows: range.count, columns: columns,
+                                memoryType: sekit_H5T_NATIVE_FLOAT(), into: buffer.baseAddress!)
+        }
+        return values
+    }
+}

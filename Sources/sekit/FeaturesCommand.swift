@@ -1,0 +1,113 @@
+import ArgumentParser
+import Foundation
+import SEKit
+
+extension FeatureKind: ExpressibleByArgument {}
+extension FeatureDType: ExpressibleByArgument {}
+extension WindowKind: ExpressibleByArgument {}
+
+struct FeaturesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "features",
+        abstract: "Export STFT features of a mixed corpus (noisy input, clean/noise targets, masks) into one HDF5 file.",
+        discussion: """
+        One packed dataset [total_frames, bins] per stream (noisy, then --targets in order), the \
+        index /index/{clip_id,offset,num_frames,snr_db,split}, per-bin mean and std of each signal \
+        feature over the training split under /stats/STREAM, and every parameter as a root \
+        attribute. Read it with h5py (experiments/python/sekit_dataset.py). Defaults suit 16 kHz \
+        speech: 512-point FFT, 512-sample (32 ms) periodic Hann window, hop 256 (50% overlap), \
+        centred with zero padding. Clips are processed in parallel (--jobs) and written in manifest \
+        order by one writer: the file's bytes do not depend on --jobs. Written under a temporary \
+        name and renamed when complete.
+
+        Example:
+          sekit features --corpus corpus/ --out corpus/features.h5 --targets clean,irm --compression gzip:4
+        """
+    )
+
+    @Option(name: .long, help: "A corpus folder made by `sekit mix`.") var corpus: String
+    @Option(name: [.short, .long], help: "Output HDF5 file.") var out: String
+    @Option(name: .long, help: "Export only this split (e.g. train).") var split: String?
+    @Option(name: .long, help: "FFT size.") var nFft: Int = 512
+    @Option(name: .long, help: "Window length in samples (default: --n-fft).") var winLength: Int?
+    @Option(name: .long, help: "Hop in samples (default: half the window, 50% overlap).") var hopLength: Int?
+    @Option(name: .long, help: "Window: hann | hamming | sqrt-hann (periodic).") var window: WindowKind = .hann
+    @Option(name: .long, help: "Centre frames with zero padding of n_fft/2 on both sides: true | false.") var center: Bool = true
+    @Option(name: .long, help: "Stored feature: magnitude | power | log1p | db | compressed.") var feature: FeatureKind = .magnitude
+    @Option(name: .long, help: "Exponent of --feature compressed (|X|^c).") var exponent: Double = 0.3
+    @Option(name: .long, help: "Target streams besides noisy, comma-separated: clean, noise, irm, ibm, psm, noisy_phase.") var targets: String = "clean"
+    @Option(name: .long, parsing: .unconditional, help: "Local criterion of the ideal binary mask, dB.") var lcDb: Double = 0
+    @Option(name: .long, help: "Stored type: float32 | float16.") var dtype: FeatureDType = .float32
+    @Option(name: .long, help: "none | gzip[:level] (with shuffle).") var compression: String = "none"
+    @Flag(name: .long, help: "Replace an existing output file.") var overwrite = false
+    @OptionGroup var job: JobOptions
+    @OptionGroup var recording: CatalogRecordingOptions
+
+    var parsedTargets: [FeatureTarget] {
+        get throws {
+            try targets.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.map { name in
+                guard let target = FeatureTarget(rawValue: name) else {
+                    throw ValidationError("--targets: unknown stream '\(name)'; known: \(FeatureTarget.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                return target
+            }
+        }
+    }
+
+    func validate() throws {
+        let list = try parsedTargets
+        guard Set(list).count == list.count else { throw ValidationError("--targets: a stream is named twice") }
+    }
+
+    func run() throws {
+        var options = FeatureExportOptions()
+        let win = winLength ?? nFft
+        options.stft = STFTConfiguration(fftSize: nFft, winLength: win, hopLength: hopLength ?? win / 2, window: window, center: center)
+        options.feature = feature
+        options.exponent = exponent
+        options.targets = try parsedTargets
+        options.lcDB = lcDb
+        options.dtype = dtype
+        options.compression = try FeatureCompression(parsing: compression)
+        options.split = split
+        options.overwrite = overwrite
+        options.jobs = job.jobs
+        let corpusURL = URL(fileURLWithPath: corpus)
+        let output = URL(fileURLWithPath: out)
+        if !overwrite, FileManager.default.fileExists(atPath: output.path) {
+            throw ValidationError("\(output.path) exists; use --overwrite to replace it")
+        }
+        let catalog = try recording.open()
+        let mixRuns = MixCatalogRunState.all(in: corpusURL)
+        let here = catalog?.url.standardizedFileURL.path
+        let parents = Set(mixRuns.filter { $0.catalog == here }.map(\.runID))
+        let params: [String: String] = [
+            "corpus": corpusURL.standardizedFileURL.path, "out": output.standardizedFileURL.path, "split": split ?? "",
+            "n_fft": "\(nFft)", "win_length": "\(win)", "hop_length": "\(options.stft.hopLength)", "window": window.rawValue,
+            "center": "\(center)", "feature": feature.rawValue, "exponent": "\(exponent)", "targets": targets,
+            "lc_db": "\(lcDb)", "dtype": dtype.rawValue, "compression": compression]
+        let runID = try catalog?.beginRun(kind: .features, name: output.lastPathComponent, commandLine: CommandLine.arguments,
+                                          params: params, parent: parents.count == 1 ? parents.first : nil)
+        let meter = ProgressMeter(label: "features")
+        do {
+            let result = try FeatureExport.run(
+                corpus: corpusURL, output: output, options: options,
+                mixRunID: mixRuns.map(\.runID.rawValue).joined(separator: ","), featuresRunID: runID?.rawValue ?? "",
+                progress: { done, total in meter.update(done, of: total) })
+            if let catalog, let runID {
+                try catalog.recordArtifact(run: runID, fileAt: output, kind: "features-hdf5")
+                try catalog.setParams(["clips": "\(result.clips)", "frames": "\(result.summary.totalFrames)",
+                                       "statistics_split": result.statisticsSplit], of: runID)
+                try catalog.finishRun(runID)
+            }
+            print("features: \(output.path)")
+            print("clips: \(result.clips), frames: \(result.summary.totalFrames), bins: \(options.stft.binCount), "
+                  + "streams: \(options.streamNames.joined(separator: ", ")), \(result.summary.fileBytes) bytes")
+            print("statistics over split: \(result.statisticsSplit)")
+            if let runID { print("catalogue: \(catalog!.url.path), run \(runID)") }
+        } catch {
+            if let catalog, let runID { try? catalog.finishRun(runID, status: .failed, error: "\(error)") }
+            throw error
+        }
+    }
+}

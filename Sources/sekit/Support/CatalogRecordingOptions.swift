@@ -1,0 +1,15 @@
+import ArgumentParser
+import Foundation
+import SEKit
+
+/// Catalogue options of commands that produce something and record it (`mix`, `score`, ...).
+struct CatalogRecordingOptions: ParsableArguments {
+    @OptionGroup var location: CatalogOptions
+    @Flag(name: .customLong("no-catalog"), help: "Do not record this run in the catalogue.")
+    var noCatalog = false
+
+    /// The catalogue to record into (created if missing), or nil with `--no-catalog`.
+    func open() throws -> Catalog? {
+        noCatalog ? nil : try location.open(create: true)
+    }
+}

@@ -1,0 +1,81 @@
+import ArgumentParser
+import Foundation
+import SEKit
+
+extension FeatureSynthesis.PredictionKind: ExpressibleByArgument {}
+extension FeatureSynthesis.PhaseSource: ExpressibleByArgument {}
+
+struct SynthesizeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "synthesize",
+        abstract: "Turn predictions on a feature file's frames (masks or magnitudes) back into one WAV per clip.",
+        discussion: """
+        --predictions holds a 2-D dataset --dataset of shape [total_frames, bins] in the same frame \
+        order as the feature file (h5py: f.create_dataset("mask", data=pred)); it may be the \
+        feature file itself (e.g. --dataset irm for the oracle mask). A mask multiplies the noisy \
+        STFT; a magnitude (in the file's feature domain, e.g. compressed) replaces it. Either is \
+        combined with the noisy phase (stored noisy_phase stream, or the noisy WAV's STFT) and \
+        inverted with the file's STFT parameters; clips keep their manifest length. Writes \
+        OUT/CLIP_ID.wav, ready for: sekit score --corpus CORPUS --enhanced OUT.
+
+        Example:
+          sekit synthesize --features f.h5 --predictions f.h5 --dataset irm --kind mask --out oracle/
+        """
+    )
+
+    @Option(name: .long, help: "Feature file written by `sekit features`.") var features: String
+    @Option(name: .long, help: "HDF5 file with the predictions (default: the feature file).") var predictions: String?
+    @Option(name: .long, help: "Dataset in the predictions file, [total_frames, bins].") var dataset: String
+    @Option(name: .long, help: "mask | magnitude.") var kind: FeatureSynthesis.PredictionKind = .mask
+    @Option(name: .long, help: "Noisy phase: auto | stored | recompute.") var phase: FeatureSynthesis.PhaseSource = .auto
+    @Option(name: .long, help: "The mixed corpus (default: the feature file's `corpus` attribute).") var corpus: String?
+    @Option(name: [.short, .long], help: "Output folder for CLIP_ID.wav files.") var out: String
+    @Option(name: .long, help: "Output sample format: float32 | pcm16.") var format: String = "float32"
+    @OptionGroup var job: JobOptions
+    @OptionGroup var recording: CatalogRecordingOptions
+
+    func run() throws {
+        guard let audioFormat = ["float32": AudioFileFormat.wavFloat32, "pcm16": .wavPCM16][format] else {
+            throw ValidationError("--format must be float32 or pcm16")
+        }
+        let featuresURL = URL(fileURLWithPath: features)
+        let reader = try FeatureFileReader(url: featuresURL)
+        let matrix = try PredictionMatrix(url: URL(fileURLWithPath: predictions ?? features), dataset: dataset)
+        var options = FeatureSynthesis.Options()
+        options.kind = kind
+        options.phase = phase
+        options.format = audioFormat
+        options.jobs = job.jobs
+        let catalog = try recording.open()
+        var parent: RunID?
+        if let catalog, let id = reader.attributes["features_run_id"]?.stringValue, !id.isEmpty, (try? catalog.run(id)) != nil {
+            parent = RunID(id)
+        }
+        let output = URL(fileURLWithPath: out)
+        let runID = try catalog?.beginRun(
+            kind: .synthesize, name: output.lastPathComponent, commandLine: CommandLine.arguments,
+            params: ["features": featuresURL.standardizedFileURL.path, "predictions": URL(fileURLWithPath: predictions ?? features).standardizedFileURL.path,
+                     "dataset": dataset, "kind": kind.rawValue, "phase": phase.rawValue, "out": output.standardizedFileURL.path],
+            parent: parent)
+        let meter = ProgressMeter(label: "synthesize")
+        do {
+            let result = try FeatureSynthesis.run(features: reader, predictions: matrix, output: output,
+                                                  corpus: corpus.map { URL(fileURLWithPath: $0) }, options: options) { done, total in
+                meter.update(done, of: total)
+            }
+            if let catalog, let runID {
+                try catalog.setParams(["clips_written": "\(result.written)", "clips_failed": "\(result.failures.count)"], of: runID)
+                try catalog.finishRun(runID, status: result.failures.isEmpty ? .finished : .failed,
+                                      error: result.failures.isEmpty ? nil : "\(result.failures.count) clip(s) could not be synthesised")
+            }
+            print("synthesized: \(result.written) clips into \(output.path)")
+            for failure in result.failures.prefix(20) { printError("failed: \(failure.clipID): \(failure.reason)") }
+            if !result.failures.isEmpty { throw ExitCode(1) }
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            if let catalog, let runID { try? catalog.finishRun(runID, status: .failed, error: "\(error)") }
+            throw error
+        }
+    }
+}

@@ -15,8 +15,10 @@ import Testing
     }
 
     func score(_ folder: CatalogCLIFolder, _ extra: [String]) throws -> SEKitBinary.Result {
+        // Any catalogue the command records into stays in the test's folder.
         try SEKitBinary.run(["score", "--reference", folder.path("reference"), "--enhanced", folder.path("enhanced"),
-                             "--metrics", "snr,segsnr", "--jobs", "1"] + extra, currentDirectory: folder.url)
+                             "--metrics", "snr,segsnr", "--jobs", "1"] + extra,
+                            environment: ["SEKIT_CATALOG": folder.path("catalog.sqlite")], currentDirectory: folder.url)
     }
 
     func json(_ text: String) throws -> [String: Any] {

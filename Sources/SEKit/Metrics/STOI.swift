@@ -215,70 +215,61 @@ public enum STOI {
     static func estoi(_ x: [Double], _ y: [Double], frames: Int) -> Double {
         let n = segmentFrames
         let segments = frames - n + 1
-        let width = 4, groups = lanes / 4
-        let keepBands = SIMD4<Double>(1, 1, 1, 0)   // the last quad holds bands 12...14 and the padding lane
-        // Per signal: the segment's row means and inverse norms (one SIMD4 per four bands), its
-        // column-centred values (n × lanes) and the columns' inverse norms.
-        var rowMean = [SIMD4<Double>](repeating: .zero, count: width * groups), rowScale = rowMean
-        var centred = [Double](repeating: 0, count: 2 * n * lanes)
-        var columnScale = [Double](repeating: 0, count: 2 * n)
         var total = 0.0
-        /// Row-normalises, then column-centres segment m of `source` into `c`; `scale[t]` is the
-        /// inverse norm of column t (applied in the inner product).
-        func normalise(_ source: UnsafePointer<Double>, _ m: Int, mean: UnsafeMutablePointer<SIMD4<Double>>,
-                       inv: UnsafeMutablePointer<SIMD4<Double>>, into c: UnsafeMutablePointer<Double>, scale: UnsafeMutablePointer<Double>) {
-            for g in 0..<groups {
-                var sum = SIMD4<Double>()
-                for t in 0..<n { sum += quad(source + (m + t) * lanes + width * g) }
-                let mu = sum / Double(n)
-                var norm = SIMD4<Double>()
-                for t in 0..<n { let v = quad(source + (m + t) * lanes + width * g) - mu; norm += v * v }
-                var scale = 1 / norm.squareRoot()
-                if g == groups - 1 { scale[3] = 0 }  // the padding lane: 0, not 0·∞
-                mean[g] = mu; inv[g] = scale
-            }
-            for t in 0..<n {
-                let row = source + (m + t) * lanes, out = c + t * lanes
-                var sum = SIMD4<Double>()
-                for g in 0..<groups {
-                    let r = (quad(row + width * g) - mean[g]) * inv[g]
-                    UnsafeMutableRawPointer(out + width * g).storeBytes(of: r, as: SIMD4<Double>.self)
-                    sum += r
-                }
-                let columnMean = SIMD4<Double>(repeating: sum.sum() / Double(bandCount))
-                var norm = SIMD4<Double>()
-                for g in 0..<groups {
-                    let v = quad(out + width * g) - (g == groups - 1 ? columnMean * keepBands : columnMean)
-                    UnsafeMutableRawPointer(out + width * g).storeBytes(of: v, as: SIMD4<Double>.self)
-                    norm += v * v
-                }
-                scale[t] = 1 / norm.sum().squareRoot()
-            }
-        }
         x.withUnsafeBufferPointer { x in
             y.withUnsafeBufferPointer { y in
-                rowMean.withUnsafeMutableBufferPointer { mean in
-                    rowScale.withUnsafeMutableBufferPointer { inv in
-                        centred.withUnsafeMutableBufferPointer { c in
-                            columnScale.withUnsafeMutableBufferPointer { scale in
-                                let cx = c.baseAddress!, cy = cx + n * lanes, sx = scale.baseAddress!, sy = sx + n
-                                for m in 0..<segments {
-                                    normalise(x.baseAddress!, m, mean: mean.baseAddress!, inv: inv.baseAddress!, into: cx, scale: sx)
-                                    normalise(y.baseAddress!, m, mean: mean.baseAddress! + groups, inv: inv.baseAddress! + groups, into: cy, scale: sy)
-                                    var sum = 0.0
-                                    for t in 0..<n {
-                                        var column = SIMD4<Double>()
-                                        for g in 0..<groups { column += quad(cx + t * lanes + width * g) * quad(cy + t * lanes + width * g) }
-                                        sum += column.sum() * sx[t] * sy[t]
-                                    }
-                                    total += sum / Double(n)
-                                }
-                            }
-                        }
+                let xp = x.baseAddress!, yp = y.baseAddress!
+                for m in 0..<segments {
+                    let rowsX = RowNormaliser(xp, segment: m), rowsY = RowNormaliser(yp, segment: m)
+                    var sum = 0.0
+                    for t in m..<(m + n) {
+                        let (cx, scaleX) = rowsX.centredColumn(xp + t * lanes)
+                        let (cy, scaleY) = rowsY.centredColumn(yp + t * lanes)
+                        sum += (cx.0 * cy.0 + cx.1 * cy.1 + cx.2 * cy.2 + cx.3 * cy.3).sum() * scaleX * scaleY
                     }
+                    total += sum / Double(n)
                 }
             }
         }
         return total / Double(segments)
+    }
+
+    /// ESTOI's row normalisation of one 30-frame segment (per band: zero mean, unit norm over
+    /// time), four bands to a SIMD4, and the column step applied to one frame of it.
+    struct RowNormaliser {
+        typealias Bands = (SIMD4<Double>, SIMD4<Double>, SIMD4<Double>, SIMD4<Double>)
+        var mean: Bands = (.zero, .zero, .zero, .zero)
+        var inverseNorm: Bands = (.zero, .zero, .zero, .zero)
+
+        @inline(__always)
+        init(_ source: UnsafePointer<Double>, segment m: Int) {
+            let n = segmentFrames
+            @inline(__always) func row(_ g: Int) -> (SIMD4<Double>, SIMD4<Double>) {
+                var sum = SIMD4<Double>()
+                for t in m..<(m + n) { sum += quad(source + t * lanes + 4 * g) }
+                let mu = sum / Double(n)
+                var norm = SIMD4<Double>()
+                for t in m..<(m + n) { let v = quad(source + t * lanes + 4 * g) - mu; norm += v * v }
+                return (mu, 1 / norm.squareRoot())
+            }
+            (mean.0, inverseNorm.0) = row(0)
+            (mean.1, inverseNorm.1) = row(1)
+            (mean.2, inverseNorm.2) = row(2)
+            (mean.3, inverseNorm.3) = row(3)
+            inverseNorm.3[3] = 0  // the padding lane: 0, not 0·∞
+        }
+
+        /// Frame `row` row-normalised, then centred over its 15 bands; with the inverse of its norm
+        /// (the column normalisation, applied by the caller).
+        @inline(__always)
+        func centredColumn(_ row: UnsafePointer<Double>) -> (Bands, Double) {
+            let r0 = (quad(row) - mean.0) * inverseNorm.0, r1 = (quad(row + 4) - mean.1) * inverseNorm.1
+            let r2 = (quad(row + 8) - mean.2) * inverseNorm.2, r3 = (quad(row + 12) - mean.3) * inverseNorm.3
+            let columnMean = SIMD4<Double>(repeating: (r0 + r1 + r2 + r3).sum() / Double(bandCount))
+            let c0 = r0 - columnMean, c1 = r1 - columnMean, c2 = r2 - columnMean
+            let c3 = r3 - columnMean * SIMD4(1, 1, 1, 0)  // the padding lane stays 0
+            let norm = (c0 * c0 + c1 * c1 + c2 * c2 + c3 * c3).sum()
+            return ((c0, c1, c2, c3), 1 / norm.squareRoot())
+        }
     }
 }

@@ -67,7 +67,7 @@ extension AudioFile {
             if read == 0 { throw AudioError.zeroLength(path: url.path) }
             throw AudioError.truncated(path: url.path, expectedFrames: frames, readFrames: read)
         }
-        if let bad = interleaved.firstIndex(where: { !$0.isFinite }) {
+        if let bad = firstNonFinite(interleaved) {
             throw AudioError.nonFiniteSamples(path: url.path, sampleIndex: bad / channelCount)
         }
         if channelCount == 1 { return [AudioBuffer(samples: interleaved, sampleRate: reader.sampleRate)] }
@@ -79,6 +79,23 @@ extension AudioFile {
                 count = frames
             }
             return AudioBuffer(samples: samples, sampleRate: reader.sampleRate)
+        }
+    }
+
+    /// Index of the first NaN or infinite sample: one vectorised pass (x·0 is 0 for every finite
+    /// x, NaN otherwise), then a search only when there is one.
+    static func firstNonFinite(_ samples: [Float]) -> Int? {
+        samples.withUnsafeBufferPointer { p in
+            var sum = SIMD8<Float>()
+            var i = 0
+            let raw = UnsafeRawBufferPointer(p)
+            while i + 8 <= p.count {
+                sum += raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self) * 0
+                i += 8
+            }
+            var tail: Float = 0
+            while i < p.count { tail += p[i] * 0; i += 1 }
+            return (sum.sum() + tail).isFinite ? nil : p.firstIndex { !$0.isFinite }
         }
     }
 

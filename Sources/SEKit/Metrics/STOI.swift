@@ -22,21 +22,23 @@ public enum STOI {
     /// 15 one-third-octave bands from 150 Hz (eq. 1); 30-frame segments; then STOI's
     /// normalisation, clipping at β = −15 dB and correlation (eqs. 2–6 of Taal 2011), or ESTOI's
     /// row-and-column normalised inner products (eqs. 5–8 of Jensen & Taal 2016).
+    ///
+    /// STOI and ESTOI of the same pair (the same two arrays, as a scorer passes them to one metric
+    /// after the other) share the analysis up to the band envelopes (``AnalysisCache``).
+    /// Complexity: O(n·taps/q) for the resampling (rate q/gcd), O(frames·512·log 512) for the
+    /// STFT, O(frames·15·30) for the segments.
     /// - Throws: ``MetricError/tooShort(metric:samples:reason:)`` when fewer than 30 frames remain
     ///   after silence removal (pystoi would return 1e-5), and for mismatched lengths or NaN.
     public static func compute(reference: [Double], processed: [Double], sampleRate fs: Int, extended: Bool = false) throws -> Double {
-        try MetricError.checkPair(reference, processed)
         let name = extended ? "estoi" : "stoi"
         guard fs > 0 else { throw MetricError.invalidParameter(name: "sampleRate", value: "\(fs)", reason: "must be positive") }
-        var x = reference, y = processed
-        if fs != sampleRate {
-            x = OctaveResampler.resample(x, to: sampleRate, from: fs)
-            y = OctaveResampler.resample(y, to: sampleRate, from: fs)
+        let (xBands, yBands) = try AnalysisCache.bands(reference, processed, sampleRate: fs) {
+            try MetricError.checkPair(reference, processed)  // a cached pair was checked when it was analysed
+            return reference.withUnsafeBufferPointer { x in
+                processed.withUnsafeBufferPointer { y in Workspace.using { bandEnvelopes(x, y, sampleRate: fs, workspace: $0) } }
+            }
         }
-        (x, y) = removeSilentFrames(x, y)
-        let xBands = try thirdOctaveEnvelopes(x, metric: name)
-        let yBands = try thirdOctaveEnvelopes(y, metric: name)
-        let frames = xBands.count / bandCount
+        let frames = xBands.count / lanes
         guard frames >= segmentFrames else {
             throw MetricError.tooShort(metric: name, samples: reference.count,
                 reason: "\(frames) STFT frames remain after silence removal, \(segmentFrames) are needed (384 ms of speech)")
@@ -46,35 +48,6 @@ public enum STOI {
 
     /// MATLAB `hanning(n)`: 0.5·(1 − cos(2πk/(n+1))), k = 1...n (numpy `hanning(n+2)[1:-1]`).
     static let frameWindow: [Double] = (1...frameLength).map { 0.5 * (1 - cos(2 * Double.pi * Double($0) / Double(frameLength + 1))) }
-
-    /// Removes frames whose reference energy is more than 40 dB below the loudest frame
-    /// (pystoi `remove_silent_frames`: frames start at 0, hop 128, while start < n − 256).
-    static func removeSilentFrames(_ x: [Double], _ y: [Double]) -> ([Double], [Double]) {
-        let hop = frameLength / 2
-        let w = frameWindow
-        var starts: [Int] = []
-        var s = 0
-        while s < x.count - frameLength { starts.append(s); s += hop }
-        var energies = [Double](repeating: 0, count: starts.count)
-        for (f, start) in starts.enumerated() {
-            var e = 0.0
-            for i in 0..<frameLength { let v = w[i] * x[start + i]; e += v * v }
-            energies[f] = 20 * log10(e.squareRoot() + eps)
-        }
-        guard let loudest = energies.max() else { return ([], []) }
-        let kept = starts.indices.filter { loudest - dynamicRangeDB - energies[$0] < 0 }
-        guard !kept.isEmpty else { return ([], []) }
-        let length = (kept.count - 1) * hop + frameLength
-        var xs = [Double](repeating: 0, count: length), ys = [Double](repeating: 0, count: length)
-        for (k, f) in kept.enumerated() {
-            let src = starts[f], dst = k * hop
-            for i in 0..<frameLength {
-                xs[dst + i] += w[i] * x[src + i]
-                ys[dst + i] += w[i] * y[src + i]
-            }
-        }
-        return (xs, ys)
-    }
 
     /// One-third octave band matrix as (first bin, end bin) per band (pystoi `thirdoct`): band
     /// edges at 150·2^((2k∓1)/6) Hz snapped to the nearest FFT bin; the upper edge is exclusive.
@@ -93,108 +66,210 @@ public enum STOI {
         }
     }()
 
-    /// Band envelopes, frame-major: `[frame * bandCount + band]` = sqrt(Σ |X(k)|² over the band).
-    /// Frames start at 0, hop 128, while start < n − 256 (pystoi `stft`).
-    static func thirdOctaveEnvelopes(_ x: [Double], metric: String) throws -> [Double] {
+    /// Band envelopes are stored frame-major, `lanes` values a frame: bands 0..<15, then a zero,
+    /// so every per-band step runs on four bands at once (SIMD4: four independent sums, as the
+    /// loops are bound by the latency of their additions); each band's sums run in time order.
+    static let lanes = 16
+
+    @inline(__always)
+    static func quad(_ p: UnsafePointer<Double>) -> SIMD4<Double> { UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Double>.self) }
+
+    /// Band envelopes of the reference and processed signals: resampling to 10 kHz, silent-frame
+    /// removal and one-third octave analysis (pystoi's `resample_oct`, `remove_silent_frames`,
+    /// `stft` and `OBM` product, eq. 1 of Taal 2011), `lanes` values per STFT frame.
+    ///
+    /// Only the processed signal's samples inside the reference's non-silent frames are
+    /// resampled (the others are never used). Scratch memory comes from `workspace`.
+    static func bandEnvelopes(_ x: UnsafeBufferPointer<Double>, _ y: UnsafeBufferPointer<Double>, sampleRate fs: Int,
+                              workspace ws: Workspace) -> (x: [Double], y: [Double]) {
         let hop = frameLength / 2
-        var frameCount = 0
-        if x.count > frameLength { frameCount = (x.count - frameLength - 1) / hop + 1 }
-        var out = [Double](repeating: 0, count: frameCount * bandCount)
-        guard frameCount > 0 else { return out }
-        let fft = RealFFT.double(size: fftSize)
-        let bands = bandBins
-        var frame = [Double](repeating: 0, count: fftSize)
-        var spectrum = [Double](repeating: 0, count: 2 * fft.binCount)
-        var power = [Double](repeating: 0, count: fft.binCount)
-        let w = frameWindow
-        for f in 0..<frameCount {
-            let start = f * hop
-            for i in 0..<frameLength { frame[i] = w[i] * x[start + i] }
-            frame.withUnsafeBufferPointer { inp in spectrum.withUnsafeMutableBufferPointer { fft.forward(inp, into: $0) } }
-            for k in 0..<fft.binCount { power[k] = spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1] }
-            for (b, (low, high)) in bands.enumerated() {
-                var e = 0.0
-                for k in low..<high { e += power[k] }
-                out[f * bandCount + b] = e.squareRoot()
+        let g = OctaveResampler.gcd(sampleRate, fs)
+        let bank = fs == sampleRate ? nil : OctaveResampler.Bank.cached(up: sampleRate / g, down: fs / g)
+        let n = bank?.outputCount(inputCount: x.count) ?? x.count
+        ws.reserve(n)
+        let x10 = bank.map { bank in
+            bank.apply(x, outputs: 0..<n, into: ws.x)
+            return UnsafeBufferPointer(rebasing: ws.x[0..<n])
+        } ?? x
+        return frameWindow.withUnsafeBufferPointer { w in
+            // remove_silent_frames: frames at 0, 128, ... while start < n − 256; keep those within 40 dB of the loudest.
+            let frameCount = n > frameLength ? (n - frameLength - 1) / hop + 1 : 0
+            var energies = [Double](repeating: 0, count: frameCount)
+            for f in 0..<frameCount {
+                let e = windowedEnergy(x10.baseAddress! + f * hop, window: w.baseAddress!)
+                energies[f] = 20 * log10(e.squareRoot() + eps)
             }
+            guard let loudest = energies.max() else { return ([], []) }
+            let kept = (0..<frameCount).filter { loudest - dynamicRangeDB - energies[$0] < 0 }
+            let y10: UnsafeBufferPointer<Double>
+            if let bank {
+                var ranges: [Range<Int>] = []
+                for f in kept {
+                    let r = (f * hop)..<(f * hop + frameLength)
+                    if let last = ranges.last, last.upperBound >= r.lowerBound { ranges[ranges.count - 1] = last.lowerBound..<r.upperBound } else { ranges.append(r) }
+                }
+                for r in ranges { bank.apply(y, outputs: r, into: ws.y) }
+                y10 = UnsafeBufferPointer(rebasing: ws.y[0..<n])
+            } else {
+                y10 = y
+            }
+            // Overlap-add of the kept windowed frames.
+            let length = kept.isEmpty ? 0 : (kept.count - 1) * hop + frameLength
+            let xs = UnsafeMutableBufferPointer(rebasing: ws.xs[0..<length]), ys = UnsafeMutableBufferPointer(rebasing: ws.ys[0..<length])
+            xs.update(repeating: 0); ys.update(repeating: 0)
+            for (k, f) in kept.enumerated() {
+                let src = f * hop, dst = k * hop
+                for i in 0..<frameLength {
+                    xs[dst + i] += w[i] * x10[src + i]
+                    ys[dst + i] += w[i] * y10[src + i]
+                }
+            }
+            return (thirdOctaveEnvelopes(UnsafeBufferPointer(xs), workspace: ws), thirdOctaveEnvelopes(UnsafeBufferPointer(ys), workspace: ws))
         }
-        return out
     }
 
-    /// Classic STOI: per band and segment, scale y to x's energy, clip at x·(1 + 10^(−β/20)),
-    /// correlate; mean over bands and segments.
+    /// Σ (w[i]·x[i])², i < 256, with eight running sums.
+    @inline(__always)
+    static func windowedEnergy(_ x: UnsafePointer<Double>, window w: UnsafePointer<Double>) -> Double {
+        var s0 = SIMD4<Double>(), s1 = SIMD4<Double>()
+        let rx = UnsafeRawPointer(x), rw = UnsafeRawPointer(w)
+        for i in stride(from: 0, to: frameLength, by: 8) {
+            let o = i * MemoryLayout<Double>.stride
+            let v0 = rw.loadUnaligned(fromByteOffset: o, as: SIMD4<Double>.self) * rx.loadUnaligned(fromByteOffset: o, as: SIMD4<Double>.self)
+            let v1 = rw.loadUnaligned(fromByteOffset: o + 32, as: SIMD4<Double>.self) * rx.loadUnaligned(fromByteOffset: o + 32, as: SIMD4<Double>.self)
+            s0 += v0 * v0; s1 += v1 * v1
+        }
+        return (s0 + s1).sum()
+    }
+
+    /// Band envelopes sqrt(Σ |X(k)|² over each band's bins), `lanes` values per STFT frame
+    /// (256-sample Hann frames, hop 128, zero-padded to 512; frames start at 0 while start < n − 256,
+    /// as pystoi's `stft`).
+    static func thirdOctaveEnvelopes(_ x: UnsafeBufferPointer<Double>, workspace ws: Workspace) -> [Double] {
+        let hop = frameLength / 2
+        let frameCount = x.count > frameLength ? (x.count - frameLength - 1) / hop + 1 : 0
+        guard frameCount > 0 else { return [] }
+        let fft = RealFFT.double(size: fftSize)
+        let bands = bandBins
+        let frame = ws.frame, spectrum = ws.spectrum
+        return frameWindow.withUnsafeBufferPointer { w in [Double](unsafeUninitializedCapacity: frameCount * lanes) { out, count in
+            for f in 0..<frameCount {
+                let start = f * hop
+                for i in 0..<frameLength { frame[i] = w[i] * x[start + i] }
+                fft.forward(UnsafeBufferPointer(frame), into: spectrum)
+                for (b, (low, high)) in bands.enumerated() {
+                    var e = 0.0  // Σ |X(k)|² over the band's bins (only those bins are squared)
+                    for k in low..<high { e += spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1] }
+                    out[f * lanes + b] = e.squareRoot()
+                }
+                for b in bandCount..<lanes { out[f * lanes + b] = 0 }
+            }
+            count = frameCount * lanes
+        } }
+    }
+
+    /// Classic STOI: per band and 30-frame segment, scale y to x's energy, clip at
+    /// x·(1 + 10^(−β/20)), correlate (eqs. 2–5 of Taal 2011); mean over bands and segments (eq. 6).
+    /// `x`, `y`: `frames × lanes` band envelopes.
     static func stoi(_ x: [Double], _ y: [Double], frames: Int) -> Double {
         let n = segmentFrames
-        let clip = 1 + pow(10, -beta / 20)
-        var total = 0.0
-        var xv = [Double](repeating: 0, count: n), yv = [Double](repeating: 0, count: n)
+        let clip = SIMD4<Double>(repeating: 1 + pow(10, -beta / 20))
         let segments = frames - n + 1
-        for m in 0..<segments {
-            for b in 0..<bandCount {
-                var xx = 0.0, yy = 0.0
-                for t in 0..<n {
-                    xv[t] = x[(m + t) * bandCount + b]; yv[t] = y[(m + t) * bandCount + b]
-                    xx += xv[t] * xv[t]; yy += yv[t] * yv[t]
+        var total = SIMD4<Double>()
+        x.withUnsafeBufferPointer { x in
+            y.withUnsafeBufferPointer { y in
+                for g in stride(from: 0, to: lanes, by: 4) {
+                    let xg = x.baseAddress! + g, yg = y.baseAddress! + g
+                    for m in 0..<segments {
+                        var xx = SIMD4<Double>(), yy = SIMD4<Double>()
+                        for t in m..<(m + n) {
+                            let a = quad(xg + t * lanes), c = quad(yg + t * lanes)
+                            xx += a * a; yy += c * c
+                        }
+                        let alpha = xx.squareRoot() / (yy.squareRoot() + eps)
+                        @inline(__always) func clipped(_ t: Int) -> SIMD4<Double> {
+                            let scaled = quad(yg + t * lanes) * alpha, limit = quad(xg + t * lanes) * clip
+                            return scaled.replacing(with: limit, where: limit .< scaled)
+                        }
+                        var xm = SIMD4<Double>(), ym = SIMD4<Double>()
+                        for t in m..<(m + n) { xm += quad(xg + t * lanes); ym += clipped(t) }
+                        xm /= Double(n); ym /= Double(n)
+                        var xn = SIMD4<Double>(), yn = SIMD4<Double>(), xy = SIMD4<Double>()
+                        for t in m..<(m + n) {
+                            let a = quad(xg + t * lanes) - xm, c = clipped(t) - ym
+                            xn += a * a; yn += c * c; xy += a * c
+                        }
+                        total += xy / ((xn.squareRoot() + eps) * (yn.squareRoot() + eps))  // the padding lane adds 0
+                    }
                 }
-                let alpha = xx.squareRoot() / (yy.squareRoot() + eps)
-                var xm = 0.0, ym = 0.0
-                for t in 0..<n {
-                    yv[t] = min(yv[t] * alpha, xv[t] * clip)
-                    xm += xv[t]; ym += yv[t]
-                }
-                xm /= Double(n); ym /= Double(n)
-                var xn = 0.0, yn = 0.0, xy = 0.0
-                for t in 0..<n {
-                    let a = xv[t] - xm, c = yv[t] - ym
-                    xn += a * a; yn += c * c; xy += a * c
-                }
-                total += xy / ((xn.squareRoot() + eps) * (yn.squareRoot() + eps))
             }
         }
-        return total / Double(segments * bandCount)
+        return total.sum() / Double(segments * bandCount)
     }
 
     /// ESTOI: per segment, normalise rows (bands over time) to zero mean and unit norm, then
-    /// columns (spectra) likewise, and average the column inner products. (pystoi adds noise of
-    /// size 1e-16 before each normalisation to avoid division by zero; its effect is far below
-    /// 1e-9 and is left out here, so the result is deterministic.)
+    /// columns (spectra) likewise, and average the column inner products (eqs. 5–8 of Jensen &
+    /// Taal 2016). (pystoi adds noise of size 1e-16 before each normalisation to avoid division
+    /// by zero; its effect is far below 1e-9 and is left out here, so the result is deterministic.)
+    /// `x`, `y`: `frames × lanes` band envelopes.
     static func estoi(_ x: [Double], _ y: [Double], frames: Int) -> Double {
         let n = segmentFrames
         let segments = frames - n + 1
-        var xs = [Double](repeating: 0, count: bandCount * n), ys = xs
         var total = 0.0
-        func normalise(_ s: inout [Double]) {
-            for b in 0..<bandCount {
-                var mean = 0.0
-                for t in 0..<n { mean += s[b * n + t] }
-                mean /= Double(n)
-                var norm = 0.0
-                for t in 0..<n { s[b * n + t] -= mean; norm += s[b * n + t] * s[b * n + t] }
-                let inv = 1 / norm.squareRoot()
-                for t in 0..<n { s[b * n + t] *= inv }
-            }
-            for t in 0..<n {
-                var mean = 0.0
-                for b in 0..<bandCount { mean += s[b * n + t] }
-                mean /= Double(bandCount)
-                var norm = 0.0
-                for b in 0..<bandCount { s[b * n + t] -= mean; norm += s[b * n + t] * s[b * n + t] }
-                let inv = 1 / norm.squareRoot()
-                for b in 0..<bandCount { s[b * n + t] *= inv }
-            }
-        }
-        for m in 0..<segments {
-            for b in 0..<bandCount {
-                for t in 0..<n {
-                    xs[b * n + t] = x[(m + t) * bandCount + b]
-                    ys[b * n + t] = y[(m + t) * bandCount + b]
+        x.withUnsafeBufferPointer { x in
+            y.withUnsafeBufferPointer { y in
+                let xp = x.baseAddress!, yp = y.baseAddress!
+                for m in 0..<segments {
+                    let rowsX = RowNormaliser(xp, segment: m), rowsY = RowNormaliser(yp, segment: m)
+                    var sum = 0.0
+                    for t in m..<(m + n) {
+                        let (cx, scaleX) = rowsX.centredColumn(xp + t * lanes)
+                        let (cy, scaleY) = rowsY.centredColumn(yp + t * lanes)
+                        sum += (cx.0 * cy.0 + cx.1 * cy.1 + cx.2 * cy.2 + cx.3 * cy.3).sum() * scaleX * scaleY
+                    }
+                    total += sum / Double(n)
                 }
             }
-            normalise(&xs); normalise(&ys)
-            var sum = 0.0
-            for i in 0..<(bandCount * n) { sum += xs[i] * ys[i] }
-            total += sum / Double(n)
         }
         return total / Double(segments)
+    }
+
+    /// ESTOI's row normalisation of one 30-frame segment (per band: zero mean, unit norm over
+    /// time), four bands to a SIMD4, and the column step applied to one frame of it.
+    struct RowNormaliser {
+        typealias Bands = (SIMD4<Double>, SIMD4<Double>, SIMD4<Double>, SIMD4<Double>)
+        var mean: Bands = (.zero, .zero, .zero, .zero)
+        var inverseNorm: Bands = (.zero, .zero, .zero, .zero)
+
+        @inline(__always)
+        init(_ source: UnsafePointer<Double>, segment m: Int) {
+            let n = segmentFrames
+            @inline(__always) func row(_ g: Int) -> (SIMD4<Double>, SIMD4<Double>) {
+                var sum = SIMD4<Double>()
+                for t in m..<(m + n) { sum += quad(source + t * lanes + 4 * g) }
+                let mu = sum / Double(n)
+                var norm = SIMD4<Double>()
+                for t in m..<(m + n) { let v = quad(source + t * lanes + 4 * g) - mu; norm += v * v }
+                return (mu, 1 / norm.squareRoot())
+            }
+            (mean.0, inverseNorm.0) = row(0)
+            (mean.1, inverseNorm.1) = row(1)
+            (mean.2, inverseNorm.2) = row(2)
+            (mean.3, inverseNorm.3) = row(3)
+            inverseNorm.3[3] = 0  // the padding lane: 0, not 0·∞
+        }
+
+        /// Frame `row` row-normalised, then centred over its 15 bands; with the inverse of its norm
+        /// (the column normalisation, applied by the caller).
+        @inline(__always)
+        func centredColumn(_ row: UnsafePointer<Double>) -> (Bands, Double) {
+            let r0 = (quad(row) - mean.0) * inverseNorm.0, r1 = (quad(row + 4) - mean.1) * inverseNorm.1
+            let r2 = (quad(row + 8) - mean.2) * inverseNorm.2, r3 = (quad(row + 12) - mean.3) * inverseNorm.3
+            let columnMean = SIMD4<Double>(repeating: (r0 + r1 + r2 + r3).sum() / Double(bandCount))
+            let c0 = r0 - columnMean, c1 = r1 - columnMean, c2 = r2 - columnMean
+            let c3 = r3 - columnMean * SIMD4(1, 1, 1, 0)  // the padding lane stays 0
+            let norm = (c0 * c0 + c1 * c1 + c2 * c2 + c3 * c3).sum()
+            return ((c0, c1, c2, c3), 1 / norm.squareRoot())
+        }
     }
 }

@@ -24,16 +24,34 @@ public enum SegmentalSNR {
         let eps = Double.ulpOfOne
         let window = (1...length).map { 0.5 * (1 - cos(2 * Double.pi * Double($0) / Double(length + 1))) }
         var total = 0.0
-        for f in 0..<frames {
-            let start = f * hop
-            var signal = 0.0, noise = 0.0
-            for i in 0..<length {
-                let c = s[start + i] * window[i]
-                let e = c - y[start + i] * window[i]
-                signal += c * c; noise += e * e
+        s.withUnsafeBufferPointer { s in
+            y.withUnsafeBufferPointer { y in
+                window.withUnsafeBufferPointer { w in
+                    let quads = length / 4
+                    for f in 0..<frames {
+                        let start = f * hop
+                        // Four running sums of each energy (independent add chains).
+                        var signal = SIMD4<Double>(), noise = SIMD4<Double>()
+                        for k in 0..<quads {
+                            let i = 4 * k
+                            let c0 = s[start + i] * w[i], c1 = s[start + i + 1] * w[i + 1]
+                            let c2 = s[start + i + 2] * w[i + 2], c3 = s[start + i + 3] * w[i + 3]
+                            let e0 = c0 - y[start + i] * w[i], e1 = c1 - y[start + i + 1] * w[i + 1]
+                            let e2 = c2 - y[start + i + 2] * w[i + 2], e3 = c3 - y[start + i + 3] * w[i + 3]
+                            signal[0] += c0 * c0; signal[1] += c1 * c1; signal[2] += c2 * c2; signal[3] += c3 * c3
+                            noise[0] += e0 * e0; noise[1] += e1 * e1; noise[2] += e2 * e2; noise[3] += e3 * e3
+                        }
+                        var signalEnergy = signal.sum(), noiseEnergy = noise.sum()
+                        for i in (4 * quads)..<length {
+                            let c = s[start + i] * w[i]
+                            let e = c - y[start + i] * w[i]
+                            signalEnergy += c * c; noiseEnergy += e * e
+                        }
+                        let value = 10 * log10(signalEnergy / (noiseEnergy + eps) + eps)
+                        total += min(max(value, minimumDB), maximumDB)
+                    }
+                }
             }
-            let value = 10 * log10(signal / (noise + eps) + eps)
-            total += min(max(value, minimumDB), maximumDB)
         }
         return total / Double(frames)
     }

@@ -13,7 +13,7 @@ struct STOIPystoiTests {
     print('%.17g %.17g' % (stoi(x, y, fs), stoi(x, y, fs, extended=True)))
     """
 
-    @Test(arguments: [8000, 16000, 44100, 48000])
+    @Test(arguments: [8000, 10000, 16000, 44100, 48000])
     func matchesPystoiAcrossRatesAndSNRs(sampleRate: Int) throws {
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
         let speech = try AudioFile.read(at: Fixtures.url("speech/cmu_arctic_us_aew_a0001.wav"), sampleRate: sampleRate).samples.map(Double.init)

@@ -72,21 +72,8 @@ enum MixSignals {
         }
     }
 
-    /// Mean square of float samples, accumulated in Double (same order as the Double version).
-    static func meanSquare(_ x: [Float]) -> Double {
-        guard !x.isEmpty else { return 0 }
-        return x.withUnsafeBufferPointer { p in
-            var a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0
-            var i = 0
-            while i + 4 <= p.count {
-                let v0 = Double(p[i]), v1 = Double(p[i + 1]), v2 = Double(p[i + 2]), v3 = Double(p[i + 3])
-                a0 += v0 * v0; a1 += v1 * v1; a2 += v2 * v2; a3 += v3 * v3
-                i += 4
-            }
-            while i < p.count { a0 += Double(p[i]) * Double(p[i]); i += 1 }
-            return (a0 + a1 + a2 + a3) / Double(p.count)
-        }
-    }
+    /// Mean square of float samples, accumulated in Double.
+    static func meanSquare(_ x: [Float]) -> Double { Levels.meanSquare(x) }
 
     /// The value a float sample has after a round trip through a 16-bit PCM WAV written by SEKit.
     @inline(__always)

@@ -85,6 +85,28 @@ public enum PCM16 {
         return !(acc.sum() + tail).isNaN
     }
 
+    /// Codes of `Float(x[i] * scale)` for every sample (see ``encode(_:)``), without the
+    /// intermediate Float array: the mixer's path from its Double signals to 16-bit stems.
+    public static func encode(_ x: [Double], scale: Double) -> [Int16] {
+        let n = x.count, blocks = n / 8
+        return [Int16](unsafeUninitializedCapacity: n) { out, count in
+            x.withUnsafeBufferPointer { p in
+                if let base = p.baseAddress {
+                    let raw = UnsafeRawPointer(base)
+                    let outRaw = UnsafeMutableRawPointer(out.baseAddress!)
+                    for j in 0..<blocks {
+                        let low = raw.loadUnaligned(fromByteOffset: 64 * j, as: SIMD4<Double>.self) * scale
+                        let high = raw.loadUnaligned(fromByteOffset: 64 * j + 32, as: SIMD4<Double>.self) * scale
+                        let (codes, _) = encode8(SIMD8<Float>(lowHalf: SIMD4<Float>(low), highHalf: SIMD4<Float>(high)))
+                        outRaw.storeBytes(of: SIMD8<Int16>(truncatingIfNeeded: codes), toByteOffset: 16 * j, as: SIMD8<Int16>.self)
+                    }
+                }
+                for i in (blocks * 8)..<n { out[i] = encode(Float(p[i] * scale)) }
+            }
+            count = n
+        }
+    }
+
     /// Codes of every sample and how many clip (see ``encode(_:)``).
     public static func encode(_ samples: [Float]) -> (codes: [Int16], clipped: Int) {
         var clipped = 0

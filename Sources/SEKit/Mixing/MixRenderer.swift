@@ -151,9 +151,9 @@ public final class MixRenderer: Sendable {
         var clipped = 0
         let cleanIsSpeech = plan.rir == nil || options.target == .reverberant
         if quantise {
-            let speechCodes = PCM16.encode(MixSignals.toFloat(mixtureSpeech, scale: scale, quantise: false)).codes
-            let noiseCodes = PCM16.encode(MixSignals.toFloat(noiseSum, scale: scale, quantise: false)).codes
-            let cleanCodes = cleanIsSpeech ? speechCodes : PCM16.encode(MixSignals.toFloat(clean, scale: scale, quantise: false)).codes
+            let speechCodes = PCM16.encode(mixtureSpeech, scale: scale)
+            let noiseCodes = PCM16.encode(noiseSum, scale: scale)
+            let cleanCodes = cleanIsSpeech ? speechCodes : PCM16.encode(clean, scale: scale)
             var saturated = 0
             let noisyCodes = [Int16](unsafeUninitializedCapacity: length) { out, count in
                 speechCodes.withUnsafeBufferPointer { s in

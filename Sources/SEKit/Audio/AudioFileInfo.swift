@@ -1,4 +1,3 @@
-import CSndfile
 import Foundation
 
 /// What a file's header says, without decoding its samples.
@@ -26,12 +25,10 @@ public enum AudioFile {
     /// - Throws: ``AudioError`` naming the file: missing, empty, unreadable/corrupt/unsupported.
     public static func info(at url: URL) throws(AudioError) -> AudioFileInfo {
         let reader = try SndfileReader(path: url.path)
-        let major = reader.format & Int32(SF_FORMAT_TYPEMASK)
-        let minor = reader.format & Int32(SF_FORMAT_SUBMASK)
         return AudioFileInfo(
             path: url.path,
-            format: SndfileReader.formatName(major),
-            encoding: SndfileReader.formatName(minor),
+            format: reader.containerName,
+            encoding: reader.encodingName,
             sampleRate: reader.sampleRate,
             channels: reader.channels,
             frames: reader.frames

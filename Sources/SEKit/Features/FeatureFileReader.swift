@@ -1,4 +1,3 @@
-import CHDF5
 import Foundation
 
 /// A packed stream found in a feature file.
@@ -72,14 +71,14 @@ public final class FeatureFileReader: @unchecked Sendable {
             throw .notAFeatureFile(path: path, reason: "no /index/\(name)")
         }
         let offsets = try index.openDataset(FeatureFileLayout.offsetDataset)
-            .readVector(of: Int64.self, memoryType: sekit_H5T_NATIVE_INT64(), zero: 0)
+            .readInt64Vector()
         let numFrames = try index.openDataset(FeatureFileLayout.numFramesDataset)
-            .readVector(of: Int64.self, memoryType: sekit_H5T_NATIVE_INT64(), zero: 0)
+            .readInt64Vector()
         let clipIDs = try index.openDataset(FeatureFileLayout.clipIDDataset).readStrings()
         let splits = try index.linkExists(FeatureFileLayout.splitDataset)
             ? try index.openDataset(FeatureFileLayout.splitDataset).readStrings() : [String](repeating: "", count: clipIDs.count)
         let snrs = try index.linkExists(FeatureFileLayout.snrDBDataset)
-            ? try index.openDataset(FeatureFileLayout.snrDBDataset).readVector(of: Double.self, memoryType: sekit_H5T_NATIVE_DOUBLE(), zero: 0)
+            ? try index.openDataset(FeatureFileLayout.snrDBDataset).readDoubleVector()
             : [Double](repeating: .nan, count: clipIDs.count)
         guard offsets.count == clipIDs.count, numFrames.count == clipIDs.count, splits.count == clipIDs.count,
               snrs.count == clipIDs.count else {
@@ -100,15 +99,13 @@ public final class FeatureFileReader: @unchecked Sendable {
         for name in try file.childNames() where try file.childIsDataset(name) {
             let dataset = try file.openDataset(name)
             let shape = try dataset.datasetSpace().dimensions()
-            let type = try dataset.storedType().typeClassAndSize()
-            guard shape.count == 2, type.typeClass == H5T_FLOAT else { continue }
-            let filters = try dataset.filters()
-            let deflate = filters.first { $0.id == H5Z_FILTER_DEFLATE }
+            guard shape.count == 2, let size = try dataset.storedFloatSize() else { continue }
+            let filters = try dataset.compressionFilters()
             streams.append(FeatureStreamInfo(
-                name: name, bins: shape[1], totalFrames: shape[0], bytesPerValue: type.size,
+                name: name, bins: shape[1], totalFrames: shape[0], bytesPerValue: size,
                 chunkFrames: try dataset.chunkDimensions()?.first,
-                compression: deflate.map { .gzip(level: Int($0.values.first ?? 0)) } ?? .none,
-                shuffle: filters.contains { $0.id == H5Z_FILTER_SHUFFLE }))
+                compression: filters.deflateLevel.map { .gzip(level: $0) } ?? .none,
+                shuffle: filters.shuffle))
             datasets[name] = dataset
         }
         for clip in clips {
@@ -153,8 +150,7 @@ public final class FeatureFileReader: @unchecked Sendable {
         var values = [Float](repeating: 0, count: range.count * info.bins)
         let dataset = datasets[name]!
         try values.withUnsafeMutableBufferPointer { buffer throws(FeatureFileError) in
-            try dataset.readRows(firstRow: range.lowerBound, rows: range.count, columns: info.bins,
-                                 memoryType: sekit_H5T_NATIVE_FLOAT(), into: buffer.baseAddress!)
+            try dataset.readFloatRows(firstRow: range.lowerBound, rows: range.count, columns: info.bins, into: buffer.baseAddress!)
         }
         return values
     }
@@ -173,8 +169,8 @@ public final class FeatureFileReader: @unchecked Sendable {
             throw .statisticsMismatch(path: url.path, stream: stream, reason: "no statistics stored")
         }
         let group = try file.openGroup(FeatureFileLayout.statsGroup).openGroup(stream)
-        let mean = try group.openDataset("mean").readVector(of: Double.self, memoryType: sekit_H5T_NATIVE_DOUBLE(), zero: 0)
-        let std = try group.openDataset("std").readVector(of: Double.self, memoryType: sekit_H5T_NATIVE_DOUBLE(), zero: 0)
+        let mean = try group.openDataset("mean").readDoubleVector()
+        let std = try group.openDataset("std").readDoubleVector()
         let attributes = try group.readAttributes()
         guard mean.count == std.count, let count = attributes["count"]?.intValue else {
             throw .notAFeatureFile(path: url.path, reason: "/stats/\(stream) is malformed")

@@ -1,4 +1,3 @@
-import CHDF5
 import Foundation
 
 /// What ``FeatureFileWriter/finish(statistics:statisticsSplit:)`` produced.
@@ -154,13 +153,13 @@ public final class FeatureFileWriter: @unchecked Sendable {
         all["streams"] = .string(streams.map(\.name).joined(separator: ","))
         for name in all.keys.sorted() { try file.writeAttribute(name, all[name]!) }
 
-        let fileType: hid_t
+        let fileType: Int64
         if dtype == .float16 {
             let half = try HDF5Handle.float16Type(path: temporaryURL.path)
             halfType = half
             fileType = half.id
         } else {
-            fileType = sekit_H5T_IEEE_F32LE()
+            fileType = HDF5Handle.float32FileType
         }
         let level: Int? = if case .gzip(let level) = compression { level } else { nil }
         for stream in streams {
@@ -284,7 +283,7 @@ public final class FeatureFileWriter: @unchecked Sendable {
         try dataset.setExtent([firstRow + rows, stream.bins])
         guard let base = values.baseAddress else { return }
         if dtype == .float32 {
-            try dataset.writeRows(firstRow: firstRow, rows: rows, columns: stream.bins, memoryType: sekit_H5T_NATIVE_FLOAT(), buffer: base)
+            try dataset.writeFloatRows(firstRow: firstRow, rows: rows, columns: stream.bins, buffer: base)
             return
         }
         // float16: round to nearest even in Swift (IEEE conversion), then write the bits as they are.
@@ -356,12 +355,9 @@ public final class FeatureFileWriter: @unchecked Sendable {
     private func writeIndex(_ file: HDF5Handle) throws(FeatureFileError) {
         let index = try file.createGroup(FeatureFileLayout.indexGroup)
         try index.writeStrings(FeatureFileLayout.clipIDDataset, clips.map(\.clipID))
-        try index.writeVector(FeatureFileLayout.offsetDataset, clips.map { Int64($0.offset) },
-                              fileType: sekit_H5T_STD_I64LE(), memoryType: sekit_H5T_NATIVE_INT64())
-        try index.writeVector(FeatureFileLayout.numFramesDataset, clips.map { Int64($0.numFrames) },
-                              fileType: sekit_H5T_STD_I64LE(), memoryType: sekit_H5T_NATIVE_INT64())
-        try index.writeVector(FeatureFileLayout.snrDBDataset, clips.map { $0.snrDB ?? .nan },
-                              fileType: sekit_H5T_IEEE_F64LE(), memoryType: sekit_H5T_NATIVE_DOUBLE())
+        try index.writeInt64Vector(FeatureFileLayout.offsetDataset, clips.map { Int64($0.offset) })
+        try index.writeInt64Vector(FeatureFileLayout.numFramesDataset, clips.map { Int64($0.numFrames) })
+        try index.writeDoubleVector(FeatureFileLayout.snrDBDataset, clips.map { $0.snrDB ?? .nan })
         try index.writeStrings(FeatureFileLayout.splitDataset, clips.map(\.split))
     }
 
@@ -371,9 +367,8 @@ public final class FeatureFileWriter: @unchecked Sendable {
         for name in statistics.keys.sorted() {
             let stats = statistics[name]!
             let streamGroup = try group.createGroup(name)
-            try streamGroup.writeVector("mean", stats.mean, fileType: sekit_H5T_IEEE_F64LE(), memoryType: sekit_H5T_NATIVE_DOUBLE())
-            try streamGroup.writeVector("std", stats.standardDeviation, fileType: sekit_H5T_IEEE_F64LE(),
-                                        memoryType: sekit_H5T_NATIVE_DOUBLE())
+            try streamGroup.writeDoubleVector("mean", stats.mean)
+            try streamGroup.writeDoubleVector("std", stats.standardDeviation)
             try streamGroup.writeAttribute("count", .int(stats.count))
             try streamGroup.writeAttribute("split", .string(split))
         }

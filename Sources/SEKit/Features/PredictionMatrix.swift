@@ -1,5 +1,4 @@
 import Foundation
-import CHDF5
 
 /// A 2-D float dataset `[frames, bins]` in any HDF5 file: a model's predictions written with h5py
 /// (`f.create_dataset("mask", data=pred)`), read row ranges at a time.
@@ -22,8 +21,7 @@ public final class PredictionMatrix: @unchecked Sendable {
         guard try file.linkExists(dataset), try file.childIsDataset(dataset) else { throw .unknownStream(path: url.path, stream: dataset) }
         handle = try file.openDataset(dataset)
         let shape = try handle.datasetSpace().dimensions()
-        let type = try handle.storedType().typeClassAndSize()
-        guard shape.count == 2, type.typeClass == H5T_FLOAT else {
+        guard shape.count == 2, try handle.storedFloatSize() != nil else {
             throw .notAFeatureFile(path: url.path, reason: "/\(dataset) is not a 2-D float dataset [frames, bins] (shape \(shape))")
         }
         rows = shape[0]
@@ -39,8 +37,7 @@ public final class PredictionMatrix: @unchecked Sendable {
         guard !range.isEmpty else { return values }
         let handle = handle, columns = columns
         try values.withUnsafeMutableBufferPointer { buffer throws(FeatureFileError) in
-            try handle.readRows(firstRow: range.lowerBound, rows: range.count, columns: columns,
-                                memoryType: sekit_H5T_NATIVE_FLOAT(), into: buffer.baseAddress!)
+            try handle.readFloatRows(firstRow: range.lowerBound, rows: range.count, columns: columns, into: buffer.baseAddress!)
         }
         return values
     }

@@ -30,6 +30,9 @@ final class SndfileReader {
     var sampleRate: Int { Int(info.samplerate) }
     var channels: Int { Int(info.channels) }
     var format: Int32 { info.format }
+    /// Name of the container (e.g. "WAV (Microsoft)") and of the sample encoding (e.g. "Signed 16 bit PCM").
+    var containerName: String { Self.formatName(info.format & Int32(SF_FORMAT_TYPEMASK)) }
+    var encodingName: String { Self.formatName(info.format & Int32(SF_FORMAT_SUBMASK)) }
 
     /// Reads up to `frames` interleaved frames as Float (`sf_readf_float`); returns the frames read.
     func readFrames(into buffer: UnsafeMutablePointer<Float>, frames: Int) -> Int {

@@ -133,7 +133,19 @@ struct FeatureExportTests {
         try FileManager.default.removeItem(at: corpus.appendingPathComponent(records[3].clean))
         let broken = folder.url.appendingPathComponent("broken.h5")
         #expect(throws: FeatureExportError.self) { _ = try FeatureExport.run(corpus: corpus, output: broken, options: options) }
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.contains("none") || $0.contains("broken") }
+        // A stem at another sample rate, and a stem of another length, are errors naming the clip or file.
+        try AudioWriter.write(AudioBuffer(samples: [Float](repeating: 0.1, count: 8000), sampleRate: 8000),
+                              to: corpus.appendingPathComponent(records[3].clean), format: .wavPCM16)
+        #expect {
+            _ = try FeatureExport.run(corpus: corpus, output: folder.url.appendingPathComponent("rate.h5"), options: options)
+        } throws: { error in "\(error)".contains("8000 Hz") && "\(error)".contains(records[3].clean) }
+        try AudioWriter.write(AudioBuffer(samples: [Float](repeating: 0.1, count: 8000), sampleRate: 16000),
+                              to: corpus.appendingPathComponent(records[3].clean), format: .wavPCM16)
+        #expect {
+            _ = try FeatureExport.run(corpus: corpus, output: folder.url.appendingPathComponent("length.h5"), options: options)
+        } throws: { error in "\(error)".contains(records[3].clipID) && "\(error)".contains("samples") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+            .filter { ["none", "broken", "rate", "length"].contains(where: $0.contains) }
         #expect(leftovers.isEmpty, "left behind: \(leftovers)")
     }
 }

@@ -75,7 +75,7 @@ struct FeaturesCommand: ParsableCommand {
         let corpusURL = URL(fileURLWithPath: corpus)
         let output = URL(fileURLWithPath: out)
         if !overwrite, FileManager.default.fileExists(atPath: output.path) {
-            throw ValidationError("\(output.path) exists; use --overwrite to replace it")
+            throw FeatureFileError.outputExists(path: output.path)
         }
         let catalog = try recording.open()
         let mixRuns = MixCatalogRunState.all(in: corpusURL)

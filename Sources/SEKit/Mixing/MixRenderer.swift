@@ -116,12 +116,19 @@ public final class MixRenderer: Sendable {
         var attempts = 1
         var levelScale = 0.0
         var clippingScale = 1.0
-        var mixture = [Double](repeating: 0, count: length)
-        for i in 0..<length { mixture[i] = mixtureSpeech[i] + noiseSum[i] }
-        let measuredLevel = try levelDBFS(mixture, mode: options.levelMode)
+        // The mixture's peak and (for RMS levels) power in one pass; other level modes need the signal.
+        let (mixturePeak, mixtureEnergy) = MixSignals.peakAndEnergy(ofSum: mixtureSpeech, noiseSum)
+        var mixture: [Double] = []
+        let measuredLevel: Double
+        if options.levelMode == .rms {
+            measuredLevel = 10 * log10(mixtureEnergy / Double(length))
+        } else {
+            mixture = (0..<length).map { mixtureSpeech[$0] + noiseSum[$0] }
+            measuredLevel = try levelDBFS(mixture, mode: options.levelMode)
+        }
         while true {
             levelScale = pow(10, (plan.levelDBFS - measuredLevel) / 20)
-            let peak = MixSignals.peak(mixture) * levelScale
+            let peak = mixturePeak * levelScale
             if peak <= Self.clippingPeak || options.clipping == .allow { break }
             if options.clipping == .reject && attempts < Self.maximumRejectAttempts {
                 plan.levelDBFS = planner.plan(index: index, attempt: attempts).levelDBFS

@@ -72,6 +72,26 @@ enum MixSignals {
         }
     }
 
+    /// Peak |a + b| and Σ(a + b)² of two equally long signals, without forming the sum
+    /// (four independent accumulators, so the loop pipelines).
+    static func peakAndEnergy(ofSum a: [Double], _ b: [Double]) -> (peak: Double, energy: Double) {
+        precondition(a.count == b.count, "peakAndEnergy: lengths differ")
+        return a.withUnsafeBufferPointer { x in
+            b.withUnsafeBufferPointer { y in
+                var p0 = 0.0, p1 = 0.0, p2 = 0.0, p3 = 0.0, e0 = 0.0, e1 = 0.0, e2 = 0.0, e3 = 0.0
+                var i = 0
+                while i + 4 <= x.count {
+                    let v0 = x[i] + y[i], v1 = x[i + 1] + y[i + 1], v2 = x[i + 2] + y[i + 2], v3 = x[i + 3] + y[i + 3]
+                    p0 = max(p0, abs(v0)); p1 = max(p1, abs(v1)); p2 = max(p2, abs(v2)); p3 = max(p3, abs(v3))
+                    e0 += v0 * v0; e1 += v1 * v1; e2 += v2 * v2; e3 += v3 * v3
+                    i += 4
+                }
+                while i < x.count { let v = x[i] + y[i]; p0 = max(p0, abs(v)); e0 += v * v; i += 1 }
+                return (max(max(p0, p1), max(p2, p3)), e0 + e1 + e2 + e3)
+            }
+        }
+    }
+
     /// Mean square of float samples, accumulated in Double.
     static func meanSquare(_ x: [Float]) -> Double { Levels.meanSquare(x) }
 

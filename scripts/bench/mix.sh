@@ -21,7 +21,15 @@ swift build -c release --product sekit >&2
 swift build -c release --product sekit-bench >&2
 bin="$(swift build -c release --show-bin-path)"
 work="$root/.build/bench/mix"
-rm -rf "$work"; mkdir -p "$work"
+mkdir -p "$work"
+# ext4 makes creating files slow for a while after many were deleted (its recently-deleted inode
+# check), which would penalise whichever command runs first: outputs are deleted at the end, and
+# leftovers of an interrupted run are deleted here followed by a pause.
+if compgen -G "$work/out-*" >/dev/null; then
+    rm -rf "$work"/out-*; sync
+    echo "mix: deleted earlier outputs; waiting 40 s so file creation is measured in a steady state" >&2
+    sleep 40
+fi
 cat "$fixtures"/speech/*.wav "$fixtures"/noise/*.wav >/dev/null   # warm the page cache for every side
 timed() {   # NAME COMMAND...: prints "wall cpu maxrss_kb"
     local name="$1"; shift
@@ -30,10 +38,10 @@ timed() {   # NAME COMMAND...: prints "wall cpu maxrss_kb"
 }
 common=(--speech "$fixtures/speech" --noise "$fixtures/noise" --seconds 4 --snr-db=-5:20 --level-dbfs=-35:-15
         --seed 1 --jobs 1 --no-catalog)
-read -r s_wall s_cpu s_rss < <(timed sekit "$bin/sekit" mix "${common[@]}" --count "$clips" --out "$work/sekit")
-read -r p_wall p_cpu p_rss < <(timed python "$python" scripts/bench/dns_mix_reference.py "$fixtures/speech" "$fixtures/noise" "$work/python" "$clips" 1)
-read -r f_wall f_cpu f_rss < <(timed floor "$bin/sekit-bench" write-floor "$work/floor" "$clips")
-read -r q_wall q_cpu q_rss < <(timed sekit-small "$bin/sekit" mix "${common[@]}" --count "$small" --out "$work/sekit-small")
+read -r s_wall s_cpu s_rss < <(timed sekit "$bin/sekit" mix "${common[@]}" --count "$clips" --out "$work/out-sekit")
+read -r p_wall p_cpu p_rss < <(timed python "$python" scripts/bench/dns_mix_reference.py "$fixtures/speech" "$fixtures/noise" "$work/out-python" "$clips" 1)
+read -r f_wall f_cpu f_rss < <(timed floor "$bin/sekit-bench" write-floor "$work/out-floor" "$clips")
+read -r q_wall q_cpu q_rss < <(timed sekit-small "$bin/sekit" mix "${common[@]}" --count "$small" --out "$work/out-sekit-small")
 "$python" - "$clips" "$small" "$s_wall" "$s_cpu" "$s_rss" "$p_wall" "$p_cpu" "$p_rss" "$f_wall" "$f_cpu" "$q_rss" <<'PY'
 import sys
 clips, small = int(sys.argv[1]), int(sys.argv[2])
@@ -45,3 +53,4 @@ for name, w, c in (("sekit mix --jobs 1", sw, sc), ("DNS procedure (numpy)", pw,
 print(f"sekit / DNS procedure: {pc/sc:.2f}x (CPU)   sekit CPU / floor CPU: {sc/fc:.2f}")
 print(f"max RSS: sekit {sr/1024:.0f} MB at {clips} clips, {qr/1024:.0f} MB at {small} clips; python {pr/1024:.0f} MB")
 PY
+rm -rf "$work"/out-*

@@ -60,6 +60,7 @@ struct FeaturesCommand: ParsableCommand {
     }
 
     func run() throws {
+        MemoryTuning.keepFreedMemoryForReuse()
         var options = FeatureExportOptions()
         let win = winLength ?? nFft
         options.stft = STFTConfiguration(fftSize: nFft, winLength: win, hopLength: hopLength ?? win / 2, window: window, center: center)

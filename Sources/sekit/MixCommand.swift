@@ -71,6 +71,7 @@ struct MixCommand: ParsableCommand {
     }
 
     func run() throws {
+        MemoryTuning.keepFreedMemoryForReuse()
         var values = try recipe.map { try MixSettings.loadRecipe(URL(fileURLWithPath: $0)) } ?? [:]
         values.merge(flagValues()) { _, flag in flag }
         let (options, inputs) = try MixSettings.parse(values)

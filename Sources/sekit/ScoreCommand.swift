@@ -63,6 +63,7 @@ struct ScoreCommand: ParsableCommand {
     }
 
     func run() throws {
+        MemoryTuning.keepFreedMemoryForReuse()
         let metricList = try parsedMetrics
         let pairs: [ScorePair]
         if let corpus {

@@ -35,6 +35,7 @@ struct SynthesizeCommand: ParsableCommand {
     @OptionGroup var recording: CatalogRecordingOptions
 
     func run() throws {
+        MemoryTuning.keepFreedMemoryForReuse()
         guard let audioFormat = ["float32": AudioFileFormat.wavFloat32, "pcm16": .wavPCM16][format] else {
             throw ValidationError("--format must be float32 or pcm16")
         }

@@ -121,32 +121,18 @@ enum WAVEncoding {
     /// number of clipped samples (PCM16 only).
     static func encode(_ buffer: AudioBuffer, float: Bool) -> (Data, Int) {
         let n = buffer.samples.count
-        let bytesPerSample = float ? 4 : 2
-        let dataBytes = n * bytesPerSample
-        var data = Data(count: 44 + dataBytes)
+        let dataBytes = n * (float ? 4 : 2)
+        var data = header(frames: n, sampleRate: buffer.sampleRate, float: float)
+        data.count = 44 + dataBytes
         var clipped = 0
         data.withUnsafeMutableBytes { raw in
-            let p = raw.baseAddress!
-            func put32(_ offset: Int, _ v: UInt32) { p.storeBytes(of: v.littleEndian, toByteOffset: offset, as: UInt32.self) }
-            func put16(_ offset: Int, _ v: UInt16) { p.storeBytes(of: v.littleEndian, toByteOffset: offset, as: UInt16.self) }
-            p.copyMemory(from: "RIFF", byteCount: 4)
-            put32(4, UInt32(36 + dataBytes))
-            (p + 8).copyMemory(from: "WAVEfmt ", byteCount: 8)
-            put32(16, 16)
-            put16(20, float ? 3 : 1)
-            put16(22, 1)
-            put32(24, UInt32(buffer.sampleRate))
-            put32(28, UInt32(buffer.sampleRate * bytesPerSample))
-            put16(32, UInt16(bytesPerSample))
-            put16(34, UInt16(bytesPerSample * 8))
-            (p + 36).copyMemory(from: "data", byteCount: 4)
-            put32(40, UInt32(dataBytes))
+            let p = raw.baseAddress! + 44
             buffer.samples.withUnsafeBufferPointer { samples in
                 if float {
-                    (p + 44).copyMemory(from: samples.baseAddress!, byteCount: dataBytes)  // little-endian hosts
+                    p.copyMemory(from: samples.baseAddress!, byteCount: dataBytes)  // little-endian hosts
                 } else {
                     // Little-endian hosts: the codes are the file's bytes.
-                    clipped = PCM16.encode(samples, into: (p + 44).bindMemory(to: Int16.self, capacity: n))
+                    clipped = PCM16.encode(samples, into: p.bindMemory(to: Int16.self, capacity: n))
                 }
             }
         }

@@ -57,20 +57,6 @@ public enum PCM16 {
         return clipped
     }
 
-    /// Replaces every sample by the value it has after a round trip through a 16-bit file
-    /// (`decode(encode(x))`), eight at a time. `samples` must be finite.
-    public static func quantise(_ samples: UnsafeMutableBufferPointer<Float>) {
-        let n = samples.count, blocks = n / 8
-        if let base = samples.baseAddress {
-            let raw = UnsafeMutableRawPointer(base)
-            for j in 0..<blocks {
-                let (codes, _) = encode8(raw.loadUnaligned(fromByteOffset: 32 * j, as: SIMD8<Float>.self))
-                raw.storeBytes(of: SIMD8<Float>(codes) * (1 / 32768), toByteOffset: 32 * j, as: SIMD8<Float>.self)
-            }
-        }
-        for i in (blocks * 8)..<n { samples[i] = decode(encode(samples[i])) }
-    }
-
     /// Whether every sample is finite (no NaN or ±inf), eight lanes at a time: x·0 is NaN exactly
     /// for non-finite x, and NaN propagates through the sums.
     public static func allFinite(_ samples: UnsafeBufferPointer<Float>) -> Bool {
@@ -105,16 +91,6 @@ public enum PCM16 {
             }
             count = n
         }
-    }
-
-    /// Codes of every sample and how many clip (see ``encode(_:)``).
-    public static func encode(_ samples: [Float]) -> (codes: [Int16], clipped: Int) {
-        var clipped = 0
-        let codes = [Int16](unsafeUninitializedCapacity: samples.count) { out, count in
-            clipped = samples.withUnsafeBufferPointer { encode($0, into: out.baseAddress!) }
-            count = samples.count
-        }
-        return (codes, clipped)
     }
 
     /// Float values of codes (`q / 32768`).

@@ -67,11 +67,11 @@ public enum FeatureExport {
         guard options.feature != .compressed || (options.exponent > 0 && options.exponent.isFinite) else {
             throw FeatureFileError.invalidParameter(name: "exponent", value: "\(options.exponent)", reason: "must be > 0")
         }
-        let manifests = ScorePairing.manifests(in: corpus)
+        let manifests = MixManifestRecord.files(inCorpus: corpus)
         guard !manifests.isEmpty else {
             throw FeatureExportError.noClips(corpus: corpus.path, reason: "no manifest.jsonl (is it a folder made by sekit mix?)")
         }
-        var records = try manifests.flatMap { try MixManifestRecord.read($0) }.sorted { $0.index < $1.index }
+        var records = try MixManifestRecord.read(manifests)
         if let split = options.split { records = records.filter { $0.split == split } }
         guard !records.isEmpty else {
             throw FeatureExportError.noClips(corpus: corpus.path, reason: options.split.map { "no clips in split '\($0)'" } ?? "the manifest is empty")

@@ -64,7 +64,7 @@ public enum FeatureSynthesis {
         let corpusURL = corpus ?? attributes["corpus"]?.stringValue.map { URL(fileURLWithPath: $0) }
         var manifest: [String: MixManifestRecord] = [:]
         if let corpusURL {
-            for url in ScorePairing.manifests(in: corpusURL) { for r in try MixManifestRecord.read(url) { manifest[r.clipID] = r } }
+            for record in try MixManifestRecord.read(MixManifestRecord.files(inCorpus: corpusURL)) { manifest[record.clipID] = record }
         }
         if !useStored && manifest.isEmpty {
             throw FeatureExportError.noClips(corpus: corpusURL?.path ?? "(no corpus)",

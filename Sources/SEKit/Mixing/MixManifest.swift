@@ -66,6 +66,20 @@ public struct MixManifestRecord: Sendable, Codable, Equatable {
         return encoder
     }
 
+    /// The manifest files of a corpus folder: `OUT/manifest.jsonl`, or, when the corpus was mixed in
+    /// shards that were never joined, every `OUT/manifest-shard-I-of-N.jsonl` (empty when none).
+    public static func files(inCorpus corpus: URL) -> [URL] {
+        let whole = corpus.appendingPathComponent("manifest.jsonl")
+        if FileManager.default.fileExists(atPath: whole.path) { return [whole] }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? []
+        return names.filter { $0.hasPrefix("manifest-shard-") && $0.hasSuffix(".jsonl") }.sorted().map { corpus.appendingPathComponent($0) }
+    }
+
+    /// Every record of several manifests (a corpus's shards), in clip order.
+    public static func read(_ urls: [URL]) throws -> [MixManifestRecord] {
+        try urls.flatMap { try read($0) }.sorted { $0.index < $1.index }
+    }
+
     /// Reads a manifest (`manifest.jsonl`), one record a line; blank lines are ignored.
     /// - Throws: ``MixError/outputConflict(path:reason:)`` naming the line that does not parse.
     public static func read(_ url: URL) throws -> [MixManifestRecord] {

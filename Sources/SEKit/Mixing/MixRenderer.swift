@@ -181,9 +181,9 @@ public final class MixRenderer: Sendable {
             cleanOut = cleanIsSpeech ? speechOut : PCM16.decode(cleanCodes)
             noisyOut = PCM16.decode(noisyCodes)
         } else {
-            speechOut = MixSignals.toFloat(mixtureSpeech, scale: scale, quantise: false)
-            noiseOut = MixSignals.toFloat(noiseSum, scale: scale, quantise: false)
-            cleanOut = cleanIsSpeech ? speechOut : MixSignals.toFloat(clean, scale: scale, quantise: false)
+            speechOut = MixSignals.toFloat(mixtureSpeech, scale: scale)
+            noiseOut = MixSignals.toFloat(noiseSum, scale: scale)
+            cleanOut = cleanIsSpeech ? speechOut : MixSignals.toFloat(clean, scale: scale)
             noisyOut = [Float](unsafeUninitializedCapacity: length) { out, count in
                 speechOut.withUnsafeBufferPointer { s in
                     noiseOut.withUnsafeBufferPointer { n in

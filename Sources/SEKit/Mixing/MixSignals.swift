@@ -17,10 +17,6 @@ enum MixSignals {
         }
     }
 
-    /// Largest absolute value.
-    static func peak(_ x: [Double]) -> Double {
-        x.withUnsafeBufferPointer { p in p.reduce(0) { max($0, abs($1)) } }
-    }
 
     /// Index of the direct path of a room impulse response: its largest absolute sample.
     static func directPathIndex(_ rir: [Double]) -> Int {
@@ -60,14 +56,12 @@ enum MixSignals {
         return out
     }
 
-    /// Converts to Float with a scale; for PCM16 output rounds to the 16-bit steps the WAV
-    /// writer produces, so measurements made here equal measurements of the written file.
-    static func toFloat(_ x: [Double], scale: Double, quantise: Bool) -> [Float] {
+    /// Converts to Float with a scale (the float32 stems).
+    static func toFloat(_ x: [Double], scale: Double) -> [Float] {
         [Float](unsafeUninitializedCapacity: x.count) { out, count in
             x.withUnsafeBufferPointer { p in
                 for i in 0..<p.count { out[i] = Float(p[i] * scale) }
             }
-            if quantise { PCM16.quantise(out) }
             count = x.count
         }
     }
@@ -94,12 +88,6 @@ enum MixSignals {
 
     /// Mean square of float samples, accumulated in Double.
     static func meanSquare(_ x: [Float]) -> Double { Levels.meanSquare(x) }
-
-    /// The value a float sample has after a round trip through a 16-bit PCM WAV written by SEKit.
-    @inline(__always)
-    static func quantisePCM16(_ v: Float) -> Float {
-        PCM16.decode(PCM16.encode(v))
-    }
 }
 
 extension MixSignals {

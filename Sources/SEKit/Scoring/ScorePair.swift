@@ -52,11 +52,11 @@ public enum ScorePairing {
     /// `OUT/noisy/ID.wav`, enhanced `ENHANCED/ID.wav` (or `ENHANCED/<noisy path>`). Without
     /// `enhanced`, the noisy input itself is scored (the "noisy" baseline row).
     public static func fromCorpus(_ corpus: URL, enhanced: URL?, split: String?) throws -> [ScorePair] {
-        let manifests = Self.manifests(in: corpus)
+        let manifests = MixManifestRecord.files(inCorpus: corpus)
         guard let manifest = manifests.first else {
             throw ScoreError.invalidOption(name: "corpus", value: corpus.path, reason: "no manifest.jsonl (is it a folder made by sekit mix?)")
         }
-        var records = try manifests.flatMap { try MixManifestRecord.read($0) }.sorted { $0.index < $1.index }
+        var records = try MixManifestRecord.read(manifests)
         if let split { records = records.filter { $0.split == split } }
         guard !records.isEmpty else { throw ScoreError.noPairs(reason: "\(manifest.path) has no clips\(split.map { " in split \($0)" } ?? "")") }
         return records.map { record in
@@ -72,15 +72,6 @@ public enum ScorePairing {
                              enhanced: enhancedURL, noisy: enhanced == nil ? nil : noisy, split: record.split, snrDB: record.snrDBRequested,
                              corpusIndex: record.index)
         }
-    }
-
-    /// `OUT/manifest.jsonl`, or when the corpus was mixed in shards that were never joined, every
-    /// `OUT/manifest-shard-I-of-N.jsonl`.
-    static func manifests(in corpus: URL) -> [URL] {
-        let whole = corpus.appendingPathComponent("manifest.jsonl")
-        if FileManager.default.fileExists(atPath: whole.path) { return [whole] }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? []
-        return names.filter { $0.hasPrefix("manifest-shard-") && $0.hasSuffix(".jsonl") }.sorted().map { corpus.appendingPathComponent($0) }
     }
 
     /// Audio files below `folder`, as sorted relative paths.

@@ -59,6 +59,26 @@ import Testing
         #expect(worst < 1e-12, "\(q) -> \(p): max difference \(worst)")
     }
 
+    /// The AVX2/FMA kernels (used when the CPU has them) against the portable Swift loops: the
+    /// same sums up to rounding, and dot4's four sums bit-equal to four separate dots, so an
+    /// output does not depend on which outputs are computed with it.
+    @Test(.enabled(if: VectorKernels.hasAVX2FMA, "the CPU has no AVX2/FMA"), arguments: [4, 8, 120, 332])
+    func vectorKernelsAgreeWithThePortableLoops(count: Int) {
+        let taps = Self.signal(count, seed: 0.7), x = Self.modulated(count + 3 * 8 + 5, seed: 1.3, rate: 0.01)
+        taps.withUnsafeBufferPointer { a in
+            x.withUnsafeBufferPointer { b in
+                let a = a.baseAddress!, b = b.baseAddress! + 1  // unaligned on purpose
+                let four = OctaveResampler.Bank.dot4(a, b, spacing: 8, count: count)
+                let portable = OctaveResampler.Bank.portableDot4(a, b, spacing: 8, count: count)
+                for k in 0..<4 {
+                    #expect(four[k] == OctaveResampler.Bank.dot(a, b + 8 * k, count: count))
+                    #expect(abs(four[k] - portable[k]) <= 1e-13 * max(1, abs(portable[k])))
+                    #expect(abs(OctaveResampler.Bank.portableDot(a, b + 8 * k, count: count) - portable[k]) == 0)
+                }
+            }
+        }
+    }
+
     @Test func onlyTheRequestedOutputsAreComputedAndTheyAreExact() {
         let x = Self.signal(16_000, seed: 0.3)
         let full = OctaveResampler.resample(x, to: 10_000, from: 16_000)

@@ -1,0 +1,34 @@
+// Hand-vectorised kernels for SEKit's hot loops, with run-time CPU dispatch.
+//
+// The package is built for the x86-64 baseline (SSE2), so Swift's SIMD types compile to
+// 2-wide double operations. The kernels here are compiled for AVX2 + FMA as well, in
+// functions that are only called when the CPU reports both (sekit_cpu_has_avx2_fma), so one
+// binary runs on any x86-64 machine and uses the wider units where they exist.
+//
+// Only SEKit's Internal/ folder calls these (through VectorKernels.swift).
+#ifndef SEKIT_CKERNELS_H
+#define SEKIT_CKERNELS_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// 1 when the CPU and the operating system support AVX2 and FMA (checked once), else 0.
+int sekit_cpu_has_avx2_fma(void);
+
+/// Σ a[t]·b[t] for t < count (a multiple of 4), AVX2 + FMA. Four running sums (lane t mod 4),
+/// each tap's product fused into its sum, combined as (s0 + s2) + (s1 + s3).
+/// Call only when sekit_cpu_has_avx2_fma() is 1.
+double sekit_dot_avx2(const double *a, const double *b, long count);
+
+/// The four sums Σ a[t]·b[t + k·spacing], k = 0...3, t < count (a multiple of 4), AVX2 + FMA,
+/// each summed exactly as sekit_dot_avx2 sums it (so an output does not depend on which
+/// outputs are computed with it). Writes them to out[0...3].
+/// Call only when sekit_cpu_has_avx2_fma() is 1.
+void sekit_dot4_avx2(const double *a, const double *b, long spacing, long count, double *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

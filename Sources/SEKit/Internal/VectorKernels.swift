@@ -1,0 +1,31 @@
+import CKernels
+import Foundation
+
+/// SEKit's hand-vectorised C kernels (`CKernels`), for the loops where the baseline x86-64
+/// build (2-wide SSE2 doubles) leaves most of the CPU unused.
+///
+/// Each kernel exists only for CPUs with AVX2 and FMA; ``hasAVX2FMA`` says whether this one
+/// has them, and callers keep a portable Swift loop for the others. Results of the two paths
+/// differ only by rounding (FMA rounds once per tap), far below any tolerance SEKit tests to.
+enum VectorKernels {
+    /// Whether the kernels are used: the CPU and OS support AVX2 and FMA (checked once per
+    /// process) and `SEKIT_PORTABLE_KERNELS` is not set to 1 (set it to get the numbers a
+    /// machine without AVX2 gets, bit for bit, or to time the portable loops).
+    static let hasAVX2FMA = sekit_cpu_has_avx2_fma() != 0 && ProcessInfo.processInfo.environment["SEKIT_PORTABLE_KERNELS"] != "1"
+
+    /// Σ a[t]·b[t], t < count (a multiple of 4), in four lane sums combined as (s0 + s2) + (s1 + s3).
+    /// Only when ``hasAVX2FMA``.
+    @inline(__always)
+    static func dot(_ a: UnsafePointer<Double>, _ b: UnsafePointer<Double>, count: Int) -> Double {
+        sekit_dot_avx2(a, b, count)
+    }
+
+    /// The four sums Σ a[t]·b[t + k·spacing], k = 0...3, t < count (a multiple of 4), each
+    /// summed as ``dot(_:_:count:)`` sums. Only when ``hasAVX2FMA``.
+    @inline(__always)
+    static func dot4(_ a: UnsafePointer<Double>, _ b: UnsafePointer<Double>, spacing: Int, count: Int) -> SIMD4<Double> {
+        var out = SIMD4<Double>()
+        withUnsafeMutableBytes(of: &out) { sekit_dot4_avx2(a, b, spacing, count, $0.baseAddress!.assumingMemoryBound(to: Double.self)) }
+        return out
+    }
+}

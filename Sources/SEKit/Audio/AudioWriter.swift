@@ -93,19 +93,22 @@ extension AudioWriter {
         guard sampleRate > 0 else {
             throw AudioError.invalidParameter(name: "sampleRate", value: "\(sampleRate)", reason: "must be positive (\(url.path))")
         }
-        var data = WAVEncoding.header(frames: codes.count, sampleRate: sampleRate, float: false)
-        codes.withUnsafeBytes { data.append(contentsOf: $0) }  // little-endian hosts
-        do { try AtomicFile.write(data, to: url) } catch {
+        let header = WAVEncoding.header(frames: codes.count, sampleRate: sampleRate, float: false)
+        do {
+            // Header and codes (little-endian hosts) written as they are, without joining them first.
+            try header.withUnsafeBytes { h in try codes.withUnsafeBytes { try AtomicFile.write(parts: [h, $0], to: url) } }
+        } catch {
             throw AudioError.writeFailed(path: url.path, reason: "\(error)")
         }
-        return WriteReport(clippedSamples: 0, bytes: data.count)
+        return WriteReport(clippedSamples: 0, bytes: header.count + codes.count * 2)
     }
 }
 
 enum WAVEncoding {
     /// The 44-byte header of a mono PCM16 (format tag 1) or float32 (tag 3) WAV of `frames` frames.
-    static func header(frames: Int, sampleRate: Int, float: Bool) -> Data {
-        var data = Data(capacity: 44 + frames * (float ? 4 : 2))
+    /// `capacity`: bytes to reserve (the whole file when the samples are appended after).
+    static func header(frames: Int, sampleRate: Int, float: Bool, capacity: Int = 44) -> Data {
+        var data = Data(capacity: capacity)
         let bytesPerSample = float ? 4 : 2
         func put32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) } }
         func put16(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) } }
@@ -122,7 +125,7 @@ enum WAVEncoding {
     static func encode(_ buffer: AudioBuffer, float: Bool) -> (Data, Int) {
         let n = buffer.samples.count
         let dataBytes = n * (float ? 4 : 2)
-        var data = header(frames: n, sampleRate: buffer.sampleRate, float: float)
+        var data = header(frames: n, sampleRate: buffer.sampleRate, float: float, capacity: 44 + dataBytes)
         data.count = 44 + dataBytes
         var clipped = 0
         data.withUnsafeMutableBytes { raw in

@@ -18,43 +18,20 @@ public enum PCM16 {
         return Int16(truncatingIfNeeded: code)
     }
 
-    /// Codes of 8 samples (see ``encode(_:)``) and a mask of those that clip.
-    @inline(__always)
-    static func encode8(_ v: SIMD8<Float>) -> (codes: SIMD8<Int32>, clips: SIMDMask<SIMD8<Int32>>) {
-        let scaled = v * 32768
-        let clips = (scaled .>= 32767.5) .| (scaled .< -32768.5)
-        // Clamp with selects (SIMD's generic clamped/pointwiseMin are not inlined here).
-        var clamped = scaled.replacing(with: -32768, where: scaled .< -32768)
-        clamped = clamped.replacing(with: 32767, where: clamped .> 32767)
-        var code = unsafeBitCast(clamped + 12_582_912, to: SIMD8<Int32>.self) &- 0x4B40_0000
-        let remainder = clamped - SIMD8<Float>(code)
-        let up = (remainder .== 0.5) .& (clamped .> 0)
-        let down = (remainder .== -0.5) .& (clamped .< 0)
-        code = code.replacing(with: code &+ 1, where: up)
-        code = code.replacing(with: code &- 1, where: down)
-        return (code, clips)
+    /// Encodes every sample times `scale` (see ``encode(_:)``: the codes of `samples[i] * scale`)
+    /// into `out`; returns how many clip. The inner loop of every 16-bit WAV SEKit writes, in
+    /// SSE2 (``VectorKernels/encodePCM16(_:scale:into:)``). `samples` must be finite.
+    public static func encode(_ samples: UnsafeBufferPointer<Float>, scale: Float = 1, into out: UnsafeMutablePointer<Int16>) -> Int {
+        VectorKernels.encodePCM16(samples, scale: scale, into: out)
     }
 
-    /// Encodes every sample (see ``encode(_:)``) into `out`; returns how many clip. Eight samples
-    /// at a time with SIMD: the inner loop of every 16-bit WAV SEKit writes. `samples` must be finite.
-    public static func encode(_ samples: UnsafeBufferPointer<Float>, into out: UnsafeMutablePointer<Int16>) -> Int {
-        let n = samples.count, blocks = n / 8
-        var clipCounts = SIMD8<Int32>(repeating: 0)
-        if let base = samples.baseAddress {
-            let raw = UnsafeRawPointer(base)
-            let outRaw = UnsafeMutableRawPointer(out)
-            for j in 0..<blocks {
-                let (codes, clips) = encode8(raw.loadUnaligned(fromByteOffset: 32 * j, as: SIMD8<Float>.self))
-                clipCounts = clipCounts.replacing(with: clipCounts &+ 1, where: clips)
-                outRaw.storeBytes(of: SIMD8<Int16>(truncatingIfNeeded: codes), toByteOffset: 16 * j, as: SIMD8<Int16>.self)
-            }
+    /// Codes of `x[i] * scale` for every sample (see ``encode(_:)``): the mixer's path from its
+    /// signals to 16-bit stems.
+    public static func encode(_ x: [Float], scale: Float) -> [Int16] {
+        [Int16](unsafeUninitializedCapacity: x.count) { out, count in
+            _ = x.withUnsafeBufferPointer { encode($0, scale: scale, into: out.baseAddress!) }
+            count = x.count
         }
-        var clipped = Int(clipCounts.wrappedSum())
-        for i in (blocks * 8)..<n {
-            if clips(samples[i]) { clipped += 1 }
-            out[i] = encode(samples[i])
-        }
-        return clipped
     }
 
     /// Whether every sample is finite (no NaN or ±inf), eight lanes at a time: x·0 is NaN exactly
@@ -69,28 +46,6 @@ public enum PCM16 {
         var tail: Float = 0
         for i in (blocks * 8)..<n { tail += samples[i] * 0 }
         return !(acc.sum() + tail).isNaN
-    }
-
-    /// Codes of `Float(x[i] * scale)` for every sample (see ``encode(_:)``), without the
-    /// intermediate Float array: the mixer's path from its Double signals to 16-bit stems.
-    public static func encode(_ x: [Double], scale: Double) -> [Int16] {
-        let n = x.count, blocks = n / 8
-        return [Int16](unsafeUninitializedCapacity: n) { out, count in
-            x.withUnsafeBufferPointer { p in
-                if let base = p.baseAddress {
-                    let raw = UnsafeRawPointer(base)
-                    let outRaw = UnsafeMutableRawPointer(out.baseAddress!)
-                    for j in 0..<blocks {
-                        let low = raw.loadUnaligned(fromByteOffset: 64 * j, as: SIMD4<Double>.self) * scale
-                        let high = raw.loadUnaligned(fromByteOffset: 64 * j + 32, as: SIMD4<Double>.self) * scale
-                        let (codes, _) = encode8(SIMD8<Float>(lowHalf: SIMD4<Float>(low), highHalf: SIMD4<Float>(high)))
-                        outRaw.storeBytes(of: SIMD8<Int16>(truncatingIfNeeded: codes), toByteOffset: 16 * j, as: SIMD8<Int16>.self)
-                    }
-                }
-                for i in (blocks * 8)..<n { out[i] = encode(Float(p[i] * scale)) }
-            }
-            count = n
-        }
     }
 
     /// Float values of codes (`q / 32768`).

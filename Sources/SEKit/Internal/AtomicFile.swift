@@ -25,17 +25,24 @@ public enum AtomicFile {
     /// Writes `data` to `url` atomically with one `write(2)` (`open`, `write`, `close`, `rename`).
     /// - Throws: ``Failure`` naming the path and the failed call.
     public static func write(_ data: Data, to url: URL) throws {
+        try data.withUnsafeBytes { try write(parts: [$0], to: url) }
+    }
+
+    /// Writes the concatenation of `parts` to `url` atomically (a header and a payload, say,
+    /// without first copying them into one buffer): `open`, `write` per part, `close`, `rename`.
+    /// - Throws: ``Failure`` naming the path and the failed call.
+    public static func write(parts: [UnsafeRawBufferPointer], to url: URL) throws {
         let temporary = temporaryURL(for: url)
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw Failure(path: url.path, reason: "open: \(String(cString: strerror(errno)))") }
-        var written = 0
-        let ok: Bool = data.withUnsafeBytes { raw in
+        var ok = true
+        for raw in parts where ok && raw.count > 0 {
+            var written = 0
             while written < raw.count {
                 let n = Glibc.write(fd, raw.baseAddress! + written, raw.count - written)
-                if n < 0 { if errno == EINTR { continue }; return false }
+                if n < 0 { if errno == EINTR { continue }; ok = false; break }
                 written += n
             }
-            return true
         }
         let writeErrno = errno
         close(fd)

@@ -29,3 +29,37 @@ enum VectorKernels {
         return out
     }
 }
+
+extension VectorKernels {
+    /// The noisy stem of a 16-bit mix and the exact energies of the three stems.
+    struct PCM16Mix {
+        /// Samples where speech + noise left the 16-bit range (saturated in `noisy`).
+        var saturated: Int
+        /// Σ code² of speech, noise and noisy (exact).
+        var speechEnergy: UInt64, noiseEnergy: UInt64, noisyEnergy: UInt64
+    }
+
+    /// noisy[i] = speech[i] + noise[i] saturated to 16 bits, for every i, with the sums of squares
+    /// of all three (SSE2). The three buffers have the same count.
+    static func mixPCM16(speech: UnsafeBufferPointer<Int16>, noise: UnsafeBufferPointer<Int16>,
+                         into noisy: UnsafeMutableBufferPointer<Int16>) -> PCM16Mix {
+        precondition(speech.count == noise.count && noise.count == noisy.count, "mixPCM16: lengths differ")
+        guard let s = speech.baseAddress, let n = noise.baseAddress, let y = noisy.baseAddress else {
+            return PCM16Mix(saturated: 0, speechEnergy: 0, noiseEnergy: 0, noisyEnergy: 0)
+        }
+        var energies: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        let saturated = withUnsafeMutableBytes(of: &energies) {
+            sekit_pcm16_mix(s, n, y, speech.count, $0.baseAddress!.assumingMemoryBound(to: UInt64.self))
+        }
+        return PCM16Mix(saturated: saturated, speechEnergy: energies.0, noiseEnergy: energies.1, noisyEnergy: energies.2)
+    }
+}
+
+extension VectorKernels {
+    /// 16-bit codes of samples[i]·scale by ``PCM16``'s rule (rounded to nearest, ties away from
+    /// zero, clipped) into `out`; returns how many clip (SSE2). `samples` must be finite.
+    static func encodePCM16(_ samples: UnsafeBufferPointer<Float>, scale: Float, into out: UnsafeMutablePointer<Int16>) -> Int {
+        guard let base = samples.baseAddress else { return 0 }
+        return sekit_pcm16_encode(base, samples.count, scale, out)
+    }
+}

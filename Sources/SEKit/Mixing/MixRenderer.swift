@@ -3,11 +3,14 @@ import Foundation
 /// One rendered clip: the three stems and what was realised.
 public struct RenderedClip: Sendable {
     public var plan: ClipPlan
-    /// Noisy mixture, clean target and noise, at the corpus rate, as they will be written
-    /// (already quantised to 16-bit steps for PCM16 output, so measurements match the files).
-    public var noisy: [Float]
-    public var clean: [Float]
-    public var noise: [Float]
+    /// The stems as written: 16-bit codes for PCM16 output, Float values for float32 output.
+    public enum Stems: Sendable {
+        /// Noisy, clean and noise as 16-bit codes (noisy = clean + noise exactly, in integers,
+        /// saturating where the mixture clips); sample value = code / 32768.
+        case pcm16(noisy: [Int16], clean: [Int16], noise: [Int16])
+        case float32(noisy: [Float], clean: [Float], noise: [Float])
+    }
+    public var stems: Stems
     /// SNR measured on the written stems, by the run's SNR mode, dB.
     public var snrDBRealised: Double
     /// Mixture level measured on the written noisy stem by the run's level mode, dBFS.
@@ -22,9 +25,18 @@ public struct RenderedClip: Sendable {
     public var clippedSamples: Int
     /// Level draws made (more than 1 under `--clipping reject`).
     public var attempts: Int
-    /// For PCM16 output, the 16-bit codes of noisy, clean and noise (the floats above are
-    /// their values), written as they are.
-    public var codes: (noisy: [Int16], clean: [Int16], noise: [Int16])? = nil
+
+    /// The stems' sample values (decoded from the codes for PCM16).
+    public var noisy: [Float] { floats.noisy }
+    public var clean: [Float] { floats.clean }
+    public var noise: [Float] { floats.noise }
+
+    private var floats: (noisy: [Float], clean: [Float], noise: [Float]) {
+        switch stems {
+        case let .pcm16(noisy, clean, noise): return (PCM16.decode(noisy), PCM16.decode(clean), PCM16.decode(noise))
+        case let .float32(noisy, clean, noise): return (noisy, clean, noise)
+        }
+    }
 }
 
 /// Turns clip plans into audio. Thread-safe: render clips concurrently from several threads.
@@ -45,6 +57,12 @@ public final class MixRenderer: Sendable {
     }
 
     /// Renders clip `index`.
+    ///
+    /// Signals stay in Float (as decoded) and gains in Double: speech and noise are measured
+    /// once each, the noise is scaled by a gain rather than rewritten, the mixture's peak and
+    /// power come from one fused pass, and each stem is quantised once, with its gain, straight
+    /// from its source signal. For PCM16 the realised SNR and level come from the exact integer
+    /// energies of the codes written.
     /// - Throws: ``AudioError`` for an unreadable source, ``MixError/clipFailed(index:reason:)`` when
     ///   the clip has no measurable speech or noise.
     public func render(index: Int) throws -> RenderedClip {
@@ -53,14 +71,7 @@ public final class MixRenderer: Sendable {
         let rate = options.sampleRate
         let length = plan.length
 
-        // Speech, placed in the clip.
-        var dry = [Double](repeating: 0, count: length)
-        for piece in plan.speech {
-            let samples = try sources.samples(of: planner.speech[piece.source])
-            let take = min(piece.length, samples.count - piece.offset, length - piece.position)
-            if take <= 0 { continue }
-            for i in 0..<take { dry[piece.position + i] = Double(samples[piece.offset + i]) }
-        }
+        let dry = try placedSpeech(plan)
 
         // Reverberation: the mixture holds the reverberant speech; the clean stem follows --target.
         // Convolution outputs are aligned on the RIR's direct path (its largest sample), so dry,
@@ -68,7 +79,7 @@ public final class MixRenderer: Sendable {
         var mixtureSpeech = dry
         var clean = dry
         if let rirIndex = plan.rir {
-            let rir = try sources.samples(of: planner.rirs[rirIndex]).map(Double.init)
+            let rir = try sources.samples(of: planner.rirs[rirIndex])
             let direct = MixSignals.directPathIndex(rir)
             mixtureSpeech = MixSignals.convolveAligned(dry, rir, start: direct, length: length)
             switch options.target {
@@ -81,7 +92,7 @@ public final class MixRenderer: Sendable {
         }
 
         // Noise segments, looped with a crossfade, each from its own offset.
-        var noiseStems: [[Double]] = []
+        var noiseStems: [[Float]] = []
         for piece in plan.noises {
             let samples = try sources.samples(of: planner.noise[piece.source])
             noiseStems.append(MixSignals.loopedSegment(samples, offset: piece.offset, length: length,
@@ -96,35 +107,38 @@ public final class MixRenderer: Sendable {
         }
 
         // SNR: each noise scaled to its share, then the sum scaled so the total hits snrDB exactly.
+        // The written noise is `noise · noiseGain`.
         let speechPower = try speechPowerForSNR(mixtureSpeech, plan: plan)
-        var noiseSum = [Double](repeating: 0, count: length)
         var noiseGains: [Double] = []
         for (stem, piece) in zip(noiseStems, plan.noises) {
             let power = MixSignals.meanSquare(stem)
             guard power > 0 else { throw MixError.clipFailed(index: index, reason: "noise segment of \(planner.noise[piece.source].path) is silent") }
-            let gain = (speechPower / (power * pow(10, piece.snrDB / 10))).squareRoot()
-            noiseGains.append(gain)
-            for i in 0..<length { noiseSum[i] += gain * stem[i] }
+            noiseGains.append((speechPower / (power * pow(10, piece.snrDB / 10))).squareRoot())
         }
-        let summedPower = MixSignals.meanSquare(noiseSum)
-        guard summedPower > 0 else { throw MixError.clipFailed(index: index, reason: "noises cancel to silence") }
-        let correction = (speechPower / (summedPower * pow(10, plan.snrDB / 10))).squareRoot()
-        noiseGains = noiseGains.map { $0 * correction }
-        for i in 0..<length { noiseSum[i] *= correction }
+        let noise: [Float]
+        var noiseGain: Double
+        if noiseStems.count == 1 {
+            noise = noiseStems[0]
+            noiseGain = noiseGains[0]
+        } else {
+            noise = MixSignals.weightedSum(noiseStems, gains: noiseGains)
+            let summedPower = MixSignals.meanSquare(noise)
+            guard summedPower > 0 else { throw MixError.clipFailed(index: index, reason: "noises cancel to silence") }
+            noiseGain = (speechPower / (summedPower * pow(10, plan.snrDB / 10))).squareRoot()
+            noiseGains = noiseGains.map { $0 * noiseGain }
+        }
 
-        // Level and clipping.
+        // Level and clipping: the mixture's peak and power in one pass; other level modes need the signal.
         var attempts = 1
         var levelScale = 0.0
         var clippingScale = 1.0
-        // The mixture's peak and (for RMS levels) power in one pass; other level modes need the signal.
-        let (mixturePeak, mixtureEnergy) = MixSignals.peakAndEnergy(ofSum: mixtureSpeech, noiseSum)
-        var mixture: [Double] = []
+        let (mixturePeak, mixtureEnergy) = MixSignals.peakAndEnergy(ofSum: mixtureSpeech, noise, scaledBy: Float(noiseGain))
         let measuredLevel: Double
         if options.levelMode == .rms {
             measuredLevel = 10 * log10(mixtureEnergy / Double(length))
         } else {
-            mixture = (0..<length).map { mixtureSpeech[$0] + noiseSum[$0] }
-            measuredLevel = try levelDBFS(mixture, mode: options.levelMode)
+            let k = Float(noiseGain)
+            measuredLevel = try levelDBFS((0..<length).map { mixtureSpeech[$0] + k * noise[$0] }, mode: options.levelMode)
         }
         while true {
             levelScale = pow(10, (plan.levelDBFS - measuredLevel) / 20)
@@ -142,75 +156,72 @@ public final class MixRenderer: Sendable {
         if options.snrMode == .active {
             // P.56 thresholds are absolute levels, so the active level does not scale exactly with
             // the signal: measure it again at the final scale and correct the noise to the target.
-            let scaledSpeech = mixtureSpeech.map { $0 * scale }
-            let activeScaled = try speechPowerForSNR(scaledSpeech, plan: plan)
-            let noiseScaled = MixSignals.meanSquare(noiseSum) * scale * scale
+            let activeScaled = try speechPowerForSNR(mixtureSpeech.map { $0 * Float(scale) }, plan: plan)
+            let noiseScaled = MixSignals.meanSquare(noise) * noiseGain * noiseGain * scale * scale
             let correction = (activeScaled / (noiseScaled * pow(10, plan.snrDB / 10))).squareRoot()
+            noiseGain *= correction
             noiseGains = noiseGains.map { $0 * correction }
-            for i in 0..<length { noiseSum[i] *= correction }
         }
 
-        // Stems as written: for PCM16 the 16-bit codes (noisy = clean + noise exactly, in
-        // integers, saturating where the mixture clips), for float32 the Float values.
-        let quantise = options.format == .pcm16
-        let speechOut: [Float], noiseOut: [Float], cleanOut: [Float], noisyOut: [Float]
-        var codes: (noisy: [Int16], clean: [Int16], noise: [Int16])? = nil
-        var clipped = 0
+        // Stems as written, each quantised once from its signal with its gain.
         let cleanIsSpeech = plan.rir == nil || options.target == .reverberant
-        if quantise {
-            let speechCodes = PCM16.encode(mixtureSpeech, scale: scale)
-            let noiseCodes = PCM16.encode(noiseSum, scale: scale)
-            let cleanCodes = cleanIsSpeech ? speechCodes : PCM16.encode(clean, scale: scale)
-            var saturated = 0
+        let speechScale = Float(scale), noiseScale = Float(scale * noiseGain)
+        var clip = RenderedClip(
+            plan: plan, stems: .float32(noisy: [], clean: [], noise: []), snrDBRealised: 0, levelDBFSRealised: 0,
+            speechGain: scale, noiseGains: noiseGains.map { $0 * scale },
+            clippingScale: clippingScale, clippedSamples: 0, attempts: attempts)
+        let realisedSpeechPower: Double, realisedNoisePower: Double, realisedNoisy: [Float]?
+        if options.format == .pcm16 {
+            let speechCodes = PCM16.encode(mixtureSpeech, scale: speechScale)
+            let noiseCodes = PCM16.encode(noise, scale: noiseScale)
+            let cleanCodes = cleanIsSpeech ? speechCodes : PCM16.encode(clean, scale: speechScale)
+            var mix = VectorKernels.PCM16Mix(saturated: 0, speechEnergy: 0, noiseEnergy: 0, noisyEnergy: 0)
             let noisyCodes = [Int16](unsafeUninitializedCapacity: length) { out, count in
                 speechCodes.withUnsafeBufferPointer { s in
-                    noiseCodes.withUnsafeBufferPointer { n in
-                        for i in 0..<length {
-                            let sum = Int32(s[i]) &+ Int32(n[i])
-                            saturated &+= (sum > 32767 || sum < -32768) ? 1 : 0
-                            out[i] = Int16(truncatingIfNeeded: min(max(sum, -32768), 32767))
-                        }
-                    }
+                    noiseCodes.withUnsafeBufferPointer { n in mix = VectorKernels.mixPCM16(speech: s, noise: n, into: out) }
                 }
                 count = length
             }
-            clipped = saturated
-            codes = (noisyCodes, cleanCodes, noiseCodes)
-            speechOut = PCM16.decode(speechCodes)
-            noiseOut = PCM16.decode(noiseCodes)
-            cleanOut = cleanIsSpeech ? speechOut : PCM16.decode(cleanCodes)
-            noisyOut = PCM16.decode(noisyCodes)
+            clip.stems = .pcm16(noisy: noisyCodes, clean: cleanCodes, noise: noiseCodes)
+            clip.clippedSamples = mix.saturated
+            let fullScale = Double(length) * 32768 * 32768
+            realisedSpeechPower = options.snrMode == .global
+                ? Double(mix.speechEnergy) / fullScale : try speechPowerForSNR(PCM16.decode(speechCodes), plan: plan)
+            realisedNoisePower = Double(mix.noiseEnergy) / fullScale
+            realisedNoisy = options.levelMode == .rms ? nil : PCM16.decode(noisyCodes)
+            clip.levelDBFSRealised = 10 * log10(Double(mix.noisyEnergy) / fullScale)
         } else {
-            speechOut = MixSignals.toFloat(mixtureSpeech, scale: scale)
-            noiseOut = MixSignals.toFloat(noiseSum, scale: scale)
-            cleanOut = cleanIsSpeech ? speechOut : MixSignals.toFloat(clean, scale: scale)
-            noisyOut = [Float](unsafeUninitializedCapacity: length) { out, count in
-                speechOut.withUnsafeBufferPointer { s in
-                    noiseOut.withUnsafeBufferPointer { n in
-                        for i in 0..<length { out[i] = s[i] + n[i] }
-                    }
-                }
-                var fullScale = 0
-                for i in 0..<length { fullScale &+= abs(out[i]) >= 1 ? 1 : 0 }
-                clipped = fullScale
-                count = length
+            let speechOut = mixtureSpeech.map { $0 * speechScale }
+            let noiseOut = noise.map { $0 * noiseScale }
+            let cleanOut = cleanIsSpeech ? speechOut : clean.map { $0 * speechScale }
+            let noisyOut = (0..<length).map { speechOut[$0] + noiseOut[$0] }
+            clip.stems = .float32(noisy: noisyOut, clean: cleanOut, noise: noiseOut)
+            clip.clippedSamples = noisyOut.reduce(0) { $0 + (abs($1) >= 1 ? 1 : 0) }
+            realisedSpeechPower = try speechPowerForSNR(speechOut, plan: plan)
+            realisedNoisePower = MixSignals.meanSquare(noiseOut)
+            realisedNoisy = noisyOut
+        }
+        clip.snrDBRealised = 10 * log10(realisedSpeechPower / realisedNoisePower)
+        if let realisedNoisy { clip.levelDBFSRealised = try levelDBFS(realisedNoisy, mode: options.levelMode) }
+        return clip
+    }
+
+    /// The clip's speech pieces placed at their positions (zeros elsewhere).
+    private func placedSpeech(_ plan: ClipPlan) throws -> [Float] {
+        var dry = [Float](repeating: 0, count: plan.length)
+        try dry.withUnsafeMutableBufferPointer { out in
+            for piece in plan.speech {
+                let samples = try sources.samples(of: planner.speech[piece.source])
+                let take = min(piece.length, samples.count - piece.offset, plan.length - piece.position)
+                if take <= 0 { continue }
+                samples.withUnsafeBufferPointer { out.baseAddress!.advanced(by: piece.position).update(from: $0.baseAddress! + piece.offset, count: take) }
             }
         }
-
-        let realisedSpeech = options.snrMode == .global
-            ? MixSignals.meanSquare(speechOut) : try speechPowerForSNR(speechOut.map(Double.init), plan: plan)
-        let realisedNoise = MixSignals.meanSquare(noiseOut)
-        return RenderedClip(
-            plan: plan, noisy: noisyOut, clean: cleanOut, noise: noiseOut,
-            snrDBRealised: 10 * log10(realisedSpeech / realisedNoise),
-            levelDBFSRealised: options.levelMode == .rms
-                ? 10 * log10(MixSignals.meanSquare(noisyOut)) : try levelDBFS(noisyOut.map(Double.init), mode: options.levelMode),
-            speechGain: scale, noiseGains: noiseGains.map { $0 * scale },
-            clippingScale: clippingScale, clippedSamples: clipped, attempts: attempts, codes: codes)
+        return dry
     }
 
     /// Speech power for the SNR: mean square over the clip (`global`) or the P.56 active level (`active`).
-    private func speechPowerForSNR(_ speech: [Double], plan: ClipPlan) throws -> Double {
+    private func speechPowerForSNR(_ speech: [Float], plan: ClipPlan) throws -> Double {
         let power: Double
         switch planner.options.snrMode {
         case .global: power = MixSignals.meanSquare(speech)
@@ -222,7 +233,7 @@ public final class MixRenderer: Sendable {
         return power
     }
 
-    private func levelDBFS(_ x: [Double], mode: MixOptions.LevelMode) throws -> Double {
+    private func levelDBFS(_ x: [Float], mode: MixOptions.LevelMode) throws -> Double {
         switch mode {
         case .rms: return 10 * log10(MixSignals.meanSquare(x))
         case .active: return 10 * log10(try MixSignals.activePower(x, sampleRate: planner.options.sampleRate))

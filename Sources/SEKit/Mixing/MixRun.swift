@@ -210,16 +210,16 @@ public final class MixRun: @unchecked Sendable {
         let options = planner.options
         let plan = clip.plan
         let paths = MixCorpusLayout.relativePaths(clipID: plan.clipID)
-        let format: AudioFileFormat = options.format == .pcm16 ? .wavPCM16 : .wavFloat32
         // Noise and clean first, noisy last: a clip counts as done only when all three exist.
-        if let codes = clip.codes {
-            for (stem, path) in [(codes.noise, paths.noise), (codes.clean, paths.clean), (codes.noisy, paths.noisy)] {
+        switch clip.stems {
+        case let .pcm16(noisy, clean, noise):
+            for (stem, path) in [(noise, paths.noise), (clean, paths.clean), (noisy, paths.noisy)] {
                 try AudioWriter.writePCM16(codes: stem, sampleRate: options.sampleRate, to: layout.root.appendingPathComponent(path))
             }
-        } else {
-            for (samples, path) in [(clip.noise, paths.noise), (clip.clean, paths.clean), (clip.noisy, paths.noisy)] {
+        case let .float32(noisy, clean, noise):
+            for (samples, path) in [(noise, paths.noise), (clean, paths.clean), (noisy, paths.noisy)] {
                 try AudioWriter.write(AudioBuffer(samples: samples, sampleRate: options.sampleRate),
-                                      to: layout.root.appendingPathComponent(path), format: format)
+                                      to: layout.root.appendingPathComponent(path), format: .wavFloat32)
             }
         }
         return MixManifestRecord(

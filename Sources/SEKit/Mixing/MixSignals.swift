@@ -1,120 +1,139 @@
 import Foundation
 
-/// Signal helpers used while rendering a clip (Double precision; pure functions).
+/// Signal helpers used while rendering a clip (pure functions). Clips are rendered in Float,
+/// as the sources are decoded, with gains and measurements in Double.
 enum MixSignals {
-    /// Mean of squares (power), with four accumulators.
-    static func meanSquare(_ x: [Double]) -> Double {
+    /// Samples summed in Float lanes before the partial sums move to Double (keeps the relative
+    /// error of a power below about 1e-6, far below what a dB figure shows).
+    static let chunk = 256
+
+    /// Mean of squares (power) of float samples: eight Float lanes per chunk, chunks summed in Double.
+    static func meanSquare(_ x: [Float]) -> Double {
         guard !x.isEmpty else { return 0 }
         return x.withUnsafeBufferPointer { p in
-            var a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0
-            var i = 0
-            while i + 4 <= p.count {
-                a0 += p[i] * p[i]; a1 += p[i + 1] * p[i + 1]; a2 += p[i + 2] * p[i + 2]; a3 += p[i + 3] * p[i + 3]
-                i += 4
+            let raw = UnsafeRawPointer(p.baseAddress!), blocks = p.count / 8
+            var total = 0.0, j = 0
+            while j < blocks {
+                var acc = SIMD8<Float>()
+                for k in j..<min(blocks, j + chunk / 8) {
+                    let v = raw.loadUnaligned(fromByteOffset: 32 * k, as: SIMD8<Float>.self)
+                    acc += v * v
+                }
+                total += Double(acc.sum())
+                j += chunk / 8
             }
-            while i < p.count { a0 += p[i] * p[i]; i += 1 }
-            return (a0 + a1 + a2 + a3) / Double(p.count)
+            for i in (blocks * 8)..<p.count { total += Double(p[i]) * Double(p[i]) }
+            return total / Double(p.count)
         }
     }
 
+    /// Peak |a + k·b| and Σ(a + k·b)² of two equally long signals, without forming the sum.
+    static func peakAndEnergy(ofSum a: [Float], _ b: [Float], scaledBy k: Float) -> (peak: Double, energy: Double) {
+        precondition(a.count == b.count, "peakAndEnergy: lengths differ")
+        return a.withUnsafeBufferPointer { x in
+            b.withUnsafeBufferPointer { y in
+                guard let xb = x.baseAddress, let yb = y.baseAddress else { return (0, 0) }
+                let rx = UnsafeRawPointer(xb), ry = UnsafeRawPointer(yb), blocks = x.count / 8
+                var peak = SIMD8<Float>(), total = 0.0, j = 0
+                while j < blocks {
+                    var acc = SIMD8<Float>()
+                    for i in j..<min(blocks, j + chunk / 8) {
+                        let v = rx.loadUnaligned(fromByteOffset: 32 * i, as: SIMD8<Float>.self)
+                            + k * ry.loadUnaligned(fromByteOffset: 32 * i, as: SIMD8<Float>.self)
+                        let magnitude = v.replacing(with: -v, where: v .< 0)
+                        peak = peak.replacing(with: magnitude, where: magnitude .> peak)
+                        acc += v * v
+                    }
+                    total += Double(acc.sum())
+                    j += chunk / 8
+                }
+                var top = peak.max()
+                for i in (blocks * 8)..<x.count {
+                    let v = x[i] + k * y[i]
+                    top = max(top, abs(v)); total += Double(v) * Double(v)
+                }
+                return (Double(top), total)
+            }
+        }
+    }
 
     /// Index of the direct path of a room impulse response: its largest absolute sample.
-    static func directPathIndex(_ rir: [Double]) -> Int {
-        var best = 0, bestValue = -1.0
+    static func directPathIndex(_ rir: [Float]) -> Int {
+        var best = 0, bestValue: Float = -1
         for (i, v) in rir.enumerated() where abs(v) > bestValue { best = i; bestValue = abs(v) }
         return best
     }
 
     /// `length` samples of `x` from `offset` on, looping `x` when it is shorter than needed;
     /// each wrap joins the end to the start with a linear crossfade of `crossfade` samples.
-    static func loopedSegment(_ x: [Float], offset: Int, length: Int, crossfade: Int) -> [Double] {
+    static func loopedSegment(_ x: [Float], offset: Int, length: Int, crossfade: Int) -> [Float] {
         let n = x.count
-        var out = [Double](repeating: 0, count: length)
-        guard n > 0 else { return out }
-        if offset + length <= n {
-            for i in 0..<length { out[i] = Double(x[offset + i]) }
-            return out
-        }
-        // Build one loop period with a crossfaded seam: the last `fade` samples blend into the first.
+        guard n > 0 else { return [Float](repeating: 0, count: length) }
+        if offset + length <= n { return Array(x[offset..<(offset + length)]) }
+        // One loop period with a crossfaded seam: the last `fade` samples blend into the first.
         let fade = min(crossfade, n / 2)
-        var period = [Double](repeating: 0, count: n - fade)
-        for i in 0..<(n - fade) { period[i] = Double(x[i]) }
-        if fade > 0 {
-            for j in 0..<fade {
-                let w = Double(j + 1) / Double(fade + 1)
-                // Start of the period fades in while the file's tail fades out.
-                period[j] = w * Double(x[j]) + (1 - w) * Double(x[n - fade + j])
-            }
+        var period = Array(x[0..<(n - fade)])
+        for j in 0..<fade {
+            let w = Double(j + 1) / Double(fade + 1)
+            // Start of the period fades in while the file's tail fades out.
+            period[j] = Float(w * Double(x[j]) + (1 - w) * Double(x[n - fade + j]))
         }
         let p = period.count
-        var position = offset % p
-        for i in 0..<length {
-            out[i] = period[position]
-            position += 1
-            if position == p { position = 0 }
-        }
-        return out
-    }
-
-    /// Converts to Float with a scale (the float32 stems).
-    static func toFloat(_ x: [Double], scale: Double) -> [Float] {
-        [Float](unsafeUninitializedCapacity: x.count) { out, count in
-            x.withUnsafeBufferPointer { p in
-                for i in 0..<p.count { out[i] = Float(p[i] * scale) }
+        return [Float](unsafeUninitializedCapacity: length) { out, count in
+            var filled = 0, position = offset % p
+            while filled < length {
+                let take = min(p - position, length - filled)
+                period.withUnsafeBufferPointer { out.baseAddress!.advanced(by: filled).initialize(from: $0.baseAddress! + position, count: take) }
+                filled += take
+                position = 0
             }
-            count = x.count
+            count = length
         }
     }
 
-    /// Peak |a + b| and Σ(a + b)² of two equally long signals, without forming the sum
-    /// (four independent accumulators, so the loop pipelines).
-    static func peakAndEnergy(ofSum a: [Double], _ b: [Double]) -> (peak: Double, energy: Double) {
-        precondition(a.count == b.count, "peakAndEnergy: lengths differ")
-        return a.withUnsafeBufferPointer { x in
-            b.withUnsafeBufferPointer { y in
-                var p0 = 0.0, p1 = 0.0, p2 = 0.0, p3 = 0.0, e0 = 0.0, e1 = 0.0, e2 = 0.0, e3 = 0.0
-                var i = 0
-                while i + 4 <= x.count {
-                    let v0 = x[i] + y[i], v1 = x[i + 1] + y[i + 1], v2 = x[i + 2] + y[i + 2], v3 = x[i + 3] + y[i + 3]
-                    p0 = max(p0, abs(v0)); p1 = max(p1, abs(v1)); p2 = max(p2, abs(v2)); p3 = max(p3, abs(v3))
-                    e0 += v0 * v0; e1 += v1 * v1; e2 += v2 * v2; e3 += v3 * v3
-                    i += 4
-                }
-                while i < x.count { let v = x[i] + y[i]; p0 = max(p0, abs(v)); e0 += v * v; i += 1 }
-                return (max(max(p0, p1), max(p2, p3)), e0 + e1 + e2 + e3)
-            }
-        }
-    }
-
-    /// Mean square of float samples, accumulated in Double.
-    static func meanSquare(_ x: [Float]) -> Double { Levels.meanSquare(x) }
 }
 
 extension MixSignals {
-    /// `length` samples of the full convolution `x * h`, starting at `start` (the RIR's direct-path
-    /// index), so the reverberant output lines up with the dry input.
-    static func convolveAligned(_ x: [Double], _ h: [Double], start: Int, length: Int) -> [Double] {
-        let full = Convolution.fft(x, h)
-        return (0..<length).map { start + $0 < full.count ? full[start + $0] : 0 }
+    /// `length` samples of the full convolution `x * h` (computed in Double), starting at `start`
+    /// (the RIR's direct-path index), so the reverberant output lines up with the dry input.
+    static func convolveAligned(_ x: [Float], _ h: [Float], start: Int, length: Int) -> [Float] {
+        let full = Convolution.fft(x.map(Double.init), h.map(Double.init))
+        return (0..<length).map { start + $0 < full.count ? Float(full[start + $0]) : 0 }
     }
 
-    /// Fourth-order Butterworth-like low-pass (two RBJ biquads, Q 0.5412 and 1.3066) at `cutoffHz`.
-    static func lowpass(_ x: [Double], cutoffHz: Double, sampleRate: Int) -> [Double] {
-        var y = x
+    /// Fourth-order Butterworth-like low-pass (two RBJ biquads, Q 0.5412 and 1.3066) at `cutoffHz`,
+    /// filtered in Double.
+    static func lowpass(_ x: [Float], cutoffHz: Double, sampleRate: Int) -> [Float] {
+        var y = x.map(Double.init)
         for q in [0.541_196_100_146_197, 1.306_562_964_876_377] {
             guard var filter = try? BiquadFilter(.lowPass, frequencyHz: cutoffHz, q: q, sampleRate: sampleRate) else { return x }
             filter.process(&y)
         }
-        return y
+        return y.map(Float.init)
     }
 
     /// P.56 active speech power (linear).
-    static func activePower(_ x: [Double], sampleRate: Int) throws -> Double {
-        try x.withUnsafeBufferPointer { try ActiveSpeechLevel.measure($0, sampleRate: sampleRate).activePower }
+    static func activePower(_ x: [Float], sampleRate: Int) throws -> Double {
+        try ActiveSpeechLevel.measure(x, sampleRate: sampleRate).activePower
     }
 
     /// Integrated loudness, LUFS.
-    static func loudnessLUFS(_ x: [Double], sampleRate: Int) throws -> Double {
+    static func loudnessLUFS(_ x: [Float], sampleRate: Int) throws -> Double {
         try Levels.loudnessLUFS(x, sampleRate: sampleRate)
+    }
+}
+
+extension MixSignals {
+    /// Σ gains[k]·stems[k] (equally long stems), in Float.
+    static func weightedSum(_ stems: [[Float]], gains: [Double]) -> [Float] {
+        guard let length = stems.first?.count else { return [] }
+        var sum = [Float](repeating: 0, count: length)
+        sum.withUnsafeMutableBufferPointer { out in
+            for (stem, gain) in zip(stems, gains) {
+                let g = Float(gain)
+                stem.withUnsafeBufferPointer { x in for i in 0..<length { out[i] += g * x[i] } }
+            }
+        }
+        return sum
     }
 }

@@ -26,9 +26,9 @@ import Testing
             if codes[i] != Self.reference(v) { break }
         }
         #expect(clipped == expectedClipped && clipped > 0)
-        // The mixer's path from Double with a scale gives the codes of Float(x * scale).
-        let doubles = values.prefix(100_003).map { Double($0) * 0.7 + 1e-9 }
-        let direct = PCM16.encode(doubles, scale: 1.3)
-        #expect(direct == doubles.map { PCM16.encode(Float($0 * 1.3)) })
+        // The mixer's path, with a scale, gives the codes of x * scale (Float product), tail included.
+        let scaled = Array(values.prefix(100_003))
+        let direct = PCM16.encode(scaled, scale: 1.3)
+        #expect(direct == scaled.map { PCM16.encode($0 * 1.3) })
     }
 }

@@ -90,15 +90,22 @@ extension AudioWriter {
     /// - Throws: ``AudioError/writeFailed(path:reason:)``, ``AudioError/invalidParameter(name:value:reason:)`` for a bad rate.
     @discardableResult
     public static func writePCM16(codes: [Int16], sampleRate: Int, to url: URL) throws -> WriteReport {
+        try writePCM16(codes: codes, sampleRate: sampleRate, toPath: url.path)
+    }
+
+    /// ``writePCM16(codes:sampleRate:to:)`` for a file-system path (no URL work: a mix writes
+    /// three files per clip).
+    @discardableResult
+    public static func writePCM16(codes: [Int16], sampleRate: Int, toPath path: String) throws -> WriteReport {
         guard sampleRate > 0 else {
-            throw AudioError.invalidParameter(name: "sampleRate", value: "\(sampleRate)", reason: "must be positive (\(url.path))")
+            throw AudioError.invalidParameter(name: "sampleRate", value: "\(sampleRate)", reason: "must be positive (\(path))")
         }
         let header = WAVEncoding.header(frames: codes.count, sampleRate: sampleRate, float: false)
         do {
             // Header and codes (little-endian hosts) written as they are, without joining them first.
-            try header.withUnsafeBytes { h in try codes.withUnsafeBytes { try AtomicFile.write(parts: [h, $0], to: url) } }
+            try header.withUnsafeBytes { h in try codes.withUnsafeBytes { try AtomicFile.write(parts: [h, $0], toPath: path) } }
         } catch {
-            throw AudioError.writeFailed(path: url.path, reason: "\(error)")
+            throw AudioError.writeFailed(path: path, reason: "\(error)")
         }
         return WriteReport(clippedSamples: 0, bytes: header.count + codes.count * 2)
     }

@@ -18,8 +18,16 @@ public enum AtomicFile {
 
     /// The temporary path used for `url`: hidden, in the same folder, unique per process and call.
     public static func temporaryURL(for url: URL) -> URL {
-        let name = ".\(url.lastPathComponent).tmp-\(getpid())-\(counter.next())"
-        return url.deletingLastPathComponent().appendingPathComponent(name)
+        URL(fileURLWithPath: temporaryPath(for: url.path))
+    }
+
+    /// ``temporaryURL(for:)`` for a path: `FOLDER/.NAME.tmp-PID-N` (string operations only, as
+    /// this runs three times per clip of a mix).
+    public static func temporaryPath(for path: String) -> String {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        return "\(folder).\(name).tmp-\(getpid())-\(counter.next())"
     }
 
     /// Writes `data` to `url` atomically with one `write(2)` (`open`, `write`, `close`, `rename`).
@@ -32,9 +40,14 @@ public enum AtomicFile {
     /// without first copying them into one buffer): `open`, `write` per part, `close`, `rename`.
     /// - Throws: ``Failure`` naming the path and the failed call.
     public static func write(parts: [UnsafeRawBufferPointer], to url: URL) throws {
-        let temporary = temporaryURL(for: url)
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw Failure(path: url.path, reason: "open: \(String(cString: strerror(errno)))") }
+        try write(parts: parts, toPath: url.path)
+    }
+
+    /// ``write(parts:to:)`` for a file-system path.
+    public static func write(parts: [UnsafeRawBufferPointer], toPath path: String) throws {
+        let temporary = temporaryPath(for: path)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw Failure(path: path, reason: "open: \(String(cString: strerror(errno)))") }
         var ok = true
         for raw in parts where ok && raw.count > 0 {
             var written = 0
@@ -47,18 +60,22 @@ public enum AtomicFile {
         let writeErrno = errno
         close(fd)
         guard ok else {
-            unlink(temporary.path)
-            throw Failure(path: url.path, reason: "write: \(String(cString: strerror(writeErrno)))")
+            unlink(temporary)
+            throw Failure(path: path, reason: "write: \(String(cString: strerror(writeErrno)))")
         }
-        try commit(temporary, to: url)
+        try commit(temporaryPath: temporary, toPath: path)
     }
 
     /// Renames a finished temporary file onto its final name (`rename(2)`).
     public static func commit(_ temporary: URL, to url: URL) throws {
-        guard rename(temporary.path, url.path) == 0 else {
+        try commit(temporaryPath: temporary.path, toPath: url.path)
+    }
+
+    static func commit(temporaryPath temporary: String, toPath path: String) throws {
+        guard rename(temporary, path) == 0 else {
             let reason = String(cString: strerror(errno))
-            unlink(temporary.path)
-            throw Failure(path: url.path, reason: "rename: \(reason)")
+            unlink(temporary)
+            throw Failure(path: path, reason: "rename: \(reason)")
         }
     }
 

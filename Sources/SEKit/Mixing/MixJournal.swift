@@ -7,6 +7,8 @@ final class MixJournal: @unchecked Sendable {
     let url: URL
     /// Records found when the journal was opened.
     let records: [MixManifestRecord]
+    /// Their lines as found (newline included), by clip index: the manifest reuses them.
+    let lines: [Int: Data]
     private let handle: FileHandle
     private let encoder = MixManifestRecord.encoder()
 
@@ -14,6 +16,7 @@ final class MixJournal: @unchecked Sendable {
         self.url = url
         let fm = FileManager.default
         var found: [MixManifestRecord] = []
+        var foundLines: [Int: Data] = [:]
         if let data = fm.contents(atPath: url.path) {
             let decoder = JSONDecoder()
             var seen = Set<String>()
@@ -26,7 +29,10 @@ final class MixJournal: @unchecked Sendable {
                 guard end < data.count, !line.isEmpty,
                       let record = try? decoder.decode(MixManifestRecord.self, from: Data(line)) else { continue }
                 validLength = end + 1
-                if seen.insert(record.clipID).inserted { found.append(record) }
+                if seen.insert(record.clipID).inserted {
+                    found.append(record)
+                    foundLines[record.index] = Data(line) + [UInt8(ascii: "\n")]
+                }
             }
             if validLength < data.count {
                 // Cut the torn tail so new lines start clean.
@@ -38,16 +44,22 @@ final class MixJournal: @unchecked Sendable {
             fm.createFile(atPath: url.path, contents: nil)
         }
         records = found
+        lines = foundLines
         handle = try FileHandle(forWritingTo: url)
         try handle.seekToEnd()
     }
 
     deinit { try? handle.close() }
 
-    /// Appends one record as a line (one `write`).
-    func append(_ record: MixManifestRecord) throws {
+    /// The journal (and manifest) line of a record: sorted-key JSON and a newline. Thread-safe.
+    func line(for record: MixManifestRecord) throws -> Data {
         var line = try encoder.encode(record)
         line.append(UInt8(ascii: "\n"))
+        return line
+    }
+
+    /// Appends one line from ``line(for:)`` (one `write`). Callers serialise appends.
+    func append(line: Data) throws {
         try handle.write(contentsOf: line)
     }
 }
@@ -98,13 +110,18 @@ enum MixSpecFile {
         try AtomicFile.write(try encoder.encode(wanted), to: layout.specFile)
     }
 
-    /// Writes the manifest atomically, one sorted-key JSON object a line.
-    static func writeManifest(_ records: [MixManifestRecord], to url: URL) throws {
+    /// Writes the manifest atomically, one sorted-key JSON object a line; `lines` holds records
+    /// already encoded (by clip index), the others are encoded here.
+    static func writeManifest(_ records: [MixManifestRecord], lines: [Int: Data] = [:], to url: URL) throws {
         let encoder = MixManifestRecord.encoder()
         var data = Data()
         for record in records {
-            data.append(try encoder.encode(record))
-            data.append(UInt8(ascii: "\n"))
+            if let line = lines[record.index] {
+                data.append(line)
+            } else {
+                data.append(try encoder.encode(record))
+                data.append(UInt8(ascii: "\n"))
+            }
         }
         try AtomicFile.write(data, to: url)
     }

@@ -162,6 +162,7 @@ public final class MixRun: @unchecked Sendable {
 
         let lock = NSLock()
         nonisolated(unsafe) var fresh: [MixManifestRecord] = []
+        nonisolated(unsafe) var lines = journal.lines  // clip index → its manifest line
         nonisolated(unsafe) var failures: [(Int, String)] = []
         nonisolated(unsafe) var completed = resumed
         nonisolated(unsafe) var firstError: Error? = nil
@@ -179,9 +180,11 @@ public final class MixRun: @unchecked Sendable {
                 do {
                     let clip = try renderer.render(index: index)
                     let record = try writeClip(clip)
+                    let line = try journal.line(for: record)  // encoded once: journal, then manifest
                     lock.lock()
-                    do { try journal.append(record) } catch { firstError = error }
+                    do { try journal.append(line: line) } catch { firstError = error }
                     fresh.append(record)
+                    lines[record.index] = line
                     completed += 1
                     let snapshot = completed
                     lock.unlock()
@@ -198,7 +201,7 @@ public final class MixRun: @unchecked Sendable {
         if let firstError { throw firstError }
         done += fresh
         done.sort { $0.index < $1.index }
-        try MixSpecFile.writeManifest(done, to: layout.manifest)
+        try MixSpecFile.writeManifest(done, lines: lines, to: layout.manifest)
         return MixResult(
             written: fresh.count, resumed: resumed, failures: failures.sorted { $0.0 < $1.0 },
             skippedSources: skippedSources, records: done, layout: layout,
@@ -213,8 +216,9 @@ public final class MixRun: @unchecked Sendable {
         // Noise and clean first, noisy last: a clip counts as done only when all three exist.
         switch clip.stems {
         case let .pcm16(noisy, clean, noise):
+            let root = layout.root.path + "/"
             for (stem, path) in [(noise, paths.noise), (clean, paths.clean), (noisy, paths.noisy)] {
-                try AudioWriter.writePCM16(codes: stem, sampleRate: options.sampleRate, to: layout.root.appendingPathComponent(path))
+                try AudioWriter.writePCM16(codes: stem, sampleRate: options.sampleRate, toPath: root + path)
             }
         case let .float32(noisy, clean, noise):
             for (samples, path) in [(noise, paths.noise), (clean, paths.clean), (noisy, paths.noisy)] {

@@ -12,18 +12,20 @@ func seconds(_ work: () throws -> Void) rethrows -> Double {
 
 let arguments = CommandLine.arguments
 if arguments.count == 4, arguments[1] == "write-floor", let count = Int(arguments[3]) {
-    // The floor of a mix: writing count × 3 four-second 16 kHz 16-bit WAVs with AudioWriter
-    // (noisy/clean/noise folders), with nothing computed. The samples are a fixed noise buffer.
+    // The floor of a mix: writing count × 3 four-second 16 kHz 16-bit WAVs (noisy/clean/noise
+    // folders) the way `sekit mix` writes its stems (atomically, header and codes), with nothing
+    // computed: the codes of a fixed noise buffer, encoded once.
     let out = URL(fileURLWithPath: arguments[2])
     let samples = NoiseGenerator.generate(.pink, count: 64_000, sampleRate: 16000, rmsDBFS: -25, seed: 1)
-    let buffer = AudioBuffer(samples: samples, sampleRate: 16000)
+    let codes = PCM16.encode(samples, scale: 1)
     do {
         for sub in ["noisy", "clean", "noise"] {
             try FileManager.default.createDirectory(at: out.appendingPathComponent(sub), withIntermediateDirectories: true)
         }
+        let root = out.path + "/"
         for index in 0..<count {
             for sub in ["noise", "clean", "noisy"] {
-                _ = try AudioWriter.write(buffer, to: out.appendingPathComponent("\(sub)/c\(index).wav"), format: .wavPCM16)
+                try AudioWriter.writePCM16(codes: codes, sampleRate: 16000, toPath: root + "\(sub)/c\(index).wav")
             }
         }
     } catch {

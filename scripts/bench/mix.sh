@@ -6,8 +6,12 @@
 #   scripts/bench/dns_mix_reference.py                  (the DNS Challenge procedure in numpy + soundfile, one core)
 #   sekit-bench write-floor                             (the floor: only writing the same 3 x CLIPS files)
 # with /usr/bin/time (user+sys CPU, wall, max RSS), and prints the ratios and the seconds of audio
-# produced per CPU second (x real time per core). Also mixes CLIPS/4 clips to show that peak
-# memory does not grow with the corpus.
+# produced per CPU second (x real time per core). The three run in turn, RUNS rounds (default 3);
+# the figures are medians over the rounds and the ratio is the median of the rounds' ratios
+# (pairing keeps it meaningful when the shared machine's file system speed drifts). Also mixes
+# CLIPS/4 clips to show that peak memory does not grow with the corpus. Outputs go under
+# BENCH_DIR (default .build/bench/mix, on the project's disk; a tmpfs such as /dev/shm/sekit-mix
+# takes the disk's file-creation cost, the same for every writer, out of the comparison).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
@@ -15,42 +19,63 @@ source scripts/setup.sh
 python="${SEKIT_PYTHON:-$(scripts/python-env.sh)}"
 fixtures="${SEKIT_FIXTURES:-$root/../shared/fixtures}"
 clips="${CLIPS:-2000}"
+runs="${RUNS:-3}"
 small=$((clips / 4))
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1
 swift build -c release --product sekit >&2
 swift build -c release --product sekit-bench >&2
 bin="$(swift build -c release --show-bin-path)"
-work="$root/.build/bench/mix"
+work="${BENCH_DIR:-$root/.build/bench/mix}"
 mkdir -p "$work"
 # ext4 makes creating files slow for a while after many were deleted (its recently-deleted inode
-# check), which would penalise whichever command runs first: outputs are deleted at the end, and
-# leftovers of an interrupted run are deleted here followed by a pause.
+# check): a round's outputs are deleted after it, followed by a pause and an untimed warm-up write
+# before the next one, and leftovers of an interrupted run are deleted here followed by a pause.
 if compgen -G "$work/out-*" >/dev/null; then
     rm -rf "$work"/out-*; sync
     echo "mix: deleted earlier outputs; waiting 40 s so file creation is measured in a steady state" >&2
-    sleep 40
+    sleep "${PAUSE:-40}"
 fi
 cat "$fixtures"/speech/*.wav "$fixtures"/noise/*.wav >/dev/null   # warm the page cache for every side
-timed() {   # NAME COMMAND...: prints "wall cpu maxrss_kb"
+timed() {   # NAME COMMAND...: prints "wall cpu maxrss_kb user"
     local name="$1"; shift
     /usr/bin/time -f "%e %U %S %M" -o "$work/$name.time" "$@" >"$work/$name.out" 2>"$work/$name.err"
-    awk '{print $1, $2 + $3, $4}' "$work/$name.time"
+    awk '{print $1, $2 + $3, $4, $2}' "$work/$name.time"
 }
 common=(--speech "$fixtures/speech" --noise "$fixtures/noise" --seconds 4 --snr-db=-5:20 --level-dbfs=-35:-15
         --seed 1 --jobs 1 --no-catalog)
-read -r s_wall s_cpu s_rss < <(timed sekit "$bin/sekit" mix "${common[@]}" --count "$clips" --out "$work/out-sekit")
-read -r p_wall p_cpu p_rss < <(timed python "$python" scripts/bench/dns_mix_reference.py "$fixtures/speech" "$fixtures/noise" "$work/out-python" "$clips" 1)
-read -r f_wall f_cpu f_rss < <(timed floor "$bin/sekit-bench" write-floor "$work/out-floor" "$clips")
-read -r q_wall q_cpu q_rss < <(timed sekit-small "$bin/sekit" mix "${common[@]}" --count "$small" --out "$work/out-sekit-small")
-"$python" - "$clips" "$small" "$s_wall" "$s_cpu" "$s_rss" "$p_wall" "$p_cpu" "$p_rss" "$f_wall" "$f_cpu" "$q_rss" <<'PY'
-import sys
-clips, small = int(sys.argv[1]), int(sys.argv[2])
-sw, sc, sr, pw, pc, pr, fw, fc, qr = map(float, sys.argv[3:])
+rounds=()
+for round in $(seq "$runs"); do
+    # The first command to create files after a mass deletion pays for it (2-3 s of system time
+    # here, even after the pause): an untimed write of the same number of files absorbs that.
+    "$bin/sekit-bench" write-floor "$work/out-warmup-$round" "$clips"
+    read -r s_wall s_cpu s_rss s_user < <(timed sekit "$bin/sekit" mix "${common[@]}" --count "$clips" --out "$work/out-sekit-$round")
+    read -r p_wall p_cpu p_rss p_user < <(timed python "$python" scripts/bench/dns_mix_reference.py "$fixtures/speech" "$fixtures/noise" "$work/out-python-$round" "$clips" 1)
+    read -r f_wall f_cpu f_rss f_user < <(timed floor "$bin/sekit-bench" write-floor "$work/out-floor-$round" "$clips")
+    echo "mix: round $round: CPU (user) seconds: sekit $s_cpu ($s_user), DNS procedure $p_cpu ($p_user), floor $f_cpu ($f_user)" >&2
+    rounds+=("$s_wall $s_cpu $s_rss $p_wall $p_cpu $p_rss $f_wall $f_cpu $s_user $p_user $f_user")
+    rm -rf "$work"/out-*
+    if (( round < runs )); then sync; sleep "${PAUSE:-40}"; fi
+done
+read -r q_wall q_cpu q_rss q_user < <(timed sekit-small "$bin/sekit" mix "${common[@]}" --count "$small" --out "$work/out-sekit-small")
+printf '%s\n' "${rounds[@]}" >"$work/rounds.txt"
+"$python" - "$clips" "$small" "$q_rss" "$work/rounds.txt" <<'PY'
+import statistics, sys
+clips, small, qr = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
+rounds = [list(map(float, line.split())) for line in open(sys.argv[4]) if line.strip()]
+med = lambda k: statistics.median(r[k] for r in rounds)
+sw, sc, sr, pw, pc, pr, fw, fc, su, pu, fu = (med(k) for k in range(11))
+ratio = statistics.median(r[4] / r[1] for r in rounds)
+user_ratio = statistics.median(r[9] / r[8] for r in rounds)
+floor_ratio = statistics.median(r[1] / r[7] for r in rounds)
 audio = clips * 4.0
 print(f"corpus: {clips} clips x 4 s = {audio/3600:.2f} h of noisy audio at 16 kHz; noisy, clean and noise stems as 16-bit WAV")
-for name, w, c in (("sekit mix --jobs 1", sw, sc), ("DNS procedure (numpy)", pw, pc), ("floor (writing only)", fw, fc)):
-    print(f"{name:24s} {w:7.2f} s wall {c:7.2f} s CPU   {audio/c:8,.0f}x real time per core")
-print(f"sekit / DNS procedure: {pc/sc:.2f}x (CPU)   sekit CPU / floor CPU: {sc/fc:.2f}")
+print(f"medians over {len(rounds)} rounds (each round: sekit, DNS procedure, floor, in turn):")
+for name, w, c, u in (("sekit mix --jobs 1", sw, sc, su), ("DNS procedure (numpy)", pw, pc, pu), ("floor (writing only)", fw, fc, fu)):
+    print(f"{name:24s} {w:7.2f} s wall {c:7.2f} s CPU ({u:5.2f} user)   {audio/c:8,.0f}x real time per core")
+print(f"sekit / DNS procedure: {ratio:.2f}x (CPU; rounds: " + ", ".join(f"{r[4] / r[1]:.2f}" for r in rounds) + ")"
+      f"   sekit CPU / floor CPU: {floor_ratio:.2f}")
+print(f"user time only (leaving out the kernel's file-creation time, which swings with the file "
+      f"system's state): DNS procedure / sekit {user_ratio:.2f}x")
 print(f"max RSS: sekit {sr/1024:.0f} MB at {clips} clips, {qr/1024:.0f} MB at {small} clips; python {pr/1024:.0f} MB")
 PY
 rm -rf "$work"/out-*

@@ -74,7 +74,7 @@ public struct ActiveSpeechLevel: Sendable, Equatable {
 
     /// Measures a Float signal.
     public static func measure(_ x: [Float], sampleRate: Int) throws -> ActiveSpeechLevel {
-        let d = x.map(Double.init)
+        let d = SampleConversion.doubles(x)
         return try d.withUnsafeBufferPointer { try measure($0, sampleRate: sampleRate) }
     }
 }

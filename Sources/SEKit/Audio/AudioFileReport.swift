@@ -36,7 +36,7 @@ public struct AudioFileReport: Sendable, Codable, Equatable {
     public static func analyze(_ url: URL) throws -> AudioFileReport {
         let info = try AudioFile.info(at: url)
         let buffer = try AudioFile.read(at: url)
-        let doubles = buffer.samples.map(Double.init)
+        let doubles = SampleConversion.doubles(buffer.samples)
         let active = try? doubles.withUnsafeBufferPointer { try ActiveSpeechLevel.measure($0, sampleRate: buffer.sampleRate) }
         let loudness = try? Levels.loudnessLUFS(doubles, sampleRate: buffer.sampleRate)
         return AudioFileReport(

@@ -58,6 +58,6 @@ public enum Levels {
 
     /// EBU R128 integrated loudness of a Float signal, LUFS.
     public static func loudnessLUFS(_ x: [Float], sampleRate: Int) throws -> Double {
-        try loudnessLUFS(x.map(Double.init), sampleRate: sampleRate)
+        try loudnessLUFS(SampleConversion.doubles(x), sampleRate: sampleRate)
     }
 }

@@ -82,7 +82,7 @@ public struct BiquadFilter: Sendable, Equatable {
 
     /// Filters a Float block (computed in Double), continuing the state.
     public mutating func process(_ x: [Float]) -> [Float] {
-        var d = x.map(Double.init)
+        var d = SampleConversion.doubles(x)
         process(&d)
         return d.map(Float.init)
     }

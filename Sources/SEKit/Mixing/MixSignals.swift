@@ -97,14 +97,14 @@ extension MixSignals {
     /// `length` samples of the full convolution `x * h` (computed in Double), starting at `start`
     /// (the RIR's direct-path index), so the reverberant output lines up with the dry input.
     static func convolveAligned(_ x: [Float], _ h: [Float], start: Int, length: Int) -> [Float] {
-        let full = Convolution.fft(x.map(Double.init), h.map(Double.init))
+        let full = Convolution.fft(SampleConversion.doubles(x), SampleConversion.doubles(h))
         return (0..<length).map { start + $0 < full.count ? Float(full[start + $0]) : 0 }
     }
 
     /// Fourth-order Butterworth-like low-pass (two RBJ biquads, Q 0.5412 and 1.3066) at `cutoffHz`,
     /// filtered in Double.
     static func lowpass(_ x: [Float], cutoffHz: Double, sampleRate: Int) -> [Float] {
-        var y = x.map(Double.init)
+        var y = SampleConversion.doubles(x)
         for q in [0.541_196_100_146_197, 1.306_562_964_876_377] {
             guard var filter = try? BiquadFilter(.lowPass, frequencyHz: cutoffHz, q: q, sampleRate: sampleRate) else { return x }
             filter.process(&y)

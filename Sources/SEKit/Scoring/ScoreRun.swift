@@ -97,6 +97,6 @@ public enum ScoreRunner {
             }
             n = min(a.count, b.count)
         }
-        return (a.samples[0..<n].map(Double.init), b.samples[0..<n].map(Double.init))
+        return (SampleConversion.doubles(a.samples, count: n), SampleConversion.doubles(b.samples, count: n))
     }
 }

@@ -44,6 +44,7 @@ extension Catalog {
     }
 
     /// Columns of `sekit runs list`.
+    /// `clips`: the clips a run made (mix, import) or scored (score), whichever it recorded.
     public static let runListingColumns = ["id", "kind", "name", "status", "started_at", "finished_at", "clips", "command_line"]
 
     /// Writes the runs matching `filter`, newest first, in `format` to `sink`; returns how many.
@@ -53,7 +54,9 @@ extension Catalog {
         let compiled = try CatalogFilter.compile(filter, context: .runs)
         var sql = """
             SELECT id, kind, name, status, started_at, finished_at,
-                   (SELECT count(*) FROM clips WHERE clips.run_id = runs.id), command_line
+                   max((SELECT count(*) FROM clips WHERE clips.run_id = runs.id),
+                       (SELECT count(DISTINCT clip_id) FROM clip_scores WHERE clip_scores.run_id = runs.id)),
+                   command_line
             FROM runs WHERE \(compiled.sql) ORDER BY started_at DESC, id
             """
         if let limit { sql += " LIMIT \(max(0, limit))" }

@@ -34,8 +34,28 @@ public enum FeatureSynthesis {
         public var failures: [(clipID: String, reason: String)]
     }
 
+    /// When the predictions file is another file with an `/index` of its own, its clips (ids,
+    /// offsets, frame counts, in order) must be the feature file's: rows are matched by position,
+    /// so a file written for another export (other clips, other order) would otherwise be
+    /// resynthesised against the wrong clips without a word.
+    /// - Throws: ``FeatureFileError/notAFeatureFile(path:reason:)`` naming the first clip that differs.
+    static func checkIndex(of predictions: PredictionMatrix, against features: FeatureFileReader) throws {
+        guard predictions.url.standardizedFileURL.path != features.url.standardizedFileURL.path, predictions.hasIndex else { return }
+        let theirs = try FeatureFileReader(url: predictions.url).clips, ours = features.clips
+        let describe = { (c: FeatureClip) in "\(c.clipID) (offset \(c.offset), \(c.numFrames) frames)" }
+        for row in 0..<max(theirs.count, ours.count) {
+            let a = row < theirs.count ? describe(theirs[row]) : "nothing"
+            let b = row < ours.count ? describe(ours[row]) : "nothing"
+            if a != b {
+                throw FeatureFileError.notAFeatureFile(path: predictions.url.path,
+                    reason: "its /index differs from \(features.url.path)'s at clip \(row): \(a) against \(b); predictions are matched to clips by row")
+            }
+        }
+    }
+
     /// Writes `output/CLIP_ID.wav` for every clip of `features`, from rows of `predictions`
-    /// (same frame order and count as the feature file's streams).
+    /// (same frame order and count as the feature file's streams; an `/index` in the predictions
+    /// file, when there is one, must match the feature file's, see ``checkIndex(of:against:)``).
     /// - Parameter corpus: the mixed corpus (for the noisy WAVs and clip lengths); default: the
     ///   file's `corpus` attribute.
     public static func run(features: FeatureFileReader, predictions: PredictionMatrix, output: URL, corpus: URL?,
@@ -56,6 +76,7 @@ public enum FeatureSynthesis {
             throw FeatureFileError.notAFeatureFile(path: predictions.url.path,
                 reason: "/\(predictions.dataset) is [\(predictions.rows), \(predictions.columns)]; the feature file's streams are [\(noisyInfo.totalFrames), \(bins)]")
         }
+        try checkIndex(of: predictions, against: features)
         let hasPhase = features.streams.contains { $0.name == FeatureTarget.noisyPhase.rawValue }
         let useStored = options.phase == .stored || (options.phase == .auto && hasPhase)
         if useStored && !hasPhase {

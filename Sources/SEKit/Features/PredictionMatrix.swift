@@ -28,6 +28,11 @@ public final class PredictionMatrix: @unchecked Sendable {
         columns = shape[1]
     }
 
+    /// Whether the file carries an `/index` group of its own (a copy of the feature file's index
+    /// written next to the predictions), which ``FeatureSynthesis`` then checks against the
+    /// feature file's.
+    public var hasIndex: Bool { (try? file.linkExists(FeatureFileLayout.indexGroup)) ?? false }
+
     /// Rows `range`, row-major, converted to Float.
     public func rows(_ range: Range<Int>) throws(FeatureFileError) -> [Float] {
         guard range.lowerBound >= 0, range.upperBound <= rows else {

@@ -50,6 +50,10 @@ public final class MixRenderer: Sendable {
     static let earlyReflectionSeconds = 0.05
     /// Redraws of the level under `--clipping reject` before falling back to rescaling.
     static let maximumRejectAttempts = 20
+    /// Active-level and LUFS scales are refined until the scaled mixture is this close to the
+    /// requested level, dB, or for at most `levelRefinements` re-measurements.
+    static let levelToleranceDB = 0.005
+    static let levelRefinements = 4
 
     public init(planner: MixPlanner, cacheBytes: Int = 1 << 30) {
         self.planner = planner
@@ -133,15 +137,28 @@ public final class MixRenderer: Sendable {
         var levelScale = 0.0
         var clippingScale = 1.0
         let (mixturePeak, mixtureEnergy) = MixSignals.peakAndEnergy(ofSum: mixtureSpeech, noise, scaledBy: Float(noiseGain))
-        let measuredLevel: Double
+        // RMS scales exactly with the signal. The P.56 active level and gated loudness do not
+        // (their thresholds are absolute), so for them the scale is refined on the scaled mixture.
+        let scaleForLevel: (Double) throws -> Double
         if options.levelMode == .rms {
-            measuredLevel = 10 * log10(mixtureEnergy / Double(length))
+            let measuredLevel = 10 * log10(mixtureEnergy / Double(length))
+            scaleForLevel = { pow(10, ($0 - measuredLevel) / 20) }
         } else {
             let k = Float(noiseGain)
-            measuredLevel = try levelDBFS((0..<length).map { mixtureSpeech[$0] + k * noise[$0] }, mode: options.levelMode)
+            let mixture = (0..<length).map { mixtureSpeech[$0] + k * noise[$0] }
+            let measuredLevel = try levelDBFS(mixture, mode: options.levelMode)
+            scaleForLevel = { target in
+                var scale = pow(10, (target - measuredLevel) / 20)
+                for _ in 0..<Self.levelRefinements {
+                    let error = target - (try self.levelDBFS(mixture.map { $0 * Float(scale) }, mode: options.levelMode))
+                    if !error.isFinite || abs(error) < Self.levelToleranceDB { break }
+                    scale *= pow(10, error / 20)
+                }
+                return scale
+            }
         }
         while true {
-            levelScale = pow(10, (plan.levelDBFS - measuredLevel) / 20)
+            levelScale = try scaleForLevel(plan.levelDBFS)
             let peak = mixturePeak * levelScale
             if peak <= Self.clippingPeak || options.clipping == .allow { break }
             if options.clipping == .reject && attempts < Self.maximumRejectAttempts {

@@ -51,6 +51,32 @@ struct MixRunTests {
         }
     }
 
+    /// Every level mode: the recorded realised level is the written noisy stem's level by that
+    /// mode, and hits the requested one unless the clipping rule scaled the clip down.
+    @Test(arguments: [MixOptions.LevelMode.rms, .active, .lufs])
+    func realisedLevelIsTheWrittenNoisyStemsLevel(mode: MixOptions.LevelMode) throws {
+        let folder = try TemporaryFolder(); defer { folder.cleanup() }
+        var o = options(count: 6)
+        o.levelMode = mode
+        o.levelDBFS = .uniform(low: -30, high: -20)
+        let result = try mix(o, into: folder.url)
+        #expect(result.records.count == 6 && result.failures.isEmpty)
+        for record in result.records {
+            let noisy = try AudioFile.read(at: folder.url.appendingPathComponent(record.noisy)).samples
+            let measured: Double
+            switch mode {
+            case .rms: measured = Levels.rmsDBFS(noisy)
+            case .active: measured = 10 * log10(try ActiveSpeechLevel.measure(noisy, sampleRate: 16000).activePower)
+            case .lufs: measured = try Levels.loudnessLUFS(noisy, sampleRate: 16000)
+            }
+            #expect(abs(measured - record.levelDBFSRealised) < 1e-6, "\(record.clipID): \(measured) vs recorded \(record.levelDBFSRealised)")
+            if record.clippingScale == 1 {
+                // Within 16-bit rounding of the request (active and LUFS scales are refined on the mixture).
+                #expect(abs(measured - record.levelDBFS) < 0.02, "\(record.clipID): \(measured) vs requested \(record.levelDBFS)")
+            }
+        }
+    }
+
     func fileBytes(_ folder: URL) throws -> [String: Data] {
         var out: [String: Data] = [:]
         for sub in ["noisy", "clean", "noise"] {

@@ -62,51 +62,74 @@ extension STOI {
 
     /// The band envelopes of the last few (reference, processed, rate) triples, so that STOI and
     /// ESTOI of the same pair analyse it once.
-    ///
-    /// An entry keeps its two input arrays alive and matches only the very same arrays (same
-    /// storage, count and rate), so a hit can never be a different signal that happens to sit at
-    /// a reused address. Inputs over ``maxSamples`` are not cached, and at most ``capacity``
-    /// entries are kept (least recently used dropped first): two per core, so that every worker
-    /// of a parallel scorer finds its pair again; the memory held is at most
-    /// capacity × 2 × 2 MB (about 1 MB an entry for 4 s clips at 16 kHz).
-    enum AnalysisCache {
-        static let capacity = max(8, 2 * ProcessInfo.processInfo.activeProcessorCount)
-        static let maxSamples = 1 << 18
+    static let analysisCache = IdentityCache<(x: [Double], y: [Double])>()
 
-        struct Entry {
-            let reference: [Double]
-            let processed: [Double]
+    /// The reference analysis of the last few (reference, rate) pairs, so that a noisy input and
+    /// an enhanced output scored against the same reference array resample it once.
+    static let referenceCache = IdentityCache<ReferenceAnalysis>()
+
+    enum AnalysisCache {
+        /// The cached bands of the pair, or `compute()`'s (cached if it does not throw).
+        static func bands(_ reference: [Double], _ processed: [Double], sampleRate: Int,
+                          compute: () throws -> (x: [Double], y: [Double])) rethrows -> (x: [Double], y: [Double]) {
+            try analysisCache.value(for: [reference, processed], sampleRate: sampleRate, compute: compute)
+        }
+    }
+
+    enum ReferenceCache {
+        /// The cached analysis of the reference, or `compute()`'s.
+        static func analysis(of reference: [Double], sampleRate: Int, compute: () -> ReferenceAnalysis) -> ReferenceAnalysis {
+            referenceCache.value(for: [reference], sampleRate: sampleRate, compute: compute)
+        }
+    }
+
+    /// Values computed from the last few (signals, rate) keys, found again only for the very
+    /// same arrays.
+    ///
+    /// An entry keeps its input arrays alive and matches only the very same arrays (same
+    /// storage, count and rate), so a hit can never be a different signal that happens to sit at
+    /// a reused address; the arrays are immutable while an entry holds them (a write to either
+    /// would copy it first). Inputs over ``maxSamples`` are not cached, and at most ``capacity``
+    /// entries are kept (least recently used dropped first): two per core, so that every worker
+    /// of a parallel scorer finds its signals again; the memory held is at most
+    /// capacity × (the inputs + the value), about 1-2 MB an entry for 4 s clips at 16 kHz.
+    final class IdentityCache<Value>: @unchecked Sendable {
+        let capacity = max(8, 2 * ProcessInfo.processInfo.activeProcessorCount)
+        static var maxSamples: Int { 1 << 18 }
+
+        private struct Entry {
+            let keys: [[Double]]
             let sampleRate: Int
-            let bands: (x: [Double], y: [Double])
+            let value: Value
         }
 
-        private nonisolated(unsafe) static var entries: [Entry] = []
-        private static let lock = NSLock()
+        private var entries: [Entry] = []
+        private let lock = NSLock()
 
         static func sameStorage(_ a: [Double], _ b: [Double]) -> Bool {
             a.count == b.count && a.withUnsafeBufferPointer { p in b.withUnsafeBufferPointer { q in p.baseAddress == q.baseAddress } }
         }
 
-        /// The cached bands of the pair, or `compute()`'s (cached if it does not throw). The
-        /// cached arrays are immutable while an entry holds them (a write to either would copy
-        /// it first), so a hit is the very same signals `compute` analysed and checked.
-        static func bands(_ reference: [Double], _ processed: [Double], sampleRate: Int,
-                          compute: () throws -> (x: [Double], y: [Double])) rethrows -> (x: [Double], y: [Double]) {
-            guard reference.count <= maxSamples, !reference.isEmpty else { return try compute() }
+        /// The cached value for exactly these arrays and rate, or `compute()`'s (cached if it does not throw).
+        func value(for keys: [[Double]], sampleRate: Int, compute: () throws -> Value) rethrows -> Value {
+            guard let first = keys.first, first.count <= Self.maxSamples, !first.isEmpty else { return try compute() }
             lock.lock()
-            if let i = entries.firstIndex(where: { $0.sampleRate == sampleRate && sameStorage($0.reference, reference) && sameStorage($0.processed, processed) }) {
+            if let i = entries.firstIndex(where: { entry in
+                entry.sampleRate == sampleRate && entry.keys.count == keys.count
+                    && zip(entry.keys, keys).allSatisfy { Self.sameStorage($0, $1) }
+            }) {
                 let entry = entries.remove(at: i)
                 entries.append(entry)
                 lock.unlock()
-                return entry.bands
+                return entry.value
             }
             lock.unlock()
-            let bands = try compute()
+            let value = try compute()
             lock.lock()
-            entries.append(Entry(reference: reference, processed: processed, sampleRate: sampleRate, bands: bands))
+            entries.append(Entry(keys: keys, sampleRate: sampleRate, value: value))
             if entries.count > capacity { entries.removeFirst(entries.count - capacity) }
             lock.unlock()
-            return bands
+            return value
         }
     }
 }

@@ -34,9 +34,7 @@ public enum STOI {
         guard fs > 0 else { throw MetricError.invalidParameter(name: "sampleRate", value: "\(fs)", reason: "must be positive") }
         let (xBands, yBands) = try AnalysisCache.bands(reference, processed, sampleRate: fs) {
             try MetricError.checkPair(reference, processed)  // a cached pair was checked when it was analysed
-            return reference.withUnsafeBufferPointer { x in
-                processed.withUnsafeBufferPointer { y in Workspace.using { bandEnvelopes(x, y, sampleRate: fs, workspace: $0) } }
-            }
+            return processed.withUnsafeBufferPointer { y in Workspace.using { bandEnvelopes(reference, y, sampleRate: fs, workspace: $0) } }
         }
         let frames = xBands.count / lanes
         guard frames >= segmentFrames else {
@@ -74,17 +72,44 @@ public enum STOI {
     @inline(__always)
     static func quad(_ p: UnsafePointer<Double>) -> SIMD4<Double> { UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Double>.self) }
 
+    /// What STOI needs of the reference alone: the samples at 10 kHz, which of its frames are
+    /// kept (within 40 dB of the loudest), and its band envelopes after silence removal.
+    struct ReferenceAnalysis: Sendable {
+        /// Length of the reference at 10 kHz.
+        let count10k: Int
+        /// Start frames (hop 128 at 10 kHz) kept by silence removal, in order.
+        let kept: [Int]
+        /// Band envelopes of the reference, `lanes` values per STFT frame.
+        let bands: [Double]
+    }
+
     /// Band envelopes of the reference and processed signals: resampling to 10 kHz, silent-frame
     /// removal and one-third octave analysis (pystoi's `resample_oct`, `remove_silent_frames`,
     /// `stft` and `OBM` product, eq. 1 of Taal 2011), `lanes` values per STFT frame.
     ///
-    /// Only the processed signal's samples inside the reference's non-silent frames are
-    /// resampled (the others are never used). Scratch memory comes from `workspace`.
-    static func bandEnvelopes(_ x: UnsafeBufferPointer<Double>, _ y: UnsafeBufferPointer<Double>, sampleRate fs: Int,
+    /// The reference's part depends on the reference alone and comes from ``ReferenceCache``
+    /// when the same reference array was analysed recently (a noisy input and an enhanced
+    /// output scored against one clean signal). Only the processed signal's samples inside the
+    /// reference's non-silent frames are resampled (the others are never used). Scratch memory
+    /// comes from `workspace`.
+    static func bandEnvelopes(_ reference: [Double], _ y: UnsafeBufferPointer<Double>, sampleRate fs: Int,
                               workspace ws: Workspace) -> (x: [Double], y: [Double]) {
-        let hop = frameLength / 2
+        let analysis = ReferenceCache.analysis(of: reference, sampleRate: fs) {
+            reference.withUnsafeBufferPointer { referenceAnalysis($0, sampleRate: fs, workspace: ws) }
+        }
+        return (analysis.bands, processedBands(y, reference: analysis, sampleRate: fs, workspace: ws))
+    }
+
+    /// The 10 kHz rate's resampler for input rate `fs` (nil when `fs` is 10 kHz).
+    static func bank(forRate fs: Int) -> OctaveResampler.Bank? {
         let g = OctaveResampler.gcd(sampleRate, fs)
-        let bank = fs == sampleRate ? nil : OctaveResampler.Bank.cached(up: sampleRate / g, down: fs / g)
+        return fs == sampleRate ? nil : OctaveResampler.Bank.cached(up: sampleRate / g, down: fs / g)
+    }
+
+    /// Resamples the reference, finds its kept frames, and computes its band envelopes.
+    static func referenceAnalysis(_ x: UnsafeBufferPointer<Double>, sampleRate fs: Int, workspace ws: Workspace) -> ReferenceAnalysis {
+        let hop = frameLength / 2
+        let bank = bank(forRate: fs)
         let n = bank?.outputCount(inputCount: x.count) ?? x.count
         ws.reserve(n)
         let x10 = bank.map { bank in
@@ -99,33 +124,49 @@ public enum STOI {
                 let e = windowedEnergy(x10.baseAddress! + f * hop, window: w.baseAddress!)
                 energies[f] = 20 * log10(e.squareRoot() + eps)
             }
-            guard let loudest = energies.max() else { return ([], []) }
+            guard let loudest = energies.max() else { return ReferenceAnalysis(count10k: n, kept: [], bands: []) }
             let kept = (0..<frameCount).filter { loudest - dynamicRangeDB - energies[$0] < 0 }
-            let y10: UnsafeBufferPointer<Double>
-            if let bank {
-                var ranges: [Range<Int>] = []
-                for f in kept {
-                    let r = (f * hop)..<(f * hop + frameLength)
-                    if let last = ranges.last, last.upperBound >= r.lowerBound { ranges[ranges.count - 1] = last.lowerBound..<r.upperBound } else { ranges.append(r) }
-                }
-                for r in ranges { bank.apply(y, outputs: r, into: ws.y) }
-                y10 = UnsafeBufferPointer(rebasing: ws.y[0..<n])
-            } else {
-                y10 = y
-            }
-            // Overlap-add of the kept windowed frames.
-            let length = kept.isEmpty ? 0 : (kept.count - 1) * hop + frameLength
-            let xs = UnsafeMutableBufferPointer(rebasing: ws.xs[0..<length]), ys = UnsafeMutableBufferPointer(rebasing: ws.ys[0..<length])
-            xs.update(repeating: 0); ys.update(repeating: 0)
-            for (k, f) in kept.enumerated() {
-                let src = f * hop, dst = k * hop
-                for i in 0..<frameLength {
-                    xs[dst + i] += w[i] * x10[src + i]
-                    ys[dst + i] += w[i] * y10[src + i]
-                }
-            }
-            return (thirdOctaveEnvelopes(UnsafeBufferPointer(xs), workspace: ws), thirdOctaveEnvelopes(UnsafeBufferPointer(ys), workspace: ws))
+            let xs = overlapAddKept(x10, kept: kept, window: w, into: ws.xs)
+            return ReferenceAnalysis(count10k: n, kept: kept, bands: thirdOctaveEnvelopes(xs, workspace: ws))
         }
+    }
+
+    /// Band envelopes of the processed signal over the reference's kept frames (resampling only
+    /// the samples inside them).
+    static func processedBands(_ y: UnsafeBufferPointer<Double>, reference: ReferenceAnalysis, sampleRate fs: Int,
+                               workspace ws: Workspace) -> [Double] {
+        guard !reference.kept.isEmpty else { return [] }
+        let hop = frameLength / 2, n = reference.count10k
+        ws.reserve(n)
+        let y10: UnsafeBufferPointer<Double>
+        if let bank = bank(forRate: fs) {
+            var ranges: [Range<Int>] = []
+            for f in reference.kept {
+                let r = (f * hop)..<(f * hop + frameLength)
+                if let last = ranges.last, last.upperBound >= r.lowerBound { ranges[ranges.count - 1] = last.lowerBound..<r.upperBound } else { ranges.append(r) }
+            }
+            for r in ranges { bank.apply(y, outputs: r, into: ws.y) }
+            y10 = UnsafeBufferPointer(rebasing: ws.y[0..<n])
+        } else {
+            y10 = y
+        }
+        return frameWindow.withUnsafeBufferPointer { w in
+            thirdOctaveEnvelopes(overlapAddKept(y10, kept: reference.kept, window: w, into: ws.ys), workspace: ws)
+        }
+    }
+
+    /// Overlap-add of the kept windowed frames (hop 128) of `x10` into the front of `out`.
+    static func overlapAddKept(_ x10: UnsafeBufferPointer<Double>, kept: [Int], window w: UnsafeBufferPointer<Double>,
+                               into out: UnsafeMutableBufferPointer<Double>) -> UnsafeBufferPointer<Double> {
+        let hop = frameLength / 2
+        let length = kept.isEmpty ? 0 : (kept.count - 1) * hop + frameLength
+        let xs = UnsafeMutableBufferPointer(rebasing: out[0..<length])
+        xs.update(repeating: 0)
+        for (k, f) in kept.enumerated() {
+            let src = f * hop, dst = k * hop
+            for i in 0..<frameLength { xs[dst + i] += w[i] * x10[src + i] }
+        }
+        return UnsafeBufferPointer(xs)
     }
 
     /// Σ (w[i]·x[i])², i < 256, with eight running sums.

@@ -69,7 +69,10 @@ public enum ScoreRunner {
                 scores.enhanced[metric] = try metric.compute(reference: ref, processed: enh, sampleRate: reference.sampleRate)
             }
             if let noisy, let noisyURL = pair.noisy {
-                let (ref2, noi) = try aligned(reference, noisy, referenceURL: pair.reference, otherURL: noisyURL, alignment: alignment)
+                let (trimmed, noi) = try aligned(reference, noisy, referenceURL: pair.reference, otherURL: noisyURL, alignment: alignment)
+                // The same reference array as for the enhanced output when the lengths agree, so
+                // metrics that cache their analysis of the reference (STOI, ESTOI) reuse it.
+                let ref2 = trimmed.count == ref.count ? ref : trimmed
                 for metric in metrics {
                     scores.noisy[metric] = try metric.compute(reference: ref2, processed: noi, sampleRate: reference.sampleRate)
                 }

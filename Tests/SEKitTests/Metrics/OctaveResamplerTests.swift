@@ -123,7 +123,7 @@ import Testing
         let b = OctaveResamplerTests.mix(clean, noise, gain: 1.5)
         let stoiA = try STOI.compute(reference: clean, processed: a, sampleRate: 16_000)
         let estoiA = try STOI.compute(reference: clean, processed: a, sampleRate: 16_000, extended: true)
-        let stoiB = try STOI.compute(reference: clean, processed: b, sampleRate: 16_000)
+        let stoiB = try STOI.compute(reference: clean, processed: b, sampleRate: 16_000)  // reuses the analysis of `clean`
         #expect(stoiA != stoiB)
         // Fresh copies (new storage) give the very same numbers.
         #expect(try STOI.compute(reference: clean.map { $0 }, processed: a.map { $0 }, sampleRate: 16_000) == stoiA)

@@ -113,17 +113,20 @@ public final class MixRenderer: Sendable {
         // SNR: each noise scaled to its share, then the sum scaled so the total hits snrDB exactly.
         // The written noise is `noise · noiseGain`.
         let speechPower = try speechPowerForSNR(mixtureSpeech, plan: plan)
-        var noiseGains: [Double] = []
+        var noiseGains: [Double] = [], noisePowers: [Double] = []
         for (stem, piece) in zip(noiseStems, plan.noises) {
             let power = MixSignals.meanSquare(stem)
             guard power > 0 else { throw MixError.clipFailed(index: index, reason: "noise segment of \(planner.noise[piece.source].path) is silent") }
+            noisePowers.append(power)
             noiseGains.append((speechPower / (power * pow(10, piece.snrDB / 10))).squareRoot())
         }
         let noise: [Float]
         var noiseGain: Double
         if noiseStems.count == 1 {
+            // One noise: its gain for the clip's SNR directly (no sum to form or measure).
             noise = noiseStems[0]
-            noiseGain = noiseGains[0]
+            noiseGain = (speechPower / (noisePowers[0] * pow(10, plan.snrDB / 10))).squareRoot()
+            noiseGains = [noiseGain]
         } else {
             noise = MixSignals.weightedSum(noiseStems, gains: noiseGains)
             let summedPower = MixSignals.meanSquare(noise)

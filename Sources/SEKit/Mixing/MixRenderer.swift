@@ -217,12 +217,17 @@ public final class MixRenderer: Sendable {
             let noisyOut = (0..<length).map { speechOut[$0] + noiseOut[$0] }
             clip.stems = .float32(noisy: noisyOut, clean: cleanOut, noise: noiseOut)
             clip.clippedSamples = noisyOut.reduce(0) { $0 + (abs($1) >= 1 ? 1 : 0) }
-            realisedSpeechPower = try speechPowerForSNR(speechOut, plan: plan)
-            realisedNoisePower = MixSignals.meanSquare(noiseOut)
+            // Realised figures accumulate in Double from the first sample (the chunked Float sums
+            // used for the gains are good to about 1e-6 relative, not enough for a recorded value).
+            realisedSpeechPower = options.snrMode == .global ? Levels.meanSquare(speechOut) : try speechPowerForSNR(speechOut, plan: plan)
+            realisedNoisePower = Levels.meanSquare(noiseOut)
             realisedNoisy = noisyOut
         }
         clip.snrDBRealised = 10 * log10(realisedSpeechPower / realisedNoisePower)
-        if let realisedNoisy { clip.levelDBFSRealised = try levelDBFS(realisedNoisy, mode: options.levelMode) }
+        if let realisedNoisy {
+            clip.levelDBFSRealised = options.levelMode == .rms
+                ? Levels.rmsDBFS(realisedNoisy) : try levelDBFS(realisedNoisy, mode: options.levelMode)
+        }
         return clip
     }
 

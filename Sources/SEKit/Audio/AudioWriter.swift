@@ -93,21 +93,38 @@ extension AudioWriter {
         try writePCM16(codes: codes, sampleRate: sampleRate, toPath: url.path)
     }
 
+    /// Writes samples as a mono float32 WAV at `path`, atomically, header and samples written as
+    /// they are (no encoding or copy: the mixer's float32 stems).
+    /// - Throws: ``AudioError/writeFailed(path:reason:)``, ``AudioError/invalidParameter(name:value:reason:)``
+    ///   for a bad rate or a non-finite sample.
+    @discardableResult
+    public static func writeFloat32(samples: [Float], sampleRate: Int, toPath path: String) throws -> WriteReport {
+        if !samples.withUnsafeBufferPointer(PCM16.allFinite), let bad = samples.firstIndex(where: { !$0.isFinite }) {
+            throw AudioError.invalidParameter(name: "samples", value: "sample \(bad)", reason: "NaN or infinite; not written to \(path)")
+        }
+        return try writeRaw(samples, float: true, sampleRate: sampleRate, toPath: path)
+    }
+
     /// ``writePCM16(codes:sampleRate:to:)`` for a file-system path (no URL work: a mix writes
     /// three files per clip).
     @discardableResult
     public static func writePCM16(codes: [Int16], sampleRate: Int, toPath path: String) throws -> WriteReport {
+        try writeRaw(codes, float: false, sampleRate: sampleRate, toPath: path)
+    }
+
+    /// The 44-byte header and `samples`' bytes (little-endian hosts: they are the file's bytes),
+    /// written atomically without joining them first.
+    private static func writeRaw<Sample>(_ samples: [Sample], float: Bool, sampleRate: Int, toPath path: String) throws -> WriteReport {
         guard sampleRate > 0 else {
             throw AudioError.invalidParameter(name: "sampleRate", value: "\(sampleRate)", reason: "must be positive (\(path))")
         }
-        let header = WAVEncoding.header(frames: codes.count, sampleRate: sampleRate, float: false)
+        let header = WAVEncoding.header(frames: samples.count, sampleRate: sampleRate, float: float)
         do {
-            // Header and codes (little-endian hosts) written as they are, without joining them first.
-            try header.withUnsafeBytes { h in try codes.withUnsafeBytes { try AtomicFile.write(parts: [h, $0], toPath: path) } }
+            try header.withUnsafeBytes { h in try samples.withUnsafeBytes { try AtomicFile.write(parts: [h, $0], toPath: path) } }
         } catch {
             throw AudioError.writeFailed(path: path, reason: "\(error)")
         }
-        return WriteReport(clippedSamples: 0, bytes: header.count + codes.count * 2)
+        return WriteReport(clippedSamples: 0, bytes: header.count + samples.count * MemoryLayout<Sample>.stride)
     }
 }
 

@@ -211,12 +211,12 @@ public final class MixRenderer: Sendable {
             realisedNoisy = options.levelMode == .rms ? nil : PCM16.decode(noisyCodes)
             clip.levelDBFSRealised = 10 * log10(Double(mix.noisyEnergy) / fullScale)
         } else {
-            let speechOut = mixtureSpeech.map { $0 * speechScale }
-            let noiseOut = noise.map { $0 * noiseScale }
-            let cleanOut = cleanIsSpeech ? speechOut : clean.map { $0 * speechScale }
-            let noisyOut = (0..<length).map { speechOut[$0] + noiseOut[$0] }
+            let speechOut = MixSignals.scaled(mixtureSpeech, by: speechScale)
+            let noiseOut = MixSignals.scaled(noise, by: noiseScale)
+            let cleanOut = cleanIsSpeech ? speechOut : MixSignals.scaled(clean, by: speechScale)
+            let (noisyOut, fullScale) = MixSignals.sumCountingFullScale(speechOut, noiseOut)
             clip.stems = .float32(noisy: noisyOut, clean: cleanOut, noise: noiseOut)
-            clip.clippedSamples = noisyOut.reduce(0) { $0 + (abs($1) >= 1 ? 1 : 0) }
+            clip.clippedSamples = fullScale
             // Realised figures accumulate in Double from the first sample (the chunked Float sums
             // used for the gains are good to about 1e-6 relative, not enough for a recorded value).
             realisedSpeechPower = options.snrMode == .global ? Levels.meanSquare(speechOut) : try speechPowerForSNR(speechOut, plan: plan)

@@ -214,16 +214,15 @@ public final class MixRun: @unchecked Sendable {
         let plan = clip.plan
         let paths = MixCorpusLayout.relativePaths(clipID: plan.clipID)
         // Noise and clean first, noisy last: a clip counts as done only when all three exist.
+        let root = layout.root.path + "/"
         switch clip.stems {
         case let .pcm16(noisy, clean, noise):
-            let root = layout.root.path + "/"
             for (stem, path) in [(noise, paths.noise), (clean, paths.clean), (noisy, paths.noisy)] {
                 try AudioWriter.writePCM16(codes: stem, sampleRate: options.sampleRate, toPath: root + path)
             }
         case let .float32(noisy, clean, noise):
             for (samples, path) in [(noise, paths.noise), (clean, paths.clean), (noisy, paths.noisy)] {
-                try AudioWriter.write(AudioBuffer(samples: samples, sampleRate: options.sampleRate),
-                                      to: layout.root.appendingPathComponent(path), format: .wavFloat32)
+                try AudioWriter.writeFloat32(samples: samples, sampleRate: options.sampleRate, toPath: root + path)
             }
         }
         return MixManifestRecord(

@@ -137,3 +137,32 @@ extension MixSignals {
         return sum
     }
 }
+
+extension MixSignals {
+    /// x[i]·k for every sample.
+    static func scaled(_ x: [Float], by k: Float) -> [Float] {
+        [Float](unsafeUninitializedCapacity: x.count) { out, count in
+            x.withUnsafeBufferPointer { p in for i in 0..<p.count { out[i] = p[i] * k } }
+            count = x.count
+        }
+    }
+
+    /// a[i] + b[i] for every sample (equally long), and how many sums are at or beyond full scale (|v| ≥ 1).
+    static func sumCountingFullScale(_ a: [Float], _ b: [Float]) -> (sum: [Float], fullScale: Int) {
+        precondition(a.count == b.count, "sumCountingFullScale: lengths differ")
+        var fullScale = 0
+        let sum = [Float](unsafeUninitializedCapacity: a.count) { out, count in
+            a.withUnsafeBufferPointer { x in
+                b.withUnsafeBufferPointer { y in
+                    for i in 0..<x.count {
+                        let v = x[i] + y[i]
+                        out[i] = v
+                        fullScale &+= abs(v) >= 1 ? 1 : 0
+                    }
+                }
+            }
+            count = a.count
+        }
+        return (sum, fullScale)
+    }
+}

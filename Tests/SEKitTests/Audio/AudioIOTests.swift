@@ -24,6 +24,24 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == [url.lastPathComponent])
     }
 
+    /// The mixer's direct writers give the same files as the general writer, and refuse NaN and
+    /// a bad rate without leaving anything behind.
+    @Test func directStemWritersMatchTheGeneralWriter() throws {
+        let folder = try TemporaryFolder(); defer { folder.cleanup() }
+        let x = sine(330, amplitude: 0.7)
+        try AudioWriter.write(AudioBuffer(samples: x, sampleRate: 16000), to: folder.file("f.wav"), format: .wavFloat32)
+        try AudioWriter.writeFloat32(samples: x, sampleRate: 16000, toPath: folder.file("g.wav").path)
+        #expect(try Data(contentsOf: folder.file("f.wav")) == Data(contentsOf: folder.file("g.wav")))
+        try AudioWriter.write(AudioBuffer(samples: x, sampleRate: 16000), to: folder.file("p.wav"), format: .wavPCM16)
+        try AudioWriter.writePCM16(codes: PCM16.encode(x, scale: 1), sampleRate: 16000, toPath: folder.file("q.wav").path)
+        #expect(try Data(contentsOf: folder.file("p.wav")) == Data(contentsOf: folder.file("q.wav")))
+        var bad = x
+        bad[100] = .nan
+        #expect(throws: AudioError.self) { try AudioWriter.writeFloat32(samples: bad, sampleRate: 16000, toPath: folder.file("nan.wav").path) }
+        #expect(throws: AudioError.self) { try AudioWriter.writeFloat32(samples: x, sampleRate: 0, toPath: folder.file("rate.wav").path) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["f.wav", "g.wav", "p.wav", "q.wav"])
+    }
+
     @Test func pcmClipsAtFullScaleAndCounts() throws {
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
         let x: [Float] = [0, 0.5, 1.0, 1.5, -1.0, -1.2, 0.99997]

@@ -33,17 +33,12 @@ public enum AtomicFile {
     /// Writes `data` to `url` atomically with one `write(2)` (`open`, `write`, `close`, `rename`).
     /// - Throws: ``Failure`` naming the path and the failed call.
     public static func write(_ data: Data, to url: URL) throws {
-        try data.withUnsafeBytes { try write(parts: [$0], to: url) }
+        try data.withUnsafeBytes { try write(parts: [$0], toPath: url.path) }
     }
 
-    /// Writes the concatenation of `parts` to `url` atomically (a header and a payload, say,
+    /// Writes the concatenation of `parts` to `path` atomically (a header and a payload, say,
     /// without first copying them into one buffer): `open`, `write` per part, `close`, `rename`.
     /// - Throws: ``Failure`` naming the path and the failed call.
-    public static func write(parts: [UnsafeRawBufferPointer], to url: URL) throws {
-        try write(parts: parts, toPath: url.path)
-    }
-
-    /// ``write(parts:to:)`` for a file-system path.
     public static func write(parts: [UnsafeRawBufferPointer], toPath path: String) throws {
         let temporary = temporaryPath(for: path)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)

@@ -4,9 +4,11 @@ import Foundation
 /// SEKit's hand-vectorised C kernels (`CKernels`), for the loops where the baseline x86-64
 /// build (2-wide SSE2 doubles) leaves most of the CPU unused.
 ///
-/// Each kernel exists only for CPUs with AVX2 and FMA; ``hasAVX2FMA`` says whether this one
-/// has them, and callers keep a portable Swift loop for the others. Results of the two paths
-/// differ only by rounding (FMA rounds once per tap), far below any tolerance SEKit tests to.
+/// The 16-bit kernels (``encodePCM16(_:scale:into:)``, ``mixPCM16(speech:noise:into:)``) are
+/// SSE2, the x86-64 baseline, and always used. The dot products exist only for CPUs with AVX2
+/// and FMA; ``hasAVX2FMA`` says whether to use them, and callers keep a portable Swift loop for
+/// the others. Results of those two paths differ only by rounding (FMA rounds once per tap), far
+/// below any tolerance SEKit tests to.
 enum VectorKernels {
     /// Whether the kernels are used: the CPU and OS support AVX2 and FMA (checked once per
     /// process) and `SEKIT_PORTABLE_KERNELS` is not set to 1 (set it to get the numbers a

@@ -68,21 +68,6 @@ extension STOI {
     /// an enhanced output scored against the same reference array resample it once.
     static let referenceCache = IdentityCache<ReferenceAnalysis>()
 
-    enum AnalysisCache {
-        /// The cached bands of the pair, or `compute()`'s (cached if it does not throw).
-        static func bands(_ reference: [Double], _ processed: [Double], sampleRate: Int,
-                          compute: () throws -> (x: [Double], y: [Double])) rethrows -> (x: [Double], y: [Double]) {
-            try analysisCache.value(for: [reference, processed], sampleRate: sampleRate, compute: compute)
-        }
-    }
-
-    enum ReferenceCache {
-        /// The cached analysis of the reference, or `compute()`'s.
-        static func analysis(of reference: [Double], sampleRate: Int, compute: () -> ReferenceAnalysis) -> ReferenceAnalysis {
-            referenceCache.value(for: [reference], sampleRate: sampleRate, compute: compute)
-        }
-    }
-
     /// Values computed from the last few (signals, rate) keys, found again only for the very
     /// same arrays.
     ///

@@ -24,7 +24,7 @@ public enum STOI {
     /// row-and-column normalised inner products (eqs. 5–8 of Jensen & Taal 2016).
     ///
     /// STOI and ESTOI of the same pair (the same two arrays, as a scorer passes them to one metric
-    /// after the other) share the analysis up to the band envelopes (``AnalysisCache``).
+    /// after the other) share the analysis up to the band envelopes (``analysisCache``).
     /// Complexity: O(n·taps/q) for the resampling (rate q/gcd), O(frames·512·log 512) for the
     /// STFT, O(frames·15·30) for the segments.
     /// - Throws: ``MetricError/tooShort(metric:samples:reason:)`` when fewer than 30 frames remain
@@ -32,7 +32,7 @@ public enum STOI {
     public static func compute(reference: [Double], processed: [Double], sampleRate fs: Int, extended: Bool = false) throws -> Double {
         let name = extended ? "estoi" : "stoi"
         guard fs > 0 else { throw MetricError.invalidParameter(name: "sampleRate", value: "\(fs)", reason: "must be positive") }
-        let (xBands, yBands) = try AnalysisCache.bands(reference, processed, sampleRate: fs) {
+        let (xBands, yBands) = try analysisCache.value(for: [reference, processed], sampleRate: fs) {
             try MetricError.checkPair(reference, processed)  // a cached pair was checked when it was analysed
             return processed.withUnsafeBufferPointer { y in Workspace.using { bandEnvelopes(reference, y, sampleRate: fs, workspace: $0) } }
         }
@@ -87,14 +87,14 @@ public enum STOI {
     /// removal and one-third octave analysis (pystoi's `resample_oct`, `remove_silent_frames`,
     /// `stft` and `OBM` product, eq. 1 of Taal 2011), `lanes` values per STFT frame.
     ///
-    /// The reference's part depends on the reference alone and comes from ``ReferenceCache``
+    /// The reference's part depends on the reference alone and comes from ``referenceCache``
     /// when the same reference array was analysed recently (a noisy input and an enhanced
     /// output scored against one clean signal). Only the processed signal's samples inside the
     /// reference's non-silent frames are resampled (the others are never used). Scratch memory
     /// comes from `workspace`.
     static func bandEnvelopes(_ reference: [Double], _ y: UnsafeBufferPointer<Double>, sampleRate fs: Int,
                               workspace ws: Workspace) -> (x: [Double], y: [Double]) {
-        let analysis = ReferenceCache.analysis(of: reference, sampleRate: fs) {
+        let analysis = referenceCache.value(for: [reference], sampleRate: fs) {
             reference.withUnsafeBufferPointer { referenceAnalysis($0, sampleRate: fs, workspace: ws) }
         }
         return (analysis.bands, processedBands(y, reference: analysis, sampleRate: fs, workspace: ws))

@@ -26,16 +26,15 @@ public struct RenderedClip: Sendable {
     /// Level draws made (more than 1 under `--clipping reject`).
     public var attempts: Int
 
-    /// The stems' sample values (decoded from the codes for PCM16).
-    public var noisy: [Float] { floats.noisy }
-    public var clean: [Float] { floats.clean }
-    public var noise: [Float] { floats.noise }
-
-    private var floats: (noisy: [Float], clean: [Float], noise: [Float]) {
-        switch stems {
-        case let .pcm16(noisy, clean, noise): return (PCM16.decode(noisy), PCM16.decode(clean), PCM16.decode(noise))
-        case let .float32(noisy, clean, noise): return (noisy, clean, noise)
-        }
+    /// The stems' sample values (decoded from the codes for PCM16, each only when asked for).
+    public var noisy: [Float] {
+        switch stems { case let .pcm16(noisy, _, _): PCM16.decode(noisy); case let .float32(noisy, _, _): noisy }
+    }
+    public var clean: [Float] {
+        switch stems { case let .pcm16(_, clean, _): PCM16.decode(clean); case let .float32(_, clean, _): clean }
+    }
+    public var noise: [Float] {
+        switch stems { case let .pcm16(_, _, noise): PCM16.decode(noise); case let .float32(_, _, noise): noise }
     }
 }
 
@@ -153,7 +152,7 @@ public final class MixRenderer: Sendable {
             scaleForLevel = { target in
                 var scale = pow(10, (target - measuredLevel) / 20)
                 for _ in 0..<Self.levelRefinements {
-                    let error = target - (try self.levelDBFS(mixture.map { $0 * Float(scale) }, mode: options.levelMode))
+                    let error = target - (try self.levelDBFS(MixSignals.scaled(mixture, by: Float(scale)), mode: options.levelMode))
                     if !error.isFinite || abs(error) < Self.levelToleranceDB { break }
                     scale *= pow(10, error / 20)
                 }

@@ -40,7 +40,7 @@ struct CatalogCLIFolder {
 }
 
 @Suite struct CatalogCommandTests {
-    static let sqliteAvailable = FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3")
+    static var sqliteAvailable: Bool { TestEnvironment.sqliteAvailable }
 
     @Test func helpListsCommandsAndFlags() throws {
         let catalog = try SEKitBinary.run(["catalog", "--help"])

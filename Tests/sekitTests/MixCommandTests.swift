@@ -6,7 +6,7 @@ import Glibc
 
 /// `sekit mix` through the real binary: catalogue recording, kill and resume, catalogued inputs.
 @Suite struct MixCommandTests {
-    static let sqliteAvailable = FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3")
+    static var sqliteAvailable: Bool { TestEnvironment.sqliteAvailable }
 
     /// Speech and noise folders of generated ramps (not silent, long enough).
     func makeSources(_ folder: CatalogCLIFolder) throws {

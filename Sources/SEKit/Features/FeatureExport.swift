@@ -102,31 +102,18 @@ public enum FeatureExport {
         let statisticsSplit = records.contains { $0.split == options.statisticsSplit } ? options.statisticsSplit : "all"
         var statistics = Dictionary(uniqueKeysWithValues: statisticsStreams.map { ($0, FeatureStatistics(bins: bins)) })
         do {
-            let jobs = max(1, options.jobs)
-            let batch = jobs * 4
+            // Clips are transformed in parallel rounds and appended in manifest order by this
+            // thread alone: the file does not depend on --jobs, and memory holds one round.
             var done = 0
-            for start in stride(from: 0, to: records.count, by: batch) {
-                let slice = Array(records[start..<min(records.count, start + batch)])
-                nonisolated(unsafe) var results = [Result<[String: [Float]], Error>?](repeating: nil, count: slice.count)
-                let lock = NSLock()
-                nonisolated(unsafe) var next = 0
-                DispatchQueue.concurrentPerform(iterations: min(jobs, slice.count)) { _ in
-                    while true {
-                        lock.lock(); let i = next; next += 1; lock.unlock()
-                        if i >= slice.count { return }
-                        let result = Result { try clipStreams(slice[i], corpus: corpus, options: options) }
-                        lock.lock(); results[i] = result; lock.unlock()
-                    }
+            try ParallelMap.forEachInOrder(records, jobs: options.jobs) { record in
+                try clipStreams(record, corpus: corpus, options: options)
+            } consume: { record, streams in
+                try writer.append(clipID: record.clipID, split: record.split, snrDB: record.snrDBRequested, frames: streams)
+                if statisticsSplit == "all" || record.split == statisticsSplit {
+                    for name in statisticsStreams { try statistics[name]!.add(frames: streams[name]!, dtype: options.dtype) }
                 }
-                for (record, result) in zip(slice, results) {
-                    let streams = try result!.get()
-                    try writer.append(clipID: record.clipID, split: record.split, snrDB: record.snrDBRequested, frames: streams)
-                    if statisticsSplit == "all" || record.split == statisticsSplit {
-                        for name in statisticsStreams { try statistics[name]!.add(frames: streams[name]!, dtype: options.dtype) }
-                    }
-                    done += 1
-                    progress(done, records.count)
-                }
+                done += 1
+                progress(done, records.count)
             }
             let summary = try writer.finish(statistics: statistics, statisticsSplit: statisticsSplit)
             return FeatureExportResult(summary: summary, statisticsSplit: statisticsSplit)

@@ -94,50 +94,41 @@ public enum FeatureSynthesis {
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         let records = manifest
         let clips = features.clips
-        let lock = NSLock()
-        nonisolated(unsafe) var next = 0, done = 0
-        nonisolated(unsafe) var failures: [(String, String)] = []
-        DispatchQueue.concurrentPerform(iterations: max(1, min(options.jobs, clips.count))) { _ in
-            while true {
-                lock.lock(); let i = next; next += 1; lock.unlock()
-                if i >= clips.count { return }
-                let clip = clips[i]
-                do {
-                    // HDF5 reads are serialised by the library lock; the STFT work runs in parallel.
-                    let predicted = try predictions.rows(clip.frameRange)
-                    var magnitude: [Float], phase: [Float]
-                    let record = records[clip.clipID]
-                    if useStored {
-                        phase = try features.frames(stream: FeatureTarget.noisyPhase.rawValue, range: clip.frameRange)
-                        magnitude = try features.frames(stream: "noisy", range: clip.frameRange).map { feature.invert($0, exponent: exponent) }
-                    } else {
-                        guard let record, let corpusURL else { throw FeatureExportError.mismatch(clipID: clip.clipID, reason: "not in the corpus manifest") }
-                        let noisy = try FeatureExport.read(corpusURL.appendingPathComponent(record.noisy), record: record)
-                        let Y = try STFT.forward(noisy, configuration: config)
-                        guard Y.frames == clip.numFrames else {
-                            throw FeatureExportError.mismatch(clipID: clip.clipID, reason: "noisy WAV gives \(Y.frames) frames, the file has \(clip.numFrames)")
-                        }
-                        magnitude = Y.magnitude()
-                        phase = Y.phase()
+        let outcomes = ParallelMap.map(clips, jobs: options.jobs, progress: progress) { clip -> (clipID: String, reason: String)? in
+            do {
+                // HDF5 reads are serialised by the library lock; the STFT work runs in parallel.
+                let predicted = try predictions.rows(clip.frameRange)
+                var magnitude: [Float], phase: [Float]
+                let record = records[clip.clipID]
+                if useStored {
+                    phase = try features.frames(stream: FeatureTarget.noisyPhase.rawValue, range: clip.frameRange)
+                    magnitude = try features.frames(stream: "noisy", range: clip.frameRange).map { feature.invert($0, exponent: exponent) }
+                } else {
+                    guard let record, let corpusURL else { throw FeatureExportError.mismatch(clipID: clip.clipID, reason: "not in the corpus manifest") }
+                    let noisy = try FeatureExport.read(corpusURL.appendingPathComponent(record.noisy), record: record)
+                    let Y = try STFT.forward(noisy, configuration: config)
+                    guard Y.frames == clip.numFrames else {
+                        throw FeatureExportError.mismatch(clipID: clip.clipID, reason: "noisy WAV gives \(Y.frames) frames, the file has \(clip.numFrames)")
                     }
-                    var values = [Float](repeating: 0, count: 2 * predicted.count)
-                    for k in 0..<predicted.count {
-                        let m = options.kind == .mask ? predicted[k] * magnitude[k] : feature.invert(predicted[k], exponent: exponent)
-                        values[2 * k] = m * cos(phase[k])
-                        values[2 * k + 1] = m * sin(phase[k])
-                    }
-                    let length = record?.numSamples
-                    let audio = try STFT.inverse(Spectrogram(configuration: config, frames: clip.numFrames, values: values), length: length)
-                    try AudioWriter.write(AudioBuffer(samples: audio, sampleRate: sampleRate),
-                                          to: output.appendingPathComponent(clip.clipID + ".wav"), format: options.format)
-                    lock.lock(); done += 1; let snapshot = done; lock.unlock()
-                    progress(snapshot, clips.count)
-                } catch {
-                    lock.lock(); failures.append((clip.clipID, "\(error)")); done += 1; let snapshot = done; lock.unlock()
-                    progress(snapshot, clips.count)
+                    magnitude = Y.magnitude()
+                    phase = Y.phase()
                 }
+                var values = [Float](repeating: 0, count: 2 * predicted.count)
+                for k in 0..<predicted.count {
+                    let m = options.kind == .mask ? predicted[k] * magnitude[k] : feature.invert(predicted[k], exponent: exponent)
+                    values[2 * k] = m * cos(phase[k])
+                    values[2 * k + 1] = m * sin(phase[k])
+                }
+                let length = record?.numSamples
+                let audio = try STFT.inverse(Spectrogram(configuration: config, frames: clip.numFrames, values: values), length: length)
+                try AudioWriter.write(AudioBuffer(samples: audio, sampleRate: sampleRate),
+                                      to: output.appendingPathComponent(clip.clipID + ".wav"), format: options.format)
+                return nil
+            } catch {
+                return (clip.clipID, "\(error)")
             }
         }
-        return Result(written: clips.count - failures.count, failures: failures.sorted { $0.0 < $1.0 }.map { (clipID: $0.0, reason: $0.1) })
+        let failures = outcomes.compactMap { $0 }.sorted { $0.clipID < $1.clipID }
+        return Result(written: clips.count - failures.count, failures: failures)
     }
 }

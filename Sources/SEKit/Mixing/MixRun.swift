@@ -31,6 +31,12 @@ public struct MixResult: Sendable {
     public var audioSeconds: Double
 }
 
+/// A clip that could not be made, with the reason.
+struct MixClipFailure: Error {
+    var index: Int
+    var reason: String
+}
+
 /// A mix ready to run: sources found and checked, plan fixed.
 ///
 /// `prepare` resolves inputs and checks every source (readable, non-empty, not silent, long
@@ -160,45 +166,35 @@ public final class MixRun: @unchecked Sendable {
         let resumed = indices.count - todo.count
         progress(resumed, indices.count)
 
-        let lock = NSLock()
-        nonisolated(unsafe) var fresh: [MixManifestRecord] = []
-        nonisolated(unsafe) var lines = journal.lines  // clip index → its manifest line
-        nonisolated(unsafe) var failures: [(Int, String)] = []
-        nonisolated(unsafe) var completed = resumed
-        nonisolated(unsafe) var firstError: Error? = nil
-        let workers = min(jobs, max(1, todo.count))
-        // Workers take the next clip index from a shared counter: balanced, and order-free
-        // because every clip's bytes depend only on its index.
-        nonisolated(unsafe) var next = 0
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            while true {
-                lock.lock()
-                if next >= todo.count || firstError != nil { lock.unlock(); return }
-                let index = todo[next]
-                next += 1
-                lock.unlock()
-                do {
-                    let clip = try renderer.render(index: index)
-                    let record = try writeClip(clip)
-                    let line = try journal.line(for: record)  // encoded once: journal, then manifest
-                    lock.lock()
-                    do { try journal.append(line: line) } catch { firstError = error }
-                    fresh.append(record)
-                    lines[record.index] = line
-                    completed += 1
-                    let snapshot = completed
-                    lock.unlock()
-                    progress(snapshot, indices.count)
-                } catch let error as MixError {
-                    lock.lock(); failures.append((index, error.description)); completed += 1; lock.unlock()
-                } catch let error as AudioError {
-                    lock.lock(); failures.append((index, error.description)); completed += 1; lock.unlock()
-                } catch {
-                    lock.lock(); firstError = error; lock.unlock()
-                }
+        // Every clip's bytes depend only on its index, so the order clips finish in does not
+        // matter; each is journalled as soon as its stems are written (an interrupted run resumes
+        // from the journal). A clip that cannot be made is a per-clip failure; anything else
+        // (the journal cannot be written) stops the run.
+        let journalLock = NSLock()
+        let total = indices.count
+        let outcomes = try ParallelMap.map(todo, jobs: jobs, progress: { done, _ in progress(resumed + done, total) }) {
+            index -> Result<(record: MixManifestRecord, line: Data), MixClipFailure> in
+            let clip: RenderedClip, record: MixManifestRecord
+            do {
+                clip = try renderer.render(index: index)
+                record = try writeClip(clip)
+            } catch let error as MixError {
+                return .failure(MixClipFailure(index: index, reason: error.description))
+            } catch let error as AudioError {
+                return .failure(MixClipFailure(index: index, reason: error.description))
+            }
+            let line = try journal.line(for: record)  // encoded once: journal, then manifest
+            try journalLock.withLock { try journal.append(line: line) }
+            return .success((record, line))
+        }
+        var lines = journal.lines  // clip index → its manifest line
+        var fresh: [MixManifestRecord] = [], failures: [(Int, String)] = []
+        for outcome in outcomes {
+            switch outcome {
+            case .success(let made): fresh.append(made.record); lines[made.record.index] = made.line
+            case .failure(let failure): failures.append((failure.index, failure.reason))
             }
         }
-        if let firstError { throw firstError }
         done += fresh
         done.sort { $0.index < $1.index }
         try MixSpecFile.writeManifest(done, lines: lines, to: layout.manifest)

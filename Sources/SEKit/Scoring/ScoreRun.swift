@@ -35,26 +35,7 @@ public enum ScoreRunner {
         _ pairs: [ScorePair], metrics: [Metric], alignment: ScoreAlignment, jobs: Int,
         progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
     ) -> [ClipScores] {
-        nonisolated(unsafe) var results = [ClipScores?](repeating: nil, count: pairs.count)
-        let lock = NSLock()
-        nonisolated(unsafe) var next = 0
-        nonisolated(unsafe) var done = 0
-        DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, pairs.count))) { _ in
-            while true {
-                lock.lock()
-                let i = next; next += 1
-                lock.unlock()
-                if i >= pairs.count { return }
-                let scores = scoreOne(pairs[i], metrics: metrics, alignment: alignment)
-                lock.lock()
-                results[i] = scores
-                done += 1
-                let snapshot = done
-                lock.unlock()
-                progress(snapshot, pairs.count)
-            }
-        }
-        return results.map { $0! }
+        ParallelMap.map(pairs, jobs: jobs, progress: progress) { pair in scoreOne(pair, metrics: metrics, alignment: alignment) }
     }
 
     static func scoreOne(_ pair: ScorePair, metrics: [Metric], alignment: ScoreAlignment) -> ClipScores {

@@ -73,42 +73,15 @@ struct FeaturesCommand: ParsableCommand {
         options.split = split
         options.overwrite = overwrite
         options.jobs = job.jobs
-        let corpusURL = URL(fileURLWithPath: corpus)
         let output = URL(fileURLWithPath: out)
-        if !overwrite, FileManager.default.fileExists(atPath: output.path) {
-            throw FeatureFileError.outputExists(path: output.path)
-        }
-        let catalog = try recording.open()
-        let mixRuns = MixCatalogRunState.all(in: corpusURL)
-        let here = catalog?.url.standardizedFileURL.path
-        let parents = Set(mixRuns.filter { $0.catalog == here }.map(\.runID))
-        let params: [String: String] = [
-            "corpus": corpusURL.standardizedFileURL.path, "out": output.standardizedFileURL.path, "split": split ?? "",
-            "n_fft": "\(nFft)", "win_length": "\(win)", "hop_length": "\(options.stft.hopLength)", "window": window.rawValue,
-            "center": "\(center)", "feature": feature.rawValue, "exponent": "\(exponent)", "targets": targets,
-            "lc_db": "\(lcDb)", "dtype": dtype.rawValue, "compression": compression]
-        let runID = try catalog?.beginRun(kind: .features, name: output.lastPathComponent, commandLine: CommandLine.arguments,
-                                          params: params, parent: parents.count == 1 ? parents.first : nil)
         let meter = ProgressMeter(label: "features")
-        do {
-            let result = try FeatureExport.run(
-                corpus: corpusURL, output: output, options: options,
-                mixRunID: mixRuns.map(\.runID.rawValue).joined(separator: ","), featuresRunID: runID?.rawValue ?? "",
-                progress: { done, total in meter.update(done, of: total) })
-            if let catalog, let runID {
-                try catalog.recordArtifact(run: runID, fileAt: output, kind: "features-hdf5")
-                try catalog.setParams(["clips": "\(result.clips)", "frames": "\(result.summary.totalFrames)",
-                                       "statistics_split": result.statisticsSplit], of: runID)
-                try catalog.finishRun(runID)
-            }
-            print("features: \(output.path)")
-            print("clips: \(result.clips), frames: \(result.summary.totalFrames), bins: \(options.stft.binCount), "
-                  + "streams: \(options.streamNames.joined(separator: ", ")), \(result.summary.fileBytes) bytes")
-            print("statistics over split: \(result.statisticsSplit)")
-            if let runID { print("catalogue: \(catalog!.url.path), run \(runID)") }
-        } catch {
-            if let catalog, let runID { try? catalog.finishRun(runID, status: .failed, error: "\(error)") }
-            throw error
-        }
+        let (result, run) = try FeatureExport.export(corpus: URL(fileURLWithPath: corpus), output: output, options: options,
+                                                     context: try recording.context(),
+                                                     progress: { done, total in meter.update(done, of: total) })
+        print("features: \(output.path)")
+        print("clips: \(result.clips), frames: \(result.summary.totalFrames), bins: \(options.stft.binCount), "
+              + "streams: \(options.streamNames.joined(separator: ", ")), \(result.summary.fileBytes) bytes")
+        print("statistics over split: \(result.statisticsSplit)")
+        if let line = run.summaryLine { print(line) }
     }
 }

@@ -75,36 +75,14 @@ struct MixCommand: ParsableCommand {
         var values = try recipe.map { try MixSettings.loadRecipe(URL(fileURLWithPath: $0)) } ?? [:]
         values.merge(flagValues()) { _, flag in flag }
         let (options, inputs) = try MixSettings.parse(values)
-        let catalog = try recording.open()
-        let run = try MixRun.prepare(
-            options: options, inputs: inputs, output: URL(fileURLWithPath: out), shard: job.parsedShard,
-            jobs: job.jobs, catalogued: catalog.map(Self.resolver), overwrite: overwrite,
-            warn: { skipped in FileHandle.standardError.write(Data("warning: skipping \(skipped.kind.rawValue) \(skipped.path): \(skipped.reason)\n".utf8)) })
-        let recorder = try catalog.map { catalog in
-            try MixCatalogRecorder.begin(catalog: catalog, mix: run, commandLine: CommandLine.arguments,
-                                         params: values.mapValues { $0.joined(separator: ",") }, name: name)
-        }
         let meter = ProgressMeter(label: "mix")
-        let result: MixResult
-        do {
-            result = try run.run { done, total in meter.update(done, of: total) }
-            try recorder?.finish(result, planner: run.planner)
-        } catch {
-            recorder?.fail(error)
-            throw error
-        }
+        let (result, run) = try MixJob.run(
+            options: options, inputs: inputs, output: URL(fileURLWithPath: out), shard: job.parsedShard, jobs: job.jobs,
+            overwrite: overwrite, params: values.mapValues { $0.joined(separator: ",") }, context: try recording.context(name: name),
+            warn: { skipped in printError("warning: skipping \(skipped.kind.rawValue) \(skipped.path): \(skipped.reason)") },
+            progress: { done, total in meter.update(done, of: total) })
         print(MixSummaryText.render(result))
-        if let recorder {
-            print("catalogue: \(recorder.catalog.url.path), run \(recorder.runID)\(recorder.reopened ? " (resumed)" : "")")
-        }
+        if let line = run.summaryLine { print(line) }
         if !result.failures.isEmpty { throw ExitCode(1) }
-    }
-
-    /// Resolves `corpus:NAME` inputs through the catalogue's imported sources.
-    static func resolver(_ catalog: Catalog) -> MixRun.CataloguedCorpusResolver {
-        { name, kind in
-            let sourceKind = SourceKind(rawValue: kind.rawValue)!
-            return try catalog.sources(kind: sourceKind, corpus: name).map { ($0.path, $0.relativePath, $0.speaker) }
-        }
     }
 }

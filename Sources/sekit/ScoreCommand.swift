@@ -43,16 +43,6 @@ struct ScoreCommand: ParsableCommand {
         }
     }
 
-    /// The options as catalogue parameters (absolute paths).
-    var recordedParams: [String: String] {
-        var params = ["metrics": metrics, "align": align, "shard": job.parsedShard.description]
-        for (key, value) in [("reference", reference), ("enhanced", enhanced), ("noisy", noisy), ("corpus", corpus)] {
-            if let value { params[key] = URL(fileURLWithPath: value).standardizedFileURL.path }
-        }
-        if let split { params["split"] = split }
-        return params
-    }
-
     func validate() throws {
         _ = try parsedMetrics
         guard ScoreAlignment(rawValue: align) != nil else { throw ValidationError("--align must be strict or trim") }
@@ -64,45 +54,30 @@ struct ScoreCommand: ParsableCommand {
 
     func run() throws {
         MemoryTuning.keepFreedMemoryForReuse()
-        let metricList = try parsedMetrics
-        let pairs: [ScorePair]
+        let pairing: ScoreJob.Pairing
         if let corpus {
-            pairs = try ScorePairing.fromCorpus(URL(fileURLWithPath: corpus), enhanced: enhanced.map { URL(fileURLWithPath: $0) }, split: split)
+            pairing = .corpus(URL(fileURLWithPath: corpus), enhanced: enhanced.map { URL(fileURLWithPath: $0) }, split: split)
         } else {
-            pairs = try ScorePairing.byName(reference: URL(fileURLWithPath: reference!), enhanced: enhanced.map { URL(fileURLWithPath: $0) },
-                                            noisy: noisy.map { URL(fileURLWithPath: $0) })
+            pairing = .folders(reference: URL(fileURLWithPath: reference!), enhanced: URL(fileURLWithPath: enhanced!),
+                               noisy: noisy.map { URL(fileURLWithPath: $0) })
         }
-        let shard = job.parsedShard
-        let mine = pairs.enumerated().filter { shard.contains($0.offset) }.map(\.element)
         let name = checkpoint ?? enhanced.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "noisy"
-        let recorder = try recording.open().map { catalog in
-            try ScoreCatalogRecorder.begin(catalog: catalog, checkpoint: name, commandLine: CommandLine.arguments,
-                                           params: recordedParams, corpus: corpus.map { URL(fileURLWithPath: $0) })
-        }
+        var request = ScoreJob.Request(pairing: pairing, metrics: try parsedMetrics, checkpoint: name)
+        request.alignment = ScoreAlignment(rawValue: align)!
+        request.shard = job.parsedShard
+        request.jobs = job.jobs
+        request.perClipCSV = perClip.map { URL(fileURLWithPath: $0) }
         let meter = ProgressMeter(label: "score")
-        let clips = ScoreRunner.score(mine, metrics: metricList, alignment: ScoreAlignment(rawValue: align)!, jobs: job.jobs) { done, total in
-            meter.update(done, of: total)
-        }
-        let summary = ScoreSummary.aggregate(clips, metrics: metricList)
-        do { try recorder?.finish(clips: clips, summary: summary, metrics: metricList) } catch {
-            recorder?.fail(error)
-            throw error
-        }
-        if let perClip {
-            try AtomicFile.write(Data(ScoreReport.csv(clips: clips, metrics: metricList).utf8), to: URL(fileURLWithPath: perClip))
-        }
+        let outcome = try ScoreJob.run(request, context: try recording.context(), progress: { done, total in meter.update(done, of: total) })
         if format == "json" {
-            FileHandle.standardOutput.write(try ScoreReport.json(checkpoint: name, clips: clips, summary: summary, metrics: metricList))
+            FileHandle.standardOutput.write(try ScoreReport.json(checkpoint: name, clips: outcome.clips, summary: outcome.summary, metrics: request.metrics))
             print("")
         } else {
-            print(ScoreReport.table(checkpoint: name, clips: clips, summary: summary, metrics: metricList), terminator: "")
+            print(ScoreReport.table(checkpoint: name, clips: outcome.clips, summary: outcome.summary, metrics: request.metrics), terminator: "")
         }
-        if let recorder {
-            FileHandle.standardError.write(Data("catalogue: \(recorder.catalog.url.path), run \(recorder.runID)\n".utf8))
-        }
-        let failed = clips.filter { $0.error != nil }.count
-        if failed > 0 {
-            FileHandle.standardError.write(Data("score: \(failed) of \(clips.count) clips could not be scored\n".utf8))
+        if let line = outcome.run.summaryLine { printError(line) }
+        if outcome.failed > 0 {
+            printError("score: \(outcome.failed) of \(outcome.clips.count) clips could not be scored")
             if !allowFailures { throw ExitCode(1) }
         }
     }

@@ -39,44 +39,19 @@ struct SynthesizeCommand: ParsableCommand {
         guard let audioFormat = ["float32": AudioFileFormat.wavFloat32, "pcm16": .wavPCM16][format] else {
             throw ValidationError("--format must be float32 or pcm16")
         }
-        let featuresURL = URL(fileURLWithPath: features)
-        let reader = try FeatureFileReader(url: featuresURL)
-        let matrix = try PredictionMatrix(url: URL(fileURLWithPath: predictions ?? features), dataset: dataset)
         var options = FeatureSynthesis.Options()
         options.kind = kind
         options.phase = phase
         options.format = audioFormat
         options.jobs = job.jobs
-        let catalog = try recording.open()
-        var parent: RunID?
-        if let catalog, let id = reader.attributes["features_run_id"]?.stringValue, !id.isEmpty, (try? catalog.run(id)) != nil {
-            parent = RunID(id)
-        }
         let output = URL(fileURLWithPath: out)
-        let runID = try catalog?.beginRun(
-            kind: .synthesize, name: output.lastPathComponent, commandLine: CommandLine.arguments,
-            params: ["features": featuresURL.standardizedFileURL.path, "predictions": URL(fileURLWithPath: predictions ?? features).standardizedFileURL.path,
-                     "dataset": dataset, "kind": kind.rawValue, "phase": phase.rawValue, "out": output.standardizedFileURL.path],
-            parent: parent)
         let meter = ProgressMeter(label: "synthesize")
-        do {
-            let result = try FeatureSynthesis.run(features: reader, predictions: matrix, output: output,
-                                                  corpus: corpus.map { URL(fileURLWithPath: $0) }, options: options) { done, total in
-                meter.update(done, of: total)
-            }
-            if let catalog, let runID {
-                try catalog.setParams(["clips_written": "\(result.written)", "clips_failed": "\(result.failures.count)"], of: runID)
-                try catalog.finishRun(runID, status: result.failures.isEmpty ? .finished : .failed,
-                                      error: result.failures.isEmpty ? nil : "\(result.failures.count) clip(s) could not be synthesised")
-            }
-            print("synthesized: \(result.written) clips into \(output.path)")
-            for failure in result.failures.prefix(20) { printError("failed: \(failure.clipID): \(failure.reason)") }
-            if !result.failures.isEmpty { throw ExitCode(1) }
-        } catch let exit as ExitCode {
-            throw exit
-        } catch {
-            if let catalog, let runID { try? catalog.finishRun(runID, status: .failed, error: "\(error)") }
-            throw error
-        }
+        let (result, _) = try FeatureSynthesis.synthesize(
+            features: URL(fileURLWithPath: features), predictions: predictions.map { URL(fileURLWithPath: $0) }, dataset: dataset,
+            corpus: corpus.map { URL(fileURLWithPath: $0) }, output: output, options: options, context: try recording.context(),
+            progress: { done, total in meter.update(done, of: total) })
+        print("synthesized: \(result.written) clips into \(output.path)")
+        for failure in result.failures.prefix(20) { printError("failed: \(failure.clipID): \(failure.reason)") }
+        if !result.failures.isEmpty { throw ExitCode(1) }
     }
 }

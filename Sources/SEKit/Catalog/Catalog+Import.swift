@@ -76,10 +76,12 @@ extension Catalog {
             try? finishRun(runID, status: .failed, error: "\(error)")
             throw error
         }
-        let failureNote = report.failures.isEmpty ? nil : "\(report.failures.count) file(s) could not be read and were not recorded"
+        // Files that could not be read are counted (`files_failed`; `failed` is its older name) and
+        // the run is finished: the status policy of every run (``RecordedRun``).
         try setParams(["added": "\(report.added.count)", "updated": "\(report.updated.count)",
-                       "unchanged": "\(report.unchanged)", "failed": "\(report.failures.count)"], of: runID)
-        try finishRun(runID, status: .finished, error: failureNote)
+                       "unchanged": "\(report.unchanged)", "failed": "\(report.failures.count)",
+                       "files_failed": "\(report.failures.count)"], of: runID)
+        try finishRun(runID, status: .finished)
         return report
     }
 

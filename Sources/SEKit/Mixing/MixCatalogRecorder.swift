@@ -32,11 +32,13 @@ public struct MixCatalogRunState: Codable, Sendable, Equatable {
 /// `RUN/CLIP` (the clip id alone is derived from seed and index and repeats across corpora
 /// mixed with the same seed).
 public struct MixCatalogRecorder: Sendable {
-    public let catalog: Catalog
-    public let runID: RunID
+    /// The run's lifecycle (begin or reopen, finish, fail).
+    public let run: RecordedRun
     public let layout: MixCorpusLayout
+    public var catalog: Catalog { run.catalog! }
+    public var runID: RunID { run.id! }
     /// Whether an earlier run was reopened.
-    public let reopened: Bool
+    public var reopened: Bool { run.reopened }
 
     /// The catalogue id of a clip of run `run`.
     public static func catalogClipID(run: RunID, clipID: String) -> String { "\(run.rawValue)/\(clipID)" }
@@ -49,35 +51,31 @@ public struct MixCatalogRecorder: Sendable {
                              name: String? = nil) throws -> MixCatalogRecorder {
         let layout = mix.layout
         let catalogPath = catalog.url.standardizedFileURL.path
-        var reopened = false
-        var runID: RunID?
         let spec = try? SHA256.hex(ofFileAt: layout.specFile)
-        if let data = try? Data(contentsOf: layout.catalogRunFile),
-           let state = try? JSONDecoder().decode(MixCatalogRunState.self, from: data),
-           state.catalog == catalogPath, state.shard == layout.shard, state.specSHA256 == spec,
-           try catalog.reopenRun(state.runID) {
-            runID = state.runID
-            reopened = true
-        }
         var values = Dictionary(uniqueKeysWithValues: params.map { ($0.key.replacingOccurrences(of: "-", with: "_"), $0.value) })
         values["out"] = layout.root.standardizedFileURL.path
         values["shard"] = layout.shard.description
         values["clips_planned"] = "\(mix.planner.clipCount)"
-        if let existing = runID {
-            try catalog.setParams(values, of: existing)
-        } else {
-            runID = try catalog.beginRun(kind: .mix, name: name ?? layout.root.standardizedFileURL.lastPathComponent,
-                                         commandLine: commandLine, params: values)
+        if let data = try? Data(contentsOf: layout.catalogRunFile),
+           let state = try? JSONDecoder().decode(MixCatalogRunState.self, from: data),
+           state.catalog == catalogPath, state.shard == layout.shard, state.specSHA256 == spec,
+           let run = try RecordedRun.reopen(state.runID, in: catalog, params: values) {
+            return MixCatalogRecorder(run: run, layout: layout)
+        }
+        let context = RunContext(catalog: catalog, commandLine: commandLine, name: name)
+        let run = try RecordedRun.begin(context, kind: .mix, name: layout.root.standardizedFileURL.lastPathComponent, params: values)
+        try run.failing {
             try FileManager.default.createDirectory(at: layout.stateFolder, withIntermediateDirectories: true)
-            let state = MixCatalogRunState(catalog: catalogPath, runID: runID!, shard: layout.shard, specSHA256: spec)
+            let state = MixCatalogRunState(catalog: catalogPath, runID: run.id!, shard: layout.shard, specSHA256: spec)
             try AtomicFile.write(try JSONEncoder().encode(state), to: layout.catalogRunFile)
         }
-        return MixCatalogRecorder(catalog: catalog, runID: runID!, layout: layout, reopened: reopened)
+        return MixCatalogRecorder(run: run, layout: layout)
     }
 
     /// Records the clips of a finished shard (those already recorded are kept), the manifest as an
-    /// artifact, the skipped sources and failures as parameters, and ends the run: `finished`,
-    /// or `failed` when clips could not be made.
+    /// artifact, the skipped sources and failures as parameters, and ends the run `finished`
+    /// (clips that could not be made are counted in `clips_failed` and listed in `failures`;
+    /// see ``RecordedRun`` for the status policy).
     public func finish(_ result: MixResult, planner: MixPlanner) throws {
         let rate = Double(planner.options.sampleRate)
         var used: [Catalog.UsedFile] = []
@@ -120,18 +118,11 @@ public struct MixCatalogRecorder: Sendable {
         if !result.failures.isEmpty {
             params["failures"] = result.failures.map { "clip \($0.index): \($0.reason)" }.joined(separator: "\n")
         }
-        try catalog.setParams(params, of: runID)
-        if result.failures.isEmpty {
-            try catalog.finishRun(runID)
-        } else {
-            try catalog.finishRun(runID, status: .failed, error: "\(result.failures.count) clip(s) could not be made")
-        }
+        try run.finish(params: params)
     }
 
     /// Ends the run as failed with `error` (the mix stopped before finishing).
-    public func fail(_ error: Error) {
-        try? catalog.finishRun(runID, status: .failed, error: "\(error)")
-    }
+    public func fail(_ error: Error) { run.fail(error) }
 
     /// A mix source as a catalogue file: corpus = the first part of its key (the folder or
     /// catalogued corpus it came from), relative path = the rest.

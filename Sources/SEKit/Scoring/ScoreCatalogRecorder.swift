@@ -6,26 +6,26 @@ import Foundation
 ///
 /// When the pairs come from a catalogued mix corpus, clip ids are the catalogue's clip ids
 /// (`MIXRUN/CLIP`) and the run's parent is the mix run, so scores join to clips, SNRs and sources.
-public struct ScoreCatalogRecorder: Sendable {
-    public let catalog: Catalog
-    public let runID: RunID
-    /// Catalogue clip id by clip index, for pairs from a catalogued corpus.
+struct ScoreCatalogRecorder: Sendable {
+    let run: RecordedRun
+    /// The mix runs of the scored corpus recorded in this catalogue (one per shard), for clip ids.
     let mixRunByShard: [MixCatalogRunState]
 
     /// Starts the `score` run.
     /// - Parameters:
     ///   - checkpoint: the model checkpoint or system scored (the run's name, and param `checkpoint`).
     ///   - corpus: the mixed corpus scored, if any (links the run to its mix run).
-    public static func begin(catalog: Catalog, checkpoint: String, commandLine: [String], params: [String: String],
-                             corpus: URL?) throws -> ScoreCatalogRecorder {
-        let here = catalog.url.standardizedFileURL.path
+    static func begin(_ context: RunContext, checkpoint: String, params: [String: String], corpus: URL?) throws -> ScoreCatalogRecorder {
+        let here = context.catalog?.url.standardizedFileURL.path
         let states = corpus.map { MixCatalogRunState.all(in: $0).filter { $0.catalog == here } } ?? []
         var values = params
         values["checkpoint"] = checkpoint
         let parent = Set(states.map(\.runID)).count == 1 ? states[0].runID : nil
         if states.count > 1 { values["mix_runs"] = states.map(\.runID.rawValue).joined(separator: ",") }
-        let run = try catalog.beginRun(kind: .score, name: checkpoint, commandLine: commandLine, params: values, parent: parent)
-        return ScoreCatalogRecorder(catalog: catalog, runID: run, mixRunByShard: states)
+        var named = context
+        named.name = checkpoint
+        let run = try RecordedRun.begin(named, kind: .score, name: checkpoint, params: values, parent: parent)
+        return ScoreCatalogRecorder(run: run, mixRunByShard: states)
     }
 
     /// The id a clip has in the catalogue: `MIXRUN/CLIP` when its corpus was catalogued, else the pair's id.
@@ -36,9 +36,10 @@ public struct ScoreCatalogRecorder: Sendable {
         return pair.clipID
     }
 
-    /// Records per-clip scores and aggregates and finishes the run (`failed` with a count when
-    /// some clips could not be scored; their rows carry the reason).
-    public func finish(clips: [ClipScores], summary: [ScoreAggregate], metrics: [Metric]) throws {
+    /// Records per-clip scores and aggregates and finishes the run; clips that could not be
+    /// scored are counted in `clips_failed` and their rows carry the reason.
+    func finish(clips: [ClipScores], summary: [ScoreAggregate], metrics: [Metric]) throws {
+        guard let catalog = run.catalog, let runID = run.id else { return }
         var rows: [ClipScoreRecord] = []
         for clip in clips {
             let id = catalogClipID(clip.pair)
@@ -58,15 +59,8 @@ public struct ScoreCatalogRecorder: Sendable {
                             ci95High: Self.finite(aggregate.ci95High), n: aggregate.n)
         })
         let failed = clips.filter { $0.error != nil }.count
-        try catalog.setParams(["clips": "\(clips.count)", "clips_failed": "\(failed)"], of: runID)
-        // A run with unscorable clips still finished its work; the count says what is missing.
-        try catalog.finishRun(runID)
+        try run.finish(params: ["clips": "\(clips.count)", "clips_failed": "\(failed)"])
     }
 
     static func finite(_ value: Double) -> Double? { value.isFinite ? value : nil }
-
-    /// Ends the run as failed (scoring stopped before it finished).
-    public func fail(_ error: Error) {
-        try? catalog.finishRun(runID, status: .failed, error: "\(error)")
-    }
 }

@@ -12,4 +12,9 @@ struct CatalogRecordingOptions: ParsableArguments {
     func open() throws -> Catalog? {
         noCatalog ? nil : try location.open(create: true)
     }
+
+    /// Where this command's run is recorded (nothing with `--no-catalog`), with its command line.
+    func context(name: String? = nil) throws -> RunContext {
+        RunContext(catalog: try open(), commandLine: CommandLine.arguments, name: name)
+    }
 }

@@ -58,8 +58,8 @@ import Testing
         #expect(try out.runs(filter: "status = 'running'").count == 1)
         var perTable: [String: Int] = [:]
         for counts in first.inserted.values { for (table, n) in counts { perTable[table, default: 0] += n } }
-        // Params: 7 per import run (kind, corpus, paths, added, updated, unchanged, failed) + 1 per mix run.
-        #expect(perTable == ["runs": 6, "params": 24, "sources": 1, "clips": 15, "clip_noises": 15,
+        // Params: 8 per import run (kind, corpus, paths, added, updated, unchanged, failed, files_failed) + 1 per mix run.
+        #expect(perTable == ["runs": 6, "params": 27, "sources": 1, "clips": 15, "clip_noises": 15,
                              "artifacts": 0, "clip_scores": 0, "run_metrics": 3])
         let second = try out.merge(shards + shards)
         #expect(second.totalInserted == 0)

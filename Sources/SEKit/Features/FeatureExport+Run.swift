@@ -1,0 +1,38 @@
+import Foundation
+
+extension FeatureExport {
+    /// What `sekit features` does: exports the corpus to `output` (see ``run(corpus:output:options:mixRunID:featuresRunID:progress:)``)
+    /// and records a `features` run (parent: the corpus's mix run when it is in the same
+    /// catalogue) with every parameter, the clip and frame counts, and the file as an artifact
+    /// (`features-hdf5`, SHA-256). A failed export leaves no file and a `failed` run.
+    /// - Throws: ``FeatureFileError/outputExists(path:)`` before anything is recorded when the
+    ///   output exists and `options.overwrite` is false; everything `run` throws.
+    public static func export(corpus: URL, output: URL, options: FeatureExportOptions, context: RunContext,
+                              progress: @escaping ProgressHandler = { _, _ in }) throws -> (result: FeatureExportResult, run: RecordedRun) {
+        if !options.overwrite, FileManager.default.fileExists(atPath: output.path) {
+            throw FeatureFileError.outputExists(path: output.path)
+        }
+        let mixRuns = MixCatalogRunState.all(in: corpus)
+        let here = context.catalog?.url.standardizedFileURL.path
+        let parents = Set(mixRuns.filter { $0.catalog == here }.map(\.runID))
+        let c = options.stft
+        let params: [String: String] = [
+            "corpus": corpus.standardizedFileURL.path, "out": output.standardizedFileURL.path, "split": options.split ?? "",
+            "n_fft": "\(c.fftSize)", "win_length": "\(c.winLength)", "hop_length": "\(c.hopLength)", "window": c.window.rawValue,
+            "center": "\(c.center)", "feature": options.feature.rawValue, "exponent": "\(options.exponent)",
+            "targets": options.targets.map(\.rawValue).joined(separator: ","), "lc_db": "\(options.lcDB)",
+            "dtype": options.dtype.rawValue, "compression": options.compression.description]
+        let run = try RecordedRun.begin(context, kind: .features, name: output.lastPathComponent, params: params,
+                                        parent: parents.count == 1 ? parents.first : nil)
+        let result = try run.failing {
+            let result = try FeatureExport.run(corpus: corpus, output: output, options: options,
+                                               mixRunID: mixRuns.map(\.runID.rawValue).joined(separator: ","),
+                                               featuresRunID: run.id?.rawValue ?? "", progress: progress)
+            try run.recordArtifact(fileAt: output, kind: "features-hdf5")
+            try run.finish(params: ["clips": "\(result.clips)", "frames": "\(result.summary.totalFrames)",
+                                    "statistics_split": result.statisticsSplit])
+            return result
+        }
+        return (result, run)
+    }
+}

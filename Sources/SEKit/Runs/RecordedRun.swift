@@ -1,0 +1,125 @@
+import Foundation
+
+/// Where and how a command records its work: the catalogue (nil with `--no-catalog`), the
+/// command line to store, and an optional run name. Library entry points that produce
+/// something (`mix`, `features`, `synthesize`, `score`, ...) take one and record their run.
+public struct RunContext: Sendable {
+    /// The catalogue to record into; nil records nothing.
+    public var catalog: Catalog?
+    /// The arguments, `argv[0]` first (stored shell-quoted).
+    public var commandLine: [String]
+    /// The run's name; nil lets the command choose (an output folder's name, a checkpoint).
+    public var name: String?
+
+    public init(catalog: Catalog?, commandLine: [String] = CommandLine.arguments, name: String? = nil) {
+        self.catalog = catalog; self.commandLine = commandLine; self.name = name
+    }
+
+    /// A context that records nothing.
+    public static let unrecorded = RunContext(catalog: nil, commandLine: [])
+}
+
+/// One command's run in the catalogue, from begin to finish: the single run lifecycle every
+/// command that produces something goes through.
+///
+/// Status policy (the same for every kind of run):
+/// - `finished`: the command completed its work. Items it could not process (clips that could
+///   not be mixed, scored or synthesised; files that could not be imported) are counted in the
+///   run's parameters (`clips_failed`, `files_failed`, ...) with their reasons where useful, and
+///   the command exits non-zero; the run is still `finished`, because what it produced is complete
+///   and recorded.
+/// - `failed`: the command itself failed (bad input discovered mid-way, a write error, an
+///   exception): ``fail(_:)`` stores the error. A command killed while running leaves its run
+///   `running`; `sekit catalog check` (or the next run of the same command on this host) marks it
+///   `failed` once its process is gone.
+///
+/// Without a catalogue (``RunContext/unrecorded`` or `catalog == nil`) every method is a no-op,
+/// so commands are written once for both cases.
+public final class RecordedRun: @unchecked Sendable {
+    /// The catalogue recorded into (nil: nothing is recorded).
+    public let catalog: Catalog?
+    /// The run's id (nil when nothing is recorded).
+    public let id: RunID?
+    /// Whether an earlier run was taken up again (``reopen(_:in:params:)``).
+    public let reopened: Bool
+    private let lock = NSLock()
+    private var ended = false
+
+    private init(catalog: Catalog?, id: RunID?, reopened: Bool) {
+        self.catalog = catalog; self.id = id; self.reopened = reopened
+    }
+
+    /// Starts a run (`running`) with its parameters, or a no-op run without a catalogue.
+    /// - Parameters:
+    ///   - name: the run's name when the context gives none.
+    ///   - params: parameters; values that spell finite numbers are also stored as numbers.
+    ///   - parent: the run this one derives from (a features run's mix run, ...).
+    /// - Throws: ``CatalogError``.
+    public static func begin(_ context: RunContext, kind: RunKind, name: String, params: [String: String],
+                             parent: RunID? = nil) throws -> RecordedRun {
+        guard let catalog = context.catalog else { return RecordedRun(catalog: nil, id: nil, reopened: false) }
+        let id = try catalog.beginRun(kind: kind, name: context.name ?? name, commandLine: context.commandLine,
+                                      params: params, parent: parent)
+        return RecordedRun(catalog: catalog, id: id, reopened: false)
+    }
+
+    /// Takes up run `id` again (an interrupted command run again continues the same work, so its
+    /// outputs stay under one run) and replaces the parameters given.
+    /// - Returns: nil when the catalogue has no such run (begin a new one then).
+    /// - Throws: ``CatalogError`` when the run is still running under a live process on this host.
+    public static func reopen(_ id: RunID, in catalog: Catalog, params: [String: String]) throws -> RecordedRun? {
+        guard try catalog.reopenRun(id) else { return nil }
+        let run = RecordedRun(catalog: catalog, id: id, reopened: true)
+        try run.setParams(params)
+        return run
+    }
+
+    /// Adds or replaces parameters.
+    public func setParams(_ params: [String: String]) throws {
+        guard let catalog, let id, !params.isEmpty else { return }
+        try catalog.setParams(params, of: id)
+    }
+
+    /// Records a file the run produced (hashed now).
+    public func recordArtifact(fileAt url: URL, kind: String) throws {
+        guard let catalog, let id else { return }
+        try catalog.recordArtifact(run: id, fileAt: url, kind: kind)
+    }
+
+    /// Ends the run `finished`, after setting `params` (the counts of what it did and of the items
+    /// it could not process).
+    public func finish(params: [String: String] = [:]) throws {
+        guard let catalog, let id else { return }
+        try setParams(params)
+        try lock.withLock {
+            guard !ended else { return }
+            try catalog.finishRun(id)
+            ended = true
+        }
+    }
+
+    /// Ends the run `failed` with `error` as the reason. Never throws: a command that is failing
+    /// reports its own error, not a second one about recording it.
+    public func fail(_ error: Error) {
+        guard let catalog, let id else { return }
+        lock.withLock {
+            guard !ended else { return }
+            try? catalog.finishRun(id, status: .failed, error: "\(error)")
+            ended = true
+        }
+    }
+
+    /// Runs `body`; if it throws, the run is marked failed with the error, which is rethrown.
+    public func failing<T>(on body: () throws -> T) throws -> T {
+        do { return try body() } catch {
+            fail(error)
+            throw error
+        }
+    }
+
+    /// "catalogue: PATH, run ID" for the command's output, or nil when nothing was recorded.
+    public var summaryLine: String? {
+        guard let catalog, let id else { return nil }
+        return "catalogue: \(catalog.url.path), run \(id)\(reopened ? " (resumed)" : "")"
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+/// What `sekit score` does, as one library entry point: find the pairs, keep this shard's,
+/// score them in parallel, summarise, write the per-clip CSV and record the run.
+public enum ScoreJob {
+    /// Where the pairs come from.
+    public enum Pairing: Sendable {
+        /// Through a mixed corpus's manifest (noisy input, requested SNR and split known); without
+        /// `enhanced` the noisy inputs themselves are scored.
+        case corpus(URL, enhanced: URL?, split: String?)
+        /// Files matched by their path relative to each folder.
+        case folders(reference: URL, enhanced: URL, noisy: URL?)
+    }
+
+    /// Everything a scoring needs.
+    public struct Request: Sendable {
+        public var pairing: Pairing
+        public var metrics: [Metric]
+        public var alignment: ScoreAlignment = .strict
+        /// The model checkpoint or system scored: the run's name and its `checkpoint` parameter.
+        public var checkpoint: String
+        public var shard: Shard = .whole
+        public var jobs = 1
+        /// Also write per-clip scores here as CSV (atomically).
+        public var perClipCSV: URL?
+
+        public init(pairing: Pairing, metrics: [Metric], checkpoint: String) {
+            self.pairing = pairing; self.metrics = metrics; self.checkpoint = checkpoint
+        }
+
+        /// The run's parameters (absolute paths).
+        var params: [String: String] {
+            var params = ["metrics": metrics.map(\.rawValue).joined(separator: ","), "align": alignment.rawValue,
+                          "shard": shard.description]
+            func path(_ url: URL) -> String { url.standardizedFileURL.path }
+            switch pairing {
+            case let .corpus(corpus, enhanced, split):
+                params["corpus"] = path(corpus)
+                if let enhanced { params["enhanced"] = path(enhanced) }
+                if let split { params["split"] = split }
+            case let .folders(reference, enhanced, noisy):
+                params["reference"] = path(reference)
+                params["enhanced"] = path(enhanced)
+                if let noisy { params["noisy"] = path(noisy) }
+            }
+            return params
+        }
+    }
+
+    /// What a scoring produced.
+    public struct Outcome: Sendable {
+        /// One entry per clip of the shard, in pairing order (failures carry their reason).
+        public var clips: [ClipScores]
+        public var summary: [ScoreAggregate]
+        public var run: RecordedRun
+        /// Clips that could not be scored.
+        public var failed: Int { clips.filter { $0.error != nil }.count }
+    }
+
+    /// Scores the request's pairs and records a `score` run (parent: the corpus's mix run when
+    /// it was catalogued in the same catalogue). Clips that cannot be scored are per-clip
+    /// failures, counted in `clips_failed`; the run is `finished` (see ``RecordedRun``).
+    /// - Throws: ``ScoreError`` when there is nothing to score; catalogue or file errors.
+    public static func run(_ request: Request, context: RunContext, progress: ProgressHandler? = nil) throws -> Outcome {
+        let pairs: [ScorePair]
+        var corpus: URL?
+        switch request.pairing {
+        case let .corpus(url, enhanced, split):
+            pairs = try ScorePairing.fromCorpus(url, enhanced: enhanced, split: split)
+            corpus = url
+        case let .folders(reference, enhanced, noisy):
+            pairs = try ScorePairing.byName(reference: reference, enhanced: enhanced, noisy: noisy)
+        }
+        let mine = pairs.enumerated().filter { request.shard.contains($0.offset) }.map(\.element)
+        let recorder = try ScoreCatalogRecorder.begin(context, checkpoint: request.checkpoint, params: request.params, corpus: corpus)
+        return try recorder.run.failing {
+            let clips = ScoreRunner.score(mine, metrics: request.metrics, alignment: request.alignment, jobs: request.jobs,
+                                          progress: progress ?? { _, _ in })
+            let summary = ScoreSummary.aggregate(clips, metrics: request.metrics)
+            // The CSV first: scores already computed are kept even if recording them fails.
+            if let perClip = request.perClipCSV {
+                try AtomicFile.write(Data(ScoreReport.csv(clips: clips, metrics: request.metrics).utf8), to: perClip)
+            }
+            try recorder.finish(clips: clips, summary: summary, metrics: request.metrics)
+            return Outcome(clips: clips, summary: summary, run: recorder.run)
+        }
+    }
+}

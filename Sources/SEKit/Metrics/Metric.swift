@@ -1,48 +1,53 @@
-/// The objective metrics SEKit computes, by their command-line names.
-public enum Metric: String, Sendable, CaseIterable, Codable, Hashable {
-    /// Plain SNR, dB (``SignalRatios/snr(reference:processed:)``).
-    case snr
-    /// Segmental SNR, dB, as Loizou's comp_snr.m (``SegmentalSNR``).
-    case segsnr
-    /// Scale-invariant SDR, dB, no mean removal (``SignalRatios/siSDR(reference:processed:)``).
-    case sisdr
-    /// Scale-invariant SNR, dB, zero-mean (``SignalRatios/siSNR(reference:processed:)``).
-    case sisnr
-    /// STOI, 0...1, as pystoi 0.4.1 (``STOI``).
-    case stoi
-    /// Extended STOI, as pystoi 0.4.1 with `extended=True`.
-    case estoi
-    /// Frequency-weighted segmental SNR, dB, as Loizou's comp_fwseg.m (``FrequencyWeightedSegmentalSNR``).
-    case fwsegsnr
-    /// Log-likelihood ratio, as Loizou's comp_llr.m (``LPCMeasures/llr(reference:processed:sampleRate:)``). Lower is better.
-    case llr
-    /// Weighted spectral slope, as Loizou's comp_wss.m (``WeightedSpectralSlope``). Lower is better.
-    case wss
-    /// Cepstral distance, dB, as Loizou's comp_cep.m (``LPCMeasures/cepstralDistance(reference:processed:sampleRate:)``). Lower is better.
-    case cd
+/// The name of one value a metric reports (`stoi`, `segsnr`; later `csig`, `cbak`, `covl` from one
+/// composite computation): the name on the command line, in score JSON and CSV, and in the
+/// catalogue's `clip_scores.metric` and `run_metrics.metric` columns.
+///
+/// Which computation produces it, its unit, direction and accepted rates are in its
+/// ``MetricDescriptor`` (``MetricRegistry``). A value is valid only if the registry knows it.
+public struct Metric: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    public let rawValue: String
+
+    /// The output named `rawValue`, or nil when no registered metric produces it.
+    public init?(rawValue: String) {
+        guard MetricRegistry.descriptor(producing: rawValue) != nil else { return nil }
+        self.rawValue = rawValue
+    }
+
+    /// An output name as declared by a descriptor (not checked against the registry).
+    init(declared name: String) { rawValue = name }
+
+    public init(from decoder: Decoder) throws {
+        let name = try decoder.singleValueContainer().decode(String.self)
+        guard let metric = Metric(rawValue: name) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown metric '\(name)'"))
+        }
+        self = metric
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    public var description: String { rawValue }
+
+    /// Every output of every registered metric, in registry order.
+    public static var allCases: [Metric] { MetricRegistry.all.flatMap { $0.outputs.map(\.metric) } }
+
+    /// What this output is (unit, direction).
+    public var output: MetricOutput { MetricRegistry.descriptor(producing: rawValue)!.outputs.first { $0.metric == self }! }
 
     /// Whether a larger value is better (false for the distortion measures llr, wss and cd).
-    public var higherIsBetter: Bool {
-        switch self {
-        case .llr, .wss, .cd: false
-        default: true
-        }
-    }
+    public var higherIsBetter: Bool { output.higherIsBetter }
 
-    /// Computes the metric of `processed` against `reference` at `sampleRate` Hz.
-    /// - Throws: ``MetricError``.
-    public func compute(reference: [Double], processed: [Double], sampleRate: Int) throws -> Double {
-        switch self {
-        case .snr: try SignalRatios.snr(reference: reference, processed: processed)
-        case .segsnr: try SegmentalSNR.compute(reference: reference, processed: processed, sampleRate: sampleRate)
-        case .sisdr: try SignalRatios.siSDR(reference: reference, processed: processed)
-        case .sisnr: try SignalRatios.siSNR(reference: reference, processed: processed)
-        case .stoi: try STOI.compute(reference: reference, processed: processed, sampleRate: sampleRate)
-        case .estoi: try STOI.compute(reference: reference, processed: processed, sampleRate: sampleRate, extended: true)
-        case .fwsegsnr: try FrequencyWeightedSegmentalSNR.compute(reference: reference, processed: processed, sampleRate: sampleRate)
-        case .llr: try LPCMeasures.llr(reference: reference, processed: processed, sampleRate: sampleRate)
-        case .wss: try WeightedSpectralSlope.compute(reference: reference, processed: processed, sampleRate: sampleRate)
-        case .cd: try LPCMeasures.cepstralDistance(reference: reference, processed: processed, sampleRate: sampleRate)
-        }
-    }
+    public static let snr = Metric(declared: "snr")
+    public static let segsnr = Metric(declared: "segsnr")
+    public static let sisdr = Metric(declared: "sisdr")
+    public static let sisnr = Metric(declared: "sisnr")
+    public static let stoi = Metric(declared: "stoi")
+    public static let estoi = Metric(declared: "estoi")
+    public static let fwsegsnr = Metric(declared: "fwsegsnr")
+    public static let llr = Metric(declared: "llr")
+    public static let wss = Metric(declared: "wss")
+    public static let cd = Metric(declared: "cd")
 }

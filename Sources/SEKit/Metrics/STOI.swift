@@ -23,22 +23,31 @@ public enum STOI {
     /// normalisation, clipping at β = −15 dB and correlation (eqs. 2–6 of Taal 2011), or ESTOI's
     /// row-and-column normalised inner products (eqs. 5–8 of Jensen & Taal 2016).
     ///
-    /// STOI and ESTOI of the same pair (the same two arrays, as a scorer passes them to one metric
-    /// after the other) share the analysis up to the band envelopes (``analysisCache``).
-    /// Complexity: O(n·taps/q) for the resampling (rate q/gcd), O(frames·512·log 512) for the
+    /// A pure function: it analyses both signals afresh (a scorer shares the analyses between STOI
+    /// and ESTOI and between comparisons with one reference through
+    /// ``compute(_:extended:workspace:)``). Complexity: O(n·taps/q) for the resampling (rate q/gcd), O(frames·512·log 512) for the
     /// STFT, O(frames·15·30) for the segments.
     /// - Throws: ``MetricError/tooShort(metric:samples:reason:)`` when fewer than 30 frames remain
     ///   after silence removal (pystoi would return 1e-5), and for mismatched lengths or NaN.
     public static func compute(reference: [Double], processed: [Double], sampleRate fs: Int, extended: Bool = false) throws -> Double {
+        let comparison = MetricComparison(reference: ReferenceSignal(samples: reference, sampleRate: fs), processed: processed)
+        return try compute(comparison, extended: extended, workspace: MetricWorkspace())
+    }
+
+    /// STOI or ESTOI of one comparison, with a worker's scratch state. The band envelopes are
+    /// kept on the comparison (so STOI and ESTOI of one pair analyse it once) and the reference's
+    /// analysis on the reference (so several comparisons against one reference resample it once).
+    static func compute(_ comparison: MetricComparison, extended: Bool, workspace: MetricWorkspace) throws -> Double {
         let name = extended ? "estoi" : "stoi"
+        let reference = comparison.reference, fs = reference.sampleRate
         guard fs > 0 else { throw MetricError.invalidParameter(name: "sampleRate", value: "\(fs)", reason: "must be positive") }
-        let (xBands, yBands) = try analysisCache.value(for: [reference, processed], sampleRate: fs) {
-            try MetricError.checkPair(reference, processed)  // a cached pair was checked when it was analysed
-            return processed.withUnsafeBufferPointer { y in Workspace.using { bandEnvelopes(reference, y, sampleRate: fs, workspace: $0) } }
+        let (xBands, yBands) = try comparison.analysis("stoi.bands") { () throws -> (x: [Double], y: [Double]) in
+            try MetricError.checkPair(reference.samples, comparison.processed)
+            return comparison.processed.withUnsafeBufferPointer { y in bandEnvelopes(reference, y, workspace: workspace.stoi) }
         }
         let frames = xBands.count / lanes
         guard frames >= segmentFrames else {
-            throw MetricError.tooShort(metric: name, samples: reference.count,
+            throw MetricError.tooShort(metric: name, samples: reference.samples.count,
                 reason: "\(frames) STFT frames remain after silence removal, \(segmentFrames) are needed (384 ms of speech)")
         }
         return extended ? estoi(xBands, yBands, frames: frames) : stoi(xBands, yBands, frames: frames)
@@ -87,29 +96,23 @@ public enum STOI {
     /// removal and one-third octave analysis (pystoi's `resample_oct`, `remove_silent_frames`,
     /// `stft` and `OBM` product, eq. 1 of Taal 2011), `lanes` values per STFT frame.
     ///
-    /// The reference's part depends on the reference alone and comes from ``referenceCache``
-    /// when the same reference array was analysed recently (a noisy input and an enhanced
-    /// output scored against one clean signal). Only the processed signal's samples inside the
+    /// The reference's part depends on the reference alone and is kept on it (a noisy input and an
+    /// enhanced output scored against one clean signal analyse it once). Only the processed signal's samples inside the
     /// reference's non-silent frames are resampled (the others are never used). Scratch memory
     /// comes from `workspace`.
-    static func bandEnvelopes(_ reference: [Double], _ y: UnsafeBufferPointer<Double>, sampleRate fs: Int,
+    static func bandEnvelopes(_ reference: ReferenceSignal, _ y: UnsafeBufferPointer<Double>,
                               workspace ws: Workspace) -> (x: [Double], y: [Double]) {
-        let analysis = referenceCache.value(for: [reference], sampleRate: fs) {
-            reference.withUnsafeBufferPointer { referenceAnalysis($0, sampleRate: fs, workspace: ws) }
+        let fs = reference.sampleRate
+        let analysis = reference.analysis("stoi.reference") {
+            reference.samples.withUnsafeBufferPointer { referenceAnalysis($0, sampleRate: fs, workspace: ws) }
         }
         return (analysis.bands, processedBands(y, reference: analysis, sampleRate: fs, workspace: ws))
-    }
-
-    /// The 10 kHz rate's resampler for input rate `fs` (nil when `fs` is 10 kHz).
-    static func bank(forRate fs: Int) -> OctaveResampler.Bank? {
-        let g = OctaveResampler.gcd(sampleRate, fs)
-        return fs == sampleRate ? nil : OctaveResampler.Bank.cached(up: sampleRate / g, down: fs / g)
     }
 
     /// Resamples the reference, finds its kept frames, and computes its band envelopes.
     static func referenceAnalysis(_ x: UnsafeBufferPointer<Double>, sampleRate fs: Int, workspace ws: Workspace) -> ReferenceAnalysis {
         let hop = frameLength / 2
-        let bank = bank(forRate: fs)
+        let bank = ws.bank(forRate: fs)
         let n = bank?.outputCount(inputCount: x.count) ?? x.count
         ws.reserve(n)
         let x10 = bank.map { bank in
@@ -139,7 +142,7 @@ public enum STOI {
         let hop = frameLength / 2, n = reference.count10k
         ws.reserve(n)
         let y10: UnsafeBufferPointer<Double>
-        if let bank = bank(forRate: fs) {
+        if let bank = ws.bank(forRate: fs) {
             var ranges: [Range<Int>] = []
             for f in reference.kept {
                 let r = (f * hop)..<(f * hop + frameLength)

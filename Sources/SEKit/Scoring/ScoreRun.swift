@@ -35,10 +35,21 @@ public enum ScoreRunner {
         _ pairs: [ScorePair], metrics: [Metric], alignment: ScoreAlignment, jobs: Int,
         progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
     ) -> [ClipScores] {
-        ParallelMap.map(pairs, jobs: jobs, progress: progress) { pair in scoreOne(pair, metrics: metrics, alignment: alignment) }
+        ParallelMap.map(pairs, jobs: jobs, progress: progress, workerState: MetricWorkspace.init) { pair, workspace in
+            scoreOne(pair, metrics: metrics, alignment: alignment, workspace: workspace)
+        }
     }
 
-    static func scoreOne(_ pair: ScorePair, metrics: [Metric], alignment: ScoreAlignment) -> ClipScores {
+    /// Every requested output of `metrics` for one comparison, each computation run once.
+    static func values(of metrics: [Metric], _ comparison: MetricComparison, workspace: MetricWorkspace) throws -> [Metric: Double] {
+        var values: [Metric: Double] = [:]
+        for descriptor in MetricRegistry.descriptors(for: metrics) {
+            values.merge(try descriptor.compute(comparison, workspace: workspace)) { first, _ in first }
+        }
+        return values.filter { metrics.contains($0.key) }
+    }
+
+    static func scoreOne(_ pair: ScorePair, metrics: [Metric], alignment: ScoreAlignment, workspace: MetricWorkspace) -> ClipScores {
         var scores = ClipScores(pair: pair)
         do {
             let reference = try AudioFile.read(at: pair.reference)
@@ -46,17 +57,14 @@ public enum ScoreRunner {
             let enhanced = try AudioFile.read(at: enhancedURL)
             let noisy = try pair.noisy.map { try AudioFile.read(at: $0) }
             let (ref, enh) = try aligned(reference, enhanced, referenceURL: pair.reference, otherURL: enhancedURL, alignment: alignment)
-            for metric in metrics {
-                scores.enhanced[metric] = try metric.compute(reference: ref, processed: enh, sampleRate: reference.sampleRate)
-            }
+            let referenceSignal = ReferenceSignal(samples: ref, sampleRate: reference.sampleRate)
+            scores.enhanced = try values(of: metrics, MetricComparison(reference: referenceSignal, processed: enh), workspace: workspace)
             if let noisy, let noisyURL = pair.noisy {
                 let (trimmed, noi) = try aligned(reference, noisy, referenceURL: pair.reference, otherURL: noisyURL, alignment: alignment)
-                // The same reference array as for the enhanced output when the lengths agree, so
-                // metrics that cache their analysis of the reference (STOI, ESTOI) reuse it.
-                let ref2 = trimmed.count == ref.count ? ref : trimmed
-                for metric in metrics {
-                    scores.noisy[metric] = try metric.compute(reference: ref2, processed: noi, sampleRate: reference.sampleRate)
-                }
+                // The same reference signal as for the enhanced output when the lengths agree, so
+                // metrics that analyse the reference once (STOI, ESTOI) reuse that analysis.
+                let noisyReference = trimmed.count == ref.count ? referenceSignal : ReferenceSignal(samples: trimmed, sampleRate: reference.sampleRate)
+                scores.noisy = try values(of: metrics, MetricComparison(reference: noisyReference, processed: noi), workspace: workspace)
             }
         } catch {
             scores.enhanced = [:]

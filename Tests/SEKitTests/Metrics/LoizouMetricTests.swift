@@ -46,7 +46,7 @@ struct LoizouMetricTests {
                   noisy: 7.187803223673394, processed: 8.308018500619683)
     }
 
-    @Test func metricEnumWiring() throws {
+    @Test func metricRegistryWiring() throws {
         let c = try load("1_speech_16000_Hz.wav"), n = try load("1_noisySpeech_16000_Hz.wav")
         #expect(abs(try Metric.fwsegsnr.compute(reference: c, processed: n, sampleRate: 16000) - 5.677122381286343) < 1e-9)
         #expect(abs(try Metric.cd.compute(reference: c, processed: n, sampleRate: 16000) - 7.187803223673394) < 1e-9)

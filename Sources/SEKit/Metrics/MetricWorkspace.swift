@@ -1,0 +1,53 @@
+/// A reference signal being scored, with the analyses metrics made of it for this clip (STOI's
+/// 10 kHz resampling, kept frames and band envelopes), so that comparing an enhanced output and
+/// a noisy input against the same reference analyses it once. Lives for one clip, on one thread.
+public final class ReferenceSignal {
+    public let samples: [Double]
+    /// Hz.
+    public let sampleRate: Int
+    private var analyses: [String: Any] = [:]
+
+    public init(samples: [Double], sampleRate: Int) {
+        self.samples = samples; self.sampleRate = sampleRate
+    }
+
+    /// The analysis stored under `key`, made by `make` the first time.
+    func analysis<T>(_ key: String, _ make: () throws -> T) rethrows -> T {
+        if let found = analyses[key] as? T { return found }
+        let made = try make()
+        analyses[key] = made
+        return made
+    }
+}
+
+/// One comparison to score: a processed signal against a reference, with the analyses shared by
+/// the metrics that score this pair (STOI and ESTOI share the band envelopes). Lives for one
+/// comparison, on one thread.
+public final class MetricComparison {
+    public let reference: ReferenceSignal
+    public let processed: [Double]
+    private var analyses: [String: Any] = [:]
+
+    public init(reference: ReferenceSignal, processed: [Double]) {
+        self.reference = reference; self.processed = processed
+    }
+
+    /// The analysis stored under `key`, made by `make` the first time.
+    func analysis<T>(_ key: String, _ make: () throws -> T) rethrows -> T {
+        if let found = analyses[key] as? T { return found }
+        let made = try make()
+        analyses[key] = made
+        return made
+    }
+}
+
+/// One worker's scratch state for computing metrics: buffers and tables that are expensive to
+/// make and reused clip after clip (STOI's buffers and resampling filters). Make one per worker
+/// thread (``ParallelMap`` `workerState`) and pass it to every computation on that thread;
+/// never share one between threads.
+public final class MetricWorkspace {
+    /// STOI's scratch buffers and 10 kHz resampling filters, made when first needed.
+    lazy var stoi = STOI.Workspace()
+
+    public init() {}
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+@testable import SEKit
+
+@Suite struct MetricRegistryTests {
+    @Test func outputNamesAreUniqueAndKeepTheirCommandLineOrder() {
+        let names = Metric.allCases.map(\.rawValue)
+        #expect(names == ["snr", "segsnr", "sisdr", "sisnr", "stoi", "estoi", "fwsegsnr", "llr", "wss", "cd"])
+        #expect(Set(names).count == names.count)
+        for metric in Metric.allCases { #expect(MetricRegistry.descriptor(producing: metric.rawValue) != nil) }
+    }
+
+    @Test func unknownNamesAreNotMetricsAndDirectionsAndUnitsAreDeclared() throws {
+        #expect(Metric(rawValue: "pesq") == nil && Metric(rawValue: "") == nil)
+        #expect(Metric(rawValue: "stoi") == .stoi)
+        #expect(!Metric.llr.higherIsBetter && !Metric.wss.higherIsBetter && !Metric.cd.higherIsBetter && Metric.stoi.higherIsBetter)
+        #expect(Metric.snr.output.unit == "dB" && Metric.stoi.output.unit == "")
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode([Metric].self, from: Data(#"["nope"]"#.utf8)) }
+        #expect(try JSONDecoder().decode([Metric].self, from: Data(#"["sisdr"]"#.utf8)) == [.sisdr])
+    }
+
+    @Test func eachComputationRunsOnceForSeveralOfItsOutputs() {
+        let needed = MetricRegistry.descriptors(for: [.stoi, .snr, .stoi, .estoi])
+        #expect(needed.map(\.name) == ["stoi", "snr", "estoi"])
+    }
+
+    @Test func aRateTheMetricDoesNotAcceptIsAnError() throws {
+        var descriptor = try #require(MetricRegistry.descriptor(named: "snr"))
+        descriptor.sampleRates = .only([8000, 16000])
+        let x = (0..<1600).map { sin(Double($0) * 0.1) }
+        let at = { (rate: Int) in MetricComparison(reference: ReferenceSignal(samples: x, sampleRate: rate), processed: x.map { $0 * 0.5 }) }
+        #expect(try descriptor.compute(at(16000), workspace: MetricWorkspace())[.snr] != nil)
+        #expect(throws: MetricError.self) { try descriptor.compute(at(44100), workspace: MetricWorkspace()) }
+    }
+
+    /// The scorer's shared analyses (one reference analysed once for the enhanced output and the
+    /// noisy input; STOI and ESTOI sharing band envelopes) give exactly the pure functions' values.
+    @Test func sharedAnalysesGiveThePureFunctionsValues() throws {
+        let n = 16000 * 2
+        let clean = (0..<n).map { i in sin(Double(i) * 0.031) * (0.5 + 0.5 * sin(Double(i) * 0.0007)) }
+        var g = SplitMix64(seed: 3)
+        let a = clean.map { $0 + 0.3 * (g.nextUnitInterval() - 0.5) }, b = clean.map { $0 * 0.8 + 0.1 * (g.nextUnitInterval() - 0.5) }
+        let workspace = MetricWorkspace()
+        let reference = ReferenceSignal(samples: clean, sampleRate: 16000)
+        for processed in [a, b] {
+            let shared = try ScoreRunner.values(of: [.stoi, .estoi, .segsnr], MetricComparison(reference: reference, processed: processed),
+                                                workspace: workspace)
+            #expect(shared[.stoi] == (try STOI.compute(reference: clean, processed: processed, sampleRate: 16000)))
+            #expect(shared[.estoi] == (try STOI.compute(reference: clean, processed: processed, sampleRate: 16000, extended: true)))
+            #expect(shared[.segsnr] == (try Metric.segsnr.compute(reference: clean, processed: processed, sampleRate: 16000)))
+        }
+    }
+}

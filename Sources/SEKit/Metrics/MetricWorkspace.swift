@@ -5,19 +5,14 @@ public final class ReferenceSignal {
     public let samples: [Double]
     /// Hz.
     public let sampleRate: Int
-    private var analyses: [String: Any] = [:]
+    private var analyses = AnalysisStore()
 
     public init(samples: [Double], sampleRate: Int) {
         self.samples = samples; self.sampleRate = sampleRate
     }
 
     /// The analysis stored under `key`, made by `make` the first time.
-    func analysis<T>(_ key: String, _ make: () throws -> T) rethrows -> T {
-        if let found = analyses[key] as? T { return found }
-        let made = try make()
-        analyses[key] = made
-        return made
-    }
+    func analysis<T>(_ key: String, _ make: () throws -> T) rethrows -> T { try analyses.value(key, make) }
 }
 
 /// One comparison to score: a processed signal against a reference, with the analyses shared by
@@ -26,17 +21,24 @@ public final class ReferenceSignal {
 public final class MetricComparison {
     public let reference: ReferenceSignal
     public let processed: [Double]
-    private var analyses: [String: Any] = [:]
+    private var analyses = AnalysisStore()
 
     public init(reference: ReferenceSignal, processed: [Double]) {
         self.reference = reference; self.processed = processed
     }
 
     /// The analysis stored under `key`, made by `make` the first time.
-    func analysis<T>(_ key: String, _ make: () throws -> T) rethrows -> T {
-        if let found = analyses[key] as? T { return found }
+    func analysis<T>(_ key: String, _ make: () throws -> T) rethrows -> T { try analyses.value(key, make) }
+}
+
+/// Analyses by name, each made once (a metric's intermediate results for one signal or pair).
+struct AnalysisStore {
+    private var values: [String: Any] = [:]
+
+    mutating func value<T>(_ key: String, _ make: () throws -> T) rethrows -> T {
+        if let found = values[key] as? T { return found }
         let made = try make()
-        analyses[key] = made
+        values[key] = made
         return made
     }
 }

@@ -39,14 +39,19 @@ public struct RenderedClip: Sendable {
 }
 
 /// Turns clip plans into audio. Thread-safe: render clips concurrently from several threads.
+///
+/// A clip is rendered in four steps, each its own function: the clip's signals (speech placed,
+/// noise segments cut, then the ``MixPipeline`` stages: reverberation, band limitation), the
+/// noise gains for the SNR, the level and clipping scale, and the stems as written with what was
+/// realised.
 public final class MixRenderer: Sendable {
     public let planner: MixPlanner
     let sources: SourceCache
+    /// The processing stages, in order (``MixPipeline/stages(for:)``).
+    let stages: [any MixStage]
 
     /// Loudness of the mixture, full-scale peak after the clipping rule.
     static let clippingPeak = 0.99
-    /// Early reverberation window after the direct path, seconds (`--target early`).
-    static let earlyReflectionSeconds = 0.05
     /// Redraws of the level under `--clipping reject` before falling back to rescaling.
     static let maximumRejectAttempts = 20
     /// Active-level and LUFS scales are refined until the scaled mixture is this close to the
@@ -54,9 +59,19 @@ public final class MixRenderer: Sendable {
     static let levelToleranceDB = 0.005
     static let levelRefinements = 4
 
-    public init(planner: MixPlanner, cacheBytes: Int = 1 << 30) {
+    /// - Parameter stages: the processing stages (default: the pipeline for the planner's options).
+    public init(planner: MixPlanner, cacheBytes: Int = 1 << 30, stages: [any MixStage]? = nil) {
         self.planner = planner
         self.sources = SourceCache(sampleRate: planner.options.sampleRate, capacityBytes: cacheBytes)
+        self.stages = stages ?? MixPipeline.stages(for: planner.options)
+    }
+
+    /// The noise of a clip scaled for its SNR: the summed (or single) noise signal and its gain,
+    /// and each source's gain in plan order (`written noise = noise · gain`).
+    struct ScaledNoise {
+        var noise: [Float]
+        var gain: Double
+        var gains: [Double]
     }
 
     /// Renders clip `index`.
@@ -69,85 +84,83 @@ public final class MixRenderer: Sendable {
     /// - Throws: ``AudioError`` for an unreadable source, ``MixError/clipFailed(index:reason:)`` when
     ///   the clip has no measurable speech or noise.
     public func render(index: Int) throws -> RenderedClip {
-        let options = planner.options
         var plan = planner.plan(index: index)
-        let rate = options.sampleRate
-        let length = plan.length
-
-        let dry = try placedSpeech(plan)
-
-        // Reverberation: the mixture holds the reverberant speech; the clean stem follows --target.
-        // Convolution outputs are aligned on the RIR's direct path (its largest sample), so dry,
-        // early and reverberant speech line up in time.
-        var mixtureSpeech = dry
-        var clean = dry
-        if let rirIndex = plan.rir {
-            let rir = try sources.samples(of: planner.rirs[rirIndex])
-            let direct = MixSignals.directPathIndex(rir)
-            mixtureSpeech = MixSignals.convolveAligned(dry, rir, start: direct, length: length)
-            switch options.target {
-            case .dry: clean = dry
-            case .reverberant: clean = mixtureSpeech
-            case .early:
-                let end = min(rir.count, direct + Int((Self.earlyReflectionSeconds * Double(rate)).rounded()) + 1)
-                clean = MixSignals.convolveAligned(dry, Array(rir[0..<end]), start: direct, length: length)
-            }
+        let signals = try self.signals(for: plan)
+        var noise = try scaledNoise(signals, plan: plan)
+        let (levelScale, clippingScale, attempts) = try levelAndClipping(signals.mixtureSpeech, noise: noise, plan: &plan)
+        let scale = levelScale * clippingScale
+        if planner.options.snrMode == .active {
+            // P.56 thresholds are absolute levels, so the active level does not scale exactly with
+            // the signal: measure it again at the final scale and correct the noise to the target.
+            let activeScaled = try speechPowerForSNR(signals.mixtureSpeech.map { $0 * Float(scale) }, plan: plan)
+            let noiseScaled = MixSignals.meanSquare(noise.noise) * noise.gain * noise.gain * scale * scale
+            let correction = (activeScaled / (noiseScaled * pow(10, plan.snrDB / 10))).squareRoot()
+            noise.gain *= correction
+            noise.gains = noise.gains.map { $0 * correction }
         }
+        var clip = RenderedClip(
+            plan: plan, stems: .float32(noisy: [], clean: [], noise: []), snrDBRealised: 0, levelDBFSRealised: 0,
+            speechGain: scale, noiseGains: noise.gains.map { $0 * scale },
+            clippingScale: clippingScale, clippedSamples: 0, attempts: attempts)
+        try writeStems(signals, noise: noise, scale: scale, into: &clip)
+        return clip
+    }
 
-        // Noise segments, looped with a crossfade, each from its own offset.
-        var noiseStems: [[Float]] = []
+    /// The clip's signals before any gain: speech placed, noise segments (looped with a
+    /// crossfade, each from its own offset), then every stage of the pipeline.
+    func signals(for plan: ClipPlan) throws -> ClipSignals {
+        let options = planner.options
+        let dry = try placedSpeech(plan)
+        var noises: [[Float]] = []
         for piece in plan.noises {
             let samples = try sources.samples(of: planner.noise[piece.source])
-            noiseStems.append(MixSignals.loopedSegment(samples, offset: piece.offset, length: length,
-                crossfade: Int((options.crossfadeSeconds * Double(rate)).rounded())))
+            noises.append(MixSignals.loopedSegment(samples, offset: piece.offset, length: plan.length,
+                crossfade: Int((options.crossfadeSeconds * Double(options.sampleRate)).rounded())))
         }
+        var signals = ClipSignals(mixtureSpeech: dry, clean: dry, noises: noises, cleanIsSeparate: false)
+        let context = MixStageContext(planner: planner, sources: sources)
+        for stage in stages { try stage.apply(to: &signals, plan: plan, context: context) }
+        return signals
+    }
 
-        // Band-limiting augmentation applies to every stem, before any level is measured.
-        if let cutoff = plan.lowpassHz {
-            mixtureSpeech = MixSignals.lowpass(mixtureSpeech, cutoffHz: cutoff, sampleRate: rate)
-            clean = plan.rir == nil ? mixtureSpeech : MixSignals.lowpass(clean, cutoffHz: cutoff, sampleRate: rate)
-            noiseStems = noiseStems.map { MixSignals.lowpass($0, cutoffHz: cutoff, sampleRate: rate) }
-        }
-
-        // SNR: each noise scaled to its share, then the sum scaled so the total hits snrDB exactly.
-        // The written noise is `noise · noiseGain`.
-        let speechPower = try speechPowerForSNR(mixtureSpeech, plan: plan)
-        var noiseGains: [Double] = [], noisePowers: [Double] = []
-        for (stem, piece) in zip(noiseStems, plan.noises) {
+    /// SNR: each noise scaled to its share, then the sum scaled so the total hits the clip's SNR
+    /// exactly (a single noise takes its gain from the SNR directly).
+    func scaledNoise(_ signals: ClipSignals, plan: ClipPlan) throws -> ScaledNoise {
+        let speechPower = try speechPowerForSNR(signals.mixtureSpeech, plan: plan)
+        var gains: [Double] = [], powers: [Double] = []
+        for (stem, piece) in zip(signals.noises, plan.noises) {
             let power = MixSignals.meanSquare(stem)
-            guard power > 0 else { throw MixError.clipFailed(index: index, reason: "noise segment of \(planner.noise[piece.source].path) is silent") }
-            noisePowers.append(power)
-            noiseGains.append((speechPower / (power * pow(10, piece.snrDB / 10))).squareRoot())
+            guard power > 0 else { throw MixError.clipFailed(index: plan.index, reason: "noise segment of \(planner.noise[piece.source].path) is silent") }
+            powers.append(power)
+            gains.append((speechPower / (power * pow(10, piece.snrDB / 10))).squareRoot())
         }
-        let noise: [Float]
-        var noiseGain: Double
-        if noiseStems.count == 1 {
-            // One noise: its gain for the clip's SNR directly (no sum to form or measure).
-            noise = noiseStems[0]
-            noiseGain = (speechPower / (noisePowers[0] * pow(10, plan.snrDB / 10))).squareRoot()
-            noiseGains = [noiseGain]
-        } else {
-            noise = MixSignals.weightedSum(noiseStems, gains: noiseGains)
-            let summedPower = MixSignals.meanSquare(noise)
-            guard summedPower > 0 else { throw MixError.clipFailed(index: index, reason: "noises cancel to silence") }
-            noiseGain = (speechPower / (summedPower * pow(10, plan.snrDB / 10))).squareRoot()
-            noiseGains = noiseGains.map { $0 * noiseGain }
+        if signals.noises.count == 1 {
+            let gain = (speechPower / (powers[0] * pow(10, plan.snrDB / 10))).squareRoot()
+            return ScaledNoise(noise: signals.noises[0], gain: gain, gains: [gain])
         }
+        let noise = MixSignals.weightedSum(signals.noises, gains: gains)
+        let summedPower = MixSignals.meanSquare(noise)
+        guard summedPower > 0 else { throw MixError.clipFailed(index: plan.index, reason: "noises cancel to silence") }
+        let gain = (speechPower / (summedPower * pow(10, plan.snrDB / 10))).squareRoot()
+        return ScaledNoise(noise: noise, gain: gain, gains: gains.map { $0 * gain })
+    }
 
-        // Level and clipping: the mixture's peak and power in one pass; other level modes need the signal.
-        var attempts = 1
-        var levelScale = 0.0
-        var clippingScale = 1.0
-        let (mixturePeak, mixtureEnergy) = MixSignals.peakAndEnergy(ofSum: mixtureSpeech, noise, scaledBy: Float(noiseGain))
-        // RMS scales exactly with the signal. The P.56 active level and gated loudness do not
-        // (their thresholds are absolute), so for them the scale is refined on the scaled mixture.
+    /// The level scale for the plan's level and the clipping rule's scale, with the level draws
+    /// made (`--clipping reject` redraws the level, updating `plan`). The mixture's peak and power
+    /// come from one pass; RMS scales exactly with the signal, while the P.56 active level and
+    /// gated loudness do not (their thresholds are absolute), so for them the scale is refined on
+    /// the scaled mixture.
+    func levelAndClipping(_ speech: [Float], noise: ScaledNoise, plan: inout ClipPlan) throws -> (level: Double, clipping: Double, attempts: Int) {
+        let options = planner.options
+        let length = plan.length
+        let (mixturePeak, mixtureEnergy) = MixSignals.peakAndEnergy(ofSum: speech, noise.noise, scaledBy: Float(noise.gain))
         let scaleForLevel: (Double) throws -> Double
         if options.levelMode == .rms {
             let measuredLevel = 10 * log10(mixtureEnergy / Double(length))
             scaleForLevel = { pow(10, ($0 - measuredLevel) / 20) }
         } else {
-            let k = Float(noiseGain)
-            let mixture = (0..<length).map { mixtureSpeech[$0] + k * noise[$0] }
+            let k = Float(noise.gain)
+            let mixture = (0..<length).map { speech[$0] + k * noise.noise[$0] }
             let measuredLevel = try levelDBFS(mixture, mode: options.levelMode)
             scaleForLevel = { target in
                 var scale = pow(10, (target - measuredLevel) / 20)
@@ -159,41 +172,31 @@ public final class MixRenderer: Sendable {
                 return scale
             }
         }
+        var attempts = 1
         while true {
-            levelScale = try scaleForLevel(plan.levelDBFS)
+            let levelScale = try scaleForLevel(plan.levelDBFS)
             let peak = mixturePeak * levelScale
-            if peak <= Self.clippingPeak || options.clipping == .allow { break }
+            if peak <= Self.clippingPeak || options.clipping == .allow { return (levelScale, 1, attempts) }
             if options.clipping == .reject && attempts < Self.maximumRejectAttempts {
-                plan.levelDBFS = planner.plan(index: index, attempt: attempts).levelDBFS
+                plan.levelDBFS = planner.plan(index: plan.index, attempt: attempts).levelDBFS
                 attempts += 1
                 continue
             }
-            clippingScale = Self.clippingPeak / peak
-            break
+            return (levelScale, Self.clippingPeak / peak, attempts)
         }
-        let scale = levelScale * clippingScale
-        if options.snrMode == .active {
-            // P.56 thresholds are absolute levels, so the active level does not scale exactly with
-            // the signal: measure it again at the final scale and correct the noise to the target.
-            let activeScaled = try speechPowerForSNR(mixtureSpeech.map { $0 * Float(scale) }, plan: plan)
-            let noiseScaled = MixSignals.meanSquare(noise) * noiseGain * noiseGain * scale * scale
-            let correction = (activeScaled / (noiseScaled * pow(10, plan.snrDB / 10))).squareRoot()
-            noiseGain *= correction
-            noiseGains = noiseGains.map { $0 * correction }
-        }
+    }
 
-        // Stems as written, each quantised once from its signal with its gain.
-        let cleanIsSpeech = plan.rir == nil || options.target == .reverberant
-        let speechScale = Float(scale), noiseScale = Float(scale * noiseGain)
-        var clip = RenderedClip(
-            plan: plan, stems: .float32(noisy: [], clean: [], noise: []), snrDBRealised: 0, levelDBFSRealised: 0,
-            speechGain: scale, noiseGains: noiseGains.map { $0 * scale },
-            clippingScale: clippingScale, clippedSamples: 0, attempts: attempts)
+    /// The stems as written, each quantised once from its signal with its gain, and the SNR and
+    /// level realised in them.
+    func writeStems(_ signals: ClipSignals, noise: ScaledNoise, scale: Double, into clip: inout RenderedClip) throws {
+        let options = planner.options, plan = clip.plan, length = plan.length
+        let speech = signals.mixtureSpeech
+        let speechScale = Float(scale), noiseScale = Float(scale * noise.gain)
         let realisedSpeechPower: Double, realisedNoisePower: Double, realisedNoisy: [Float]?
         if options.format == .pcm16 {
-            let speechCodes = PCM16.encode(mixtureSpeech, scale: speechScale)
-            let noiseCodes = PCM16.encode(noise, scale: noiseScale)
-            let cleanCodes = cleanIsSpeech ? speechCodes : PCM16.encode(clean, scale: speechScale)
+            let speechCodes = PCM16.encode(speech, scale: speechScale)
+            let noiseCodes = PCM16.encode(noise.noise, scale: noiseScale)
+            let cleanCodes = signals.cleanIsSeparate ? PCM16.encode(signals.clean, scale: speechScale) : speechCodes
             var mix = VectorKernels.PCM16Mix(saturated: 0, speechEnergy: 0, noiseEnergy: 0, noisyEnergy: 0)
             let noisyCodes = [Int16](unsafeUninitializedCapacity: length) { out, count in
                 speechCodes.withUnsafeBufferPointer { s in
@@ -210,9 +213,9 @@ public final class MixRenderer: Sendable {
             realisedNoisy = options.levelMode == .rms ? nil : PCM16.decode(noisyCodes)
             clip.levelDBFSRealised = 10 * log10(Double(mix.noisyEnergy) / fullScale)
         } else {
-            let speechOut = MixSignals.scaled(mixtureSpeech, by: speechScale)
-            let noiseOut = MixSignals.scaled(noise, by: noiseScale)
-            let cleanOut = cleanIsSpeech ? speechOut : MixSignals.scaled(clean, by: speechScale)
+            let speechOut = MixSignals.scaled(speech, by: speechScale)
+            let noiseOut = MixSignals.scaled(noise.noise, by: noiseScale)
+            let cleanOut = signals.cleanIsSeparate ? MixSignals.scaled(signals.clean, by: speechScale) : speechOut
             let (noisyOut, fullScale) = MixSignals.sumCountingFullScale(speechOut, noiseOut)
             clip.stems = .float32(noisy: noisyOut, clean: cleanOut, noise: noiseOut)
             clip.clippedSamples = fullScale
@@ -227,7 +230,6 @@ public final class MixRenderer: Sendable {
             clip.levelDBFSRealised = options.levelMode == .rms
                 ? Levels.rmsDBFS(realisedNoisy) : try levelDBFS(realisedNoisy, mode: options.levelMode)
         }
-        return clip
     }
 
     /// The clip's speech pieces placed at their positions (zeros elsewhere).

@@ -29,13 +29,13 @@ public struct STFTConfiguration: Sendable, Equatable, Codable {
     public var binCount: Int { fftSize / 2 + 1 }
 
     /// Checks the parameters.
-    /// - Throws: ``AudioError/invalidParameter(name:value:reason:)`` naming the parameter.
-    public func validate() throws {
-        guard fftSize >= 2 else { throw AudioError.invalidParameter(name: "n-fft", value: "\(fftSize)", reason: "must be at least 2") }
+    /// - Throws: ``DSPError/invalidParameter(name:value:reason:)`` naming the parameter.
+    public func validate() throws(DSPError) {
+        guard fftSize >= 2 else { throw DSPError.invalidParameter(name: "n-fft", value: "\(fftSize)", reason: "must be at least 2") }
         guard winLength >= 1 && winLength <= fftSize else {
-            throw AudioError.invalidParameter(name: "win-length", value: "\(winLength)", reason: "must be in 1...n-fft (\(fftSize))")
+            throw DSPError.invalidParameter(name: "win-length", value: "\(winLength)", reason: "must be in 1...n-fft (\(fftSize))")
         }
-        guard hopLength >= 1 else { throw AudioError.invalidParameter(name: "hop-length", value: "\(hopLength)", reason: "must be positive") }
+        guard hopLength >= 1 else { throw DSPError.invalidParameter(name: "hop-length", value: "\(hopLength)", reason: "must be positive") }
     }
 
     /// Frames for a signal of `count` samples.
@@ -85,8 +85,8 @@ public struct Spectrogram: Sendable, Equatable {
 public enum STFT {
     /// Forward STFT of `signal`. Frames are computed in parallel chunks (`jobs` threads); output does
     /// not depend on `jobs`. No allocation per frame.
-    /// - Throws: ``AudioError/invalidParameter(name:value:reason:)`` for bad parameters.
-    public static func forward(_ signal: [Float], configuration c: STFTConfiguration, jobs: Int = 1) throws -> Spectrogram {
+    /// - Throws: ``DSPError/invalidParameter(name:value:reason:)`` for bad parameters.
+    public static func forward(_ signal: [Float], configuration c: STFTConfiguration, jobs: Int = 1) throws(DSPError) -> Spectrogram {
         try c.validate()
         let frames = c.frameCount(samples: signal.count)
         let bins = c.binCount, n = c.fftSize, hop = c.hopLength
@@ -165,7 +165,7 @@ public enum STFT {
     /// Inverse STFT by weighted overlap-add: each frame's inverse FFT is multiplied by the window,
     /// summed, and divided by the summed squared window where that sum exceeds 1e-8 (librosa's
     /// `istft`). With `center`, the padding is removed. `length` trims or zero-pads the result.
-    public static func inverse(_ spectrogram: Spectrogram, length: Int? = nil) throws -> [Float] {
+    public static func inverse(_ spectrogram: Spectrogram, length: Int? = nil) throws(DSPError) -> [Float] {
         let c = spectrogram.configuration
         try c.validate()
         let n = c.fftSize, hop = c.hopLength, bins = c.binCount, frames = spectrogram.frames

@@ -106,15 +106,7 @@ public enum STFT {
                         var c = worker
                         while c < chunks {
                             for t in (c * chunk)..<min(frames, (c + 1) * chunk) {
-                                let start = t * hop - pad
-                                if start >= 0 && start + n <= x.count {
-                                    for i in 0..<n { f[i] = x[start + i] * window[i] }
-                                } else {
-                                    for i in 0..<n {
-                                        let j = start + i
-                                        f[i] = (j >= 0 && j < x.count) ? x[j] * window[i] : 0
-                                    }
-                                }
+                                windowedFrame(x, start: t * hop - pad, window: window, into: f)
                                 fft.forward(UnsafeBufferPointer(f), into: UnsafeMutableBufferPointer(rebasing: out[(t * bins * 2)..<((t + 1) * bins * 2)]))
                             }
                             c += max(1, min(jobs, chunks))
@@ -143,21 +135,29 @@ public enum STFT {
             let frame = UnsafeMutableBufferPointer(rebasing: s[0..<n])
             let spectrum = UnsafeMutableBufferPointer(rebasing: s[n..<(n + 2 * bins)])
             for f in 0..<frameCount {
-                let start = (firstFrame + f) * hop - pad
-                if start >= 0 && start + n <= signal.count {
-                    for i in 0..<n { frame[i] = signal[start + i] * window[i] }
-                } else {
-                    for i in 0..<n {
-                        let j = start + i
-                        frame[i] = (j >= 0 && j < signal.count) ? signal[j] * window[i] : 0
-                    }
-                }
+                windowedFrame(signal, start: (firstFrame + f) * hop - pad, window: window, into: frame)
                 fft.forward(UnsafeBufferPointer(frame), into: spectrum)
                 let row = f * bins
                 for k in 0..<bins {
                     let re = spectrum[2 * k], im = spectrum[2 * k + 1]
                     output[row + k] = (re * re + im * im).squareRoot()
                 }
+            }
+        }
+    }
+
+    /// Samples `start ..< start + frame.count` of `signal` times `window`, into `frame`; samples
+    /// outside the signal (before 0 or past the end) are zero. `window.count == frame.count`.
+    @inline(__always)
+    static func windowedFrame(_ signal: UnsafeBufferPointer<Float>, start: Int, window: [Float],
+                              into frame: UnsafeMutableBufferPointer<Float>) {
+        let n = frame.count
+        if start >= 0 && start + n <= signal.count {
+            for i in 0..<n { frame[i] = signal[start + i] * window[i] }
+        } else {
+            for i in 0..<n {
+                let j = start + i
+                frame[i] = (j >= 0 && j < signal.count) ? signal[j] * window[i] : 0
             }
         }
     }

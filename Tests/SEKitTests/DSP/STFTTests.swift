@@ -96,6 +96,16 @@ import Testing
         for (a, b) in zip(ours, rows) { for (u, v) in zip(a, b) { #expect(abs(u - v) < 1e-15) } }
     }
 
+    /// `matlabHanning` is built from the symmetric Hann window; its values must be, bit for bit,
+    /// those of MATLAB's formula `0.5·(1 − cos(2πn/(N+1)))` that the metrics used to compute inline
+    /// (the published metric values and the golden score hashes depend on every bit).
+    @Test func matlabHanningIsBitExactToTheMatlabFormula() {
+        for length in 1...1200 {
+            let formula = (1...length).map { 0.5 * (1 - cos(2 * Double.pi * Double($0) / Double(length + 1))) }
+            #expect(Window.matlabHanning(length: length).map(\.bitPattern) == formula.map(\.bitPattern), "length \(length)")
+        }
+    }
+
     @Test func sqrtHannSquaresToHann() {
         let s = Window.make(.sqrtHann, length: 64), h = Window.make(.hann, length: 64)
         for i in 0..<64 { #expect(abs(s[i] * s[i] - h[i]) < 1e-15) }

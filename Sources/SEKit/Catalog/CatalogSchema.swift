@@ -14,9 +14,6 @@ public enum CatalogSchema {
     /// Migration identifiers, oldest first. `PRAGMA user_version` holds how many are applied.
     public static var migrationIdentifiers: [String] { migrator.migrations }
 
-    /// Run kinds the schema accepts.
-    static let runKinds = ["import", "mix", "features", "synthesize", "enhance", "score", "report", "other"]
-
     /// The migrator holding every schema version.
     public static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -27,12 +24,15 @@ public enum CatalogSchema {
     }
 
     /// Version 1: sources, runs, params, clips, clip_noises, artifacts, clip_scores, run_metrics.
+    ///
+    /// Literal SQL, frozen since it shipped: nothing is interpolated, so no Swift constant can
+    /// change what it creates (`CatalogSchemaPinTests` pins the resulting `sqlite_master`). The
+    /// `runs.kind` CHECK lists the ``RunKind`` cases of v1; a new kind needs a new migration.
     static func createVersion1(_ db: Database) throws {
-        let kinds = runKinds.map { "'\($0)'" }.joined(separator: ",")
         try db.execute(sql: """
             CREATE TABLE runs (
                 id TEXT PRIMARY KEY NOT NULL CHECK (length(id) > 0),
-                kind TEXT NOT NULL CHECK (kind IN (\(kinds))),
+                kind TEXT NOT NULL CHECK (kind IN ('import','mix','features','synthesize','enhance','score','report','other')),
                 name TEXT NOT NULL DEFAULT '',
                 status TEXT NOT NULL DEFAULT 'running' CHECK (status IN ('running', 'finished', 'failed')),
                 started_at TEXT NOT NULL,

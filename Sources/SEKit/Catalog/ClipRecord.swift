@@ -49,7 +49,21 @@ public struct ClipRecord: Codable, Sendable, Equatable, FetchableRecord, Persist
         public static let runID = Column(CodingKeys.runID)
         public static let clipIndex = Column(CodingKeys.clipIndex)
         public static let split = Column(CodingKeys.split)
+        public static let speechSourceID = Column(CodingKeys.speechSourceID)
+        public static let speechOffsetSeconds = Column(CodingKeys.speechOffsetSeconds)
+        public static let rirSourceID = Column(CodingKeys.rirSourceID)
+        public static let snrRequestedDB = Column(CodingKeys.snrRequestedDB)
         public static let snrRealisedDB = Column(CodingKeys.snrRealisedDB)
+        public static let levelDBFS = Column(CodingKeys.levelDBFS)
+        public static let speechGain = Column(CodingKeys.speechGain)
+        public static let noiseGain = Column(CodingKeys.noiseGain)
+        public static let clippingScale = Column(CodingKeys.clippingScale)
+        public static let seed = Column(CodingKeys.seed)
+        public static let sampleRate = Column(CodingKeys.sampleRate)
+        public static let durationSeconds = Column(CodingKeys.durationSeconds)
+        public static let noisyPath = Column(CodingKeys.noisyPath)
+        public static let cleanPath = Column(CodingKeys.cleanPath)
+        public static let noisePath = Column(CodingKeys.noisePath)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -78,7 +92,10 @@ public struct ClipNoiseRecord: Codable, Sendable, Equatable, FetchableRecord, Pe
 
     public enum Columns {
         public static let clipID = Column(CodingKeys.clipID)
+        public static let position = Column(CodingKeys.position)
         public static let sourceID = Column(CodingKeys.sourceID)
+        public static let offsetSeconds = Column(CodingKeys.offsetSeconds)
+        public static let gain = Column(CodingKeys.gain)
     }
 
     enum CodingKeys: String, CodingKey {

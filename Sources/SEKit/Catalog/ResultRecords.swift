@@ -22,6 +22,9 @@ public struct ArtifactRecord: Codable, Sendable, Equatable, FetchableRecord, Per
         public static let runID = Column(CodingKeys.runID)
         public static let path = Column(CodingKeys.path)
         public static let kind = Column(CodingKeys.kind)
+        public static let sha256 = Column(CodingKeys.sha256)
+        public static let bytes = Column(CodingKeys.bytes)
+        public static let createdAt = Column(CodingKeys.createdAt)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -52,6 +55,8 @@ public struct ClipScoreRecord: Codable, Sendable, Equatable, FetchableRecord, Pe
         public static let clipID = Column(CodingKeys.clipID)
         public static let metric = Column(CodingKeys.metric)
         public static let value = Column(CodingKeys.value)
+        public static let noisyValue = Column(CodingKeys.noisyValue)
+        public static let error = Column(CodingKeys.error)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -84,6 +89,10 @@ public struct RunMetricRecord: Codable, Sendable, Equatable, FetchableRecord, Pe
         public static let metric = Column(CodingKeys.metric)
         public static let subset = Column(CodingKeys.subset)
         public static let mean = Column(CodingKeys.mean)
+        public static let std = Column(CodingKeys.std)
+        public static let ci95Low = Column(CodingKeys.ci95Low)
+        public static let ci95High = Column(CodingKeys.ci95High)
+        public static let n = Column(CodingKeys.n)
     }
 
     enum CodingKeys: String, CodingKey {

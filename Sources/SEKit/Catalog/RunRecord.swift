@@ -55,10 +55,13 @@ public struct RunRecord: Codable, Sendable, Equatable, FetchableRecord, Persista
         public static let status = Column(CodingKeys.status)
         public static let startedAt = Column(CodingKeys.startedAt)
         public static let finishedAt = Column(CodingKeys.finishedAt)
+        public static let toolVersion = Column(CodingKeys.toolVersion)
         public static let commandLine = Column(CodingKeys.commandLine)
+        public static let workingDirectory = Column(CodingKeys.workingDirectory)
         public static let host = Column(CodingKeys.host)
         public static let pid = Column(CodingKeys.pid)
         public static let parentID = Column(CodingKeys.parentID)
+        public static let error = Column(CodingKeys.error)
     }
 
     enum CodingKeys: String, CodingKey {

@@ -43,9 +43,18 @@ public struct SourceRecord: Codable, Sendable, Equatable, FetchableRecord, Persi
         public static let kind = Column(CodingKeys.kind)
         public static let corpus = Column(CodingKeys.corpus)
         public static let path = Column(CodingKeys.path)
+        public static let relativePath = Column(CodingKeys.relativePath)
         public static let sha256 = Column(CodingKeys.sha256)
+        public static let bytes = Column(CodingKeys.bytes)
+        public static let modifiedAt = Column(CodingKeys.modifiedAt)
+        public static let format = Column(CodingKeys.format)
+        public static let encoding = Column(CodingKeys.encoding)
+        public static let sampleRate = Column(CodingKeys.sampleRate)
+        public static let channels = Column(CodingKeys.channels)
+        public static let frames = Column(CodingKeys.frames)
         public static let durationSeconds = Column(CodingKeys.durationSeconds)
         public static let speaker = Column(CodingKeys.speaker)
+        public static let importRunID = Column(CodingKeys.importRunID)
     }
 
     enum CodingKeys: String, CodingKey {

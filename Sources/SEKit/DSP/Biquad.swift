@@ -28,12 +28,12 @@ public struct BiquadFilter: Sendable, Equatable {
 
     /// Designs a filter. `q` = 1/√2 gives a Butterworth low/high-pass; shelves use the cookbook's
     /// slope S = 1 form through `q` (pass 1/√2 for S = 1).
-    /// - Throws: ``AudioError/invalidParameter(name:value:reason:)`` for a frequency outside (0, Nyquist) or q ≤ 0.
-    public init(_ kind: Kind, frequencyHz: Double, q: Double = 1 / 2.0.squareRoot(), gainDB: Double = 0, sampleRate: Int) throws {
+    /// - Throws: ``DSPError/invalidParameter(name:value:reason:)`` for a frequency outside (0, Nyquist) or q ≤ 0.
+    public init(_ kind: Kind, frequencyHz: Double, q: Double = 1 / 2.0.squareRoot(), gainDB: Double = 0, sampleRate: Int) throws(DSPError) {
         guard frequencyHz > 0, frequencyHz < Double(sampleRate) / 2 else {
-            throw AudioError.invalidParameter(name: "frequencyHz", value: "\(frequencyHz)", reason: "must be in (0, \(sampleRate / 2)) Hz")
+            throw DSPError.invalidParameter(name: "frequencyHz", value: "\(frequencyHz)", reason: "must be in (0, \(sampleRate / 2)) Hz")
         }
-        guard q > 0, q.isFinite else { throw AudioError.invalidParameter(name: "q", value: "\(q)", reason: "must be positive") }
+        guard q > 0, q.isFinite else { throw DSPError.invalidParameter(name: "q", value: "\(q)", reason: "must be positive") }
         self.kind = kind; self.frequencyHz = frequencyHz; self.q = q; self.gainDB = gainDB; self.sampleRate = sampleRate
         let w0 = 2 * Double.pi * frequencyHz / Double(sampleRate)
         let cosW = cos(w0), sinW = sin(w0)

@@ -17,43 +17,25 @@ public final class RealFFT<Scalar: BinaryFloatingPoint & Sendable>: @unchecked S
     /// Number of complex bins, `size / 2 + 1`.
     public var binCount: Int { size / 2 + 1 }
 
-    private let floatPlan: FFTWRealPlanFloat?
-    private let doublePlan: FFTWRealPlanDouble?
+    private let plan: any FFTWRealTransform
 
-    fileprivate init(size: Int, floatPlan: FFTWRealPlanFloat?, doublePlan: FFTWRealPlanDouble?) {
+    private init(size: Int, plan: any FFTWRealTransform) {
         self.size = size
-        self.floatPlan = floatPlan
-        self.doublePlan = doublePlan
+        self.plan = plan
     }
 
     /// Forward transform. `input.count == size`; `output.count == 2 * binCount` (interleaved re/im).
     /// Complexity: O(size log size). Thread-safe. Allocates nothing.
     public func forward(_ input: UnsafeBufferPointer<Scalar>, into output: UnsafeMutableBufferPointer<Scalar>) {
         precondition(input.count == size && output.count == 2 * binCount, "RealFFT.forward: buffer sizes")
-        if let plan = floatPlan {
-            let inp = UnsafeRawPointer(input.baseAddress!).assumingMemoryBound(to: Float.self)
-            let out = UnsafeMutableRawPointer(output.baseAddress!).assumingMemoryBound(to: Float.self)
-            plan.forward(inp, out)
-        } else if let plan = doublePlan {
-            let inp = UnsafeRawPointer(input.baseAddress!).assumingMemoryBound(to: Double.self)
-            let out = UnsafeMutableRawPointer(output.baseAddress!).assumingMemoryBound(to: Double.self)
-            plan.forward(inp, out)
-        }
+        plan.forward(input.baseAddress!, output.baseAddress!)
     }
 
     /// Inverse transform, normalised by `1/size`. `input.count == 2 * binCount`; `output.count == size`.
     /// The imaginary parts of bin 0 and (for even sizes) bin `size/2` are ignored. The input is not modified.
     public func inverse(_ input: UnsafeBufferPointer<Scalar>, into output: UnsafeMutableBufferPointer<Scalar>) {
         precondition(input.count == 2 * binCount && output.count == size, "RealFFT.inverse: buffer sizes")
-        if let plan = floatPlan {
-            let inp = UnsafeRawPointer(input.baseAddress!).assumingMemoryBound(to: Float.self)
-            let out = UnsafeMutableRawPointer(output.baseAddress!).assumingMemoryBound(to: Float.self)
-            plan.inverse(inp, out)
-        } else if let plan = doublePlan {
-            let inp = UnsafeRawPointer(input.baseAddress!).assumingMemoryBound(to: Double.self)
-            let out = UnsafeMutableRawPointer(output.baseAddress!).assumingMemoryBound(to: Double.self)
-            plan.inverse(inp, out)
-        }
+        plan.inverse(input.baseAddress!, output.baseAddress!)
         let scale = 1 / Scalar(size)
         for i in 0..<size { output[i] *= scale }
     }
@@ -75,31 +57,34 @@ public final class RealFFT<Scalar: BinaryFloatingPoint & Sendable>: @unchecked S
     }
 }
 
-/// Process-wide plan cache, keyed by size; plans live until the process ends.
+/// Process-wide plan cache, keyed by precision and size; plans live until the process ends.
 private enum RealFFTCache {
-    nonisolated(unsafe) static var floats: [Int: RealFFT<Float>] = [:]
-    nonisolated(unsafe) static var doubles: [Int: RealFFT<Double>] = [:]
+    struct Key: Hashable {
+        let scalar: ObjectIdentifier
+        let size: Int
+    }
+    nonisolated(unsafe) static var transforms: [Key: AnyObject] = [:]
     static let lock = NSLock()
+}
+
+extension RealFFT {
+    /// The cached transform of `size` points in `Scalar`'s precision, planned with `plan` on first use.
+    private static func cached(size: Int, plan: (Int) -> any FFTWRealTransform) -> RealFFT<Scalar> {
+        let key = RealFFTCache.Key(scalar: ObjectIdentifier(Scalar.self), size: size)
+        RealFFTCache.lock.lock(); defer { RealFFTCache.lock.unlock() }
+        if let fft = RealFFTCache.transforms[key] { return fft as! RealFFT<Scalar> }
+        let fft = RealFFT(size: size, plan: plan(size))
+        RealFFTCache.transforms[key] = fft
+        return fft
+    }
 }
 
 extension RealFFT where Scalar == Float {
     /// The cached single-precision real FFT of `size` points (created on first use).
-    public static func float(size: Int) -> RealFFT<Float> {
-        RealFFTCache.lock.lock(); defer { RealFFTCache.lock.unlock() }
-        if let plan = RealFFTCache.floats[size] { return plan }
-        let plan = RealFFT<Float>(size: size, floatPlan: FFTWRealPlanFloat(size: size), doublePlan: nil)
-        RealFFTCache.floats[size] = plan
-        return plan
-    }
+    public static func float(size: Int) -> RealFFT<Float> { cached(size: size, plan: FFTWRealPlan<Float>.init) }
 }
 
 extension RealFFT where Scalar == Double {
     /// The cached double-precision real FFT of `size` points (created on first use).
-    public static func double(size: Int) -> RealFFT<Double> {
-        RealFFTCache.lock.lock(); defer { RealFFTCache.lock.unlock() }
-        if let plan = RealFFTCache.doubles[size] { return plan }
-        let plan = RealFFT<Double>(size: size, floatPlan: nil, doublePlan: FFTWRealPlanDouble(size: size))
-        RealFFTCache.doubles[size] = plan
-        return plan
-    }
+    public static func double(size: Int) -> RealFFT<Double> { cached(size: size, plan: FFTWRealPlan<Double>.init) }
 }

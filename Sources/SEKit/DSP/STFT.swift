@@ -29,13 +29,13 @@ public struct STFTConfiguration: Sendable, Equatable, Codable {
     public var binCount: Int { fftSize / 2 + 1 }
 
     /// Checks the parameters.
-    /// - Throws: ``AudioError/invalidParameter(name:value:reason:)`` naming the parameter.
-    public func validate() throws {
-        guard fftSize >= 2 else { throw AudioError.invalidParameter(name: "n-fft", value: "\(fftSize)", reason: "must be at least 2") }
+    /// - Throws: ``DSPError/invalidParameter(name:value:reason:)`` naming the parameter.
+    public func validate() throws(DSPError) {
+        guard fftSize >= 2 else { throw DSPError.invalidParameter(name: "n-fft", value: "\(fftSize)", reason: "must be at least 2") }
         guard winLength >= 1 && winLength <= fftSize else {
-            throw AudioError.invalidParameter(name: "win-length", value: "\(winLength)", reason: "must be in 1...n-fft (\(fftSize))")
+            throw DSPError.invalidParameter(name: "win-length", value: "\(winLength)", reason: "must be in 1...n-fft (\(fftSize))")
         }
-        guard hopLength >= 1 else { throw AudioError.invalidParameter(name: "hop-length", value: "\(hopLength)", reason: "must be positive") }
+        guard hopLength >= 1 else { throw DSPError.invalidParameter(name: "hop-length", value: "\(hopLength)", reason: "must be positive") }
     }
 
     /// Frames for a signal of `count` samples.
@@ -85,8 +85,8 @@ public struct Spectrogram: Sendable, Equatable {
 public enum STFT {
     /// Forward STFT of `signal`. Frames are computed in parallel chunks (`jobs` threads); output does
     /// not depend on `jobs`. No allocation per frame.
-    /// - Throws: ``AudioError/invalidParameter(name:value:reason:)`` for bad parameters.
-    public static func forward(_ signal: [Float], configuration c: STFTConfiguration, jobs: Int = 1) throws -> Spectrogram {
+    /// - Throws: ``DSPError/invalidParameter(name:value:reason:)`` for bad parameters.
+    public static func forward(_ signal: [Float], configuration c: STFTConfiguration, jobs: Int = 1) throws(DSPError) -> Spectrogram {
         try c.validate()
         let frames = c.frameCount(samples: signal.count)
         let bins = c.binCount, n = c.fftSize, hop = c.hopLength
@@ -106,15 +106,7 @@ public enum STFT {
                         var c = worker
                         while c < chunks {
                             for t in (c * chunk)..<min(frames, (c + 1) * chunk) {
-                                let start = t * hop - pad
-                                if start >= 0 && start + n <= x.count {
-                                    for i in 0..<n { f[i] = x[start + i] * window[i] }
-                                } else {
-                                    for i in 0..<n {
-                                        let j = start + i
-                                        f[i] = (j >= 0 && j < x.count) ? x[j] * window[i] : 0
-                                    }
-                                }
+                                windowedFrame(x, start: t * hop - pad, window: window, into: f)
                                 fft.forward(UnsafeBufferPointer(f), into: UnsafeMutableBufferPointer(rebasing: out[(t * bins * 2)..<((t + 1) * bins * 2)]))
                             }
                             c += max(1, min(jobs, chunks))
@@ -143,15 +135,7 @@ public enum STFT {
             let frame = UnsafeMutableBufferPointer(rebasing: s[0..<n])
             let spectrum = UnsafeMutableBufferPointer(rebasing: s[n..<(n + 2 * bins)])
             for f in 0..<frameCount {
-                let start = (firstFrame + f) * hop - pad
-                if start >= 0 && start + n <= signal.count {
-                    for i in 0..<n { frame[i] = signal[start + i] * window[i] }
-                } else {
-                    for i in 0..<n {
-                        let j = start + i
-                        frame[i] = (j >= 0 && j < signal.count) ? signal[j] * window[i] : 0
-                    }
-                }
+                windowedFrame(signal, start: (firstFrame + f) * hop - pad, window: window, into: frame)
                 fft.forward(UnsafeBufferPointer(frame), into: spectrum)
                 let row = f * bins
                 for k in 0..<bins {
@@ -162,10 +146,26 @@ public enum STFT {
         }
     }
 
+    /// Samples `start ..< start + frame.count` of `signal` times `window`, into `frame`; samples
+    /// outside the signal (before 0 or past the end) are zero. `window.count == frame.count`.
+    @inline(__always)
+    static func windowedFrame(_ signal: UnsafeBufferPointer<Float>, start: Int, window: [Float],
+                              into frame: UnsafeMutableBufferPointer<Float>) {
+        let n = frame.count
+        if start >= 0 && start + n <= signal.count {
+            for i in 0..<n { frame[i] = signal[start + i] * window[i] }
+        } else {
+            for i in 0..<n {
+                let j = start + i
+                frame[i] = (j >= 0 && j < signal.count) ? signal[j] * window[i] : 0
+            }
+        }
+    }
+
     /// Inverse STFT by weighted overlap-add: each frame's inverse FFT is multiplied by the window,
     /// summed, and divided by the summed squared window where that sum exceeds 1e-8 (librosa's
     /// `istft`). With `center`, the padding is removed. `length` trims or zero-pads the result.
-    public static func inverse(_ spectrogram: Spectrogram, length: Int? = nil) throws -> [Float] {
+    public static func inverse(_ spectrogram: Spectrogram, length: Int? = nil) throws(DSPError) -> [Float] {
         let c = spectrogram.configuration
         try c.validate()
         let n = c.fftSize, hop = c.hopLength, bins = c.binCount, frames = spectrogram.frames

@@ -35,6 +35,18 @@ public enum Window {
         }
     }
 
+    /// MATLAB's `hanning(length)`, in Double: `0.5·(1 − cos(2πn/(length+1)))`, n = 1...length
+    /// (numpy `hanning(length+2)[1:-1]`), the window of the MATLAB objective measures (Loizou's
+    /// comp_*.m, STOI). It is the symmetric Hann window of `length + 2` points without its two
+    /// zero end points, computed by ``make(_:length:periodic:)`` with the same phase expression;
+    /// `0.5 − 0.5·cos` and `0.5·(1 − cos)` round identically (halving is exact), so the values are
+    /// bit for bit those of the MATLAB formula.
+    /// - Parameter length: samples, > 0.
+    public static func matlabHanning(length: Int) -> [Double] {
+        precondition(length > 0, "window length must be positive")
+        return Array(make(.hann, length: length + 2, periodic: false)[1...length])
+    }
+
     /// Hann window (Float).
     public static func hann(length: Int, periodic: Bool = true) -> [Float] { make(.hann, length: length, periodic: periodic).map(Float.init) }
     /// Hamming window (Float), 0.54 − 0.46·cos.

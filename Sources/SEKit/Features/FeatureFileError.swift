@@ -110,3 +110,19 @@ public enum FeatureFileError: Error, Equatable, CustomStringConvertible, Sendabl
         }
     }
 }
+
+extension FeatureFileError {
+    /// The feature-file error for a failed HDF5 call: ``hdf5(path:call:detail:)`` with the same
+    /// file, call and HDF5 explanation, so the message names the file as before.
+    init(_ error: HDF5Error) {
+        switch error {
+        case .callFailed(let path, let call, let detail): self = .hdf5(path: path, call: call, detail: detail)
+        }
+    }
+}
+
+/// Runs `body`, calls of the Features layer into the HDF5 wrappers of `Internal/`, and reports an
+/// ``HDF5Error`` as ``FeatureFileError/hdf5(path:call:detail:)`` (same file, call and detail).
+func hdf5<T>(_ body: () throws(HDF5Error) -> T) throws(FeatureFileError) -> T {
+    do { return try body() } catch { throw FeatureFileError(error) }
+}

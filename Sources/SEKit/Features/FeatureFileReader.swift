@@ -61,25 +61,29 @@ public final class FeatureFileReader: @unchecked Sendable {
         let path = url.path
         guard FileManager.default.fileExists(atPath: path) else { throw .fileNotFound(path: path) }
         self.url = url
-        file = try HDF5Handle.openFile(path: path)
-        attributes = try file.readAttributes()
+        let file = try hdf5 { () throws(HDF5Error) in try HDF5Handle.openFile(path: path) }
+        self.file = file
+        attributes = try hdf5 { () throws(HDF5Error) in try file.readAttributes() }
 
-        guard try file.linkExists(FeatureFileLayout.indexGroup) else { throw .notAFeatureFile(path: path, reason: "no /index group") }
-        let index = try file.openGroup(FeatureFileLayout.indexGroup)
+        guard try hdf5({ () throws(HDF5Error) in try file.linkExists(FeatureFileLayout.indexGroup) }) else {
+            throw .notAFeatureFile(path: path, reason: "no /index group")
+        }
+        let index = try hdf5 { () throws(HDF5Error) in try file.openGroup(FeatureFileLayout.indexGroup) }
         for name in [FeatureFileLayout.offsetDataset, FeatureFileLayout.numFramesDataset, FeatureFileLayout.clipIDDataset]
-        where try !index.linkExists(name) {
+        where try !hdf5({ () throws(HDF5Error) in try index.linkExists(name) }) {
             throw .notAFeatureFile(path: path, reason: "no /index/\(name)")
         }
-        let offsets = try index.openDataset(FeatureFileLayout.offsetDataset)
-            .readInt64Vector()
-        let numFrames = try index.openDataset(FeatureFileLayout.numFramesDataset)
-            .readInt64Vector()
-        let clipIDs = try index.openDataset(FeatureFileLayout.clipIDDataset).readStrings()
-        let splits = try index.linkExists(FeatureFileLayout.splitDataset)
-            ? try index.openDataset(FeatureFileLayout.splitDataset).readStrings() : [String](repeating: "", count: clipIDs.count)
-        let snrs = try index.linkExists(FeatureFileLayout.snrDBDataset)
-            ? try index.openDataset(FeatureFileLayout.snrDBDataset).readDoubleVector()
-            : [Double](repeating: .nan, count: clipIDs.count)
+        let (offsets, numFrames, clipIDs, splits, snrs) = try hdf5 { () throws(HDF5Error) in
+            let offsets = try index.openDataset(FeatureFileLayout.offsetDataset).readInt64Vector()
+            let numFrames = try index.openDataset(FeatureFileLayout.numFramesDataset).readInt64Vector()
+            let clipIDs = try index.openDataset(FeatureFileLayout.clipIDDataset).readStrings()
+            let splits = try index.linkExists(FeatureFileLayout.splitDataset)
+                ? try index.openDataset(FeatureFileLayout.splitDataset).readStrings() : [String](repeating: "", count: clipIDs.count)
+            let snrs = try index.linkExists(FeatureFileLayout.snrDBDataset)
+                ? try index.openDataset(FeatureFileLayout.snrDBDataset).readDoubleVector()
+                : [Double](repeating: .nan, count: clipIDs.count)
+            return (offsets, numFrames, clipIDs, splits, snrs)
+        }
         guard offsets.count == clipIDs.count, numFrames.count == clipIDs.count, splits.count == clipIDs.count,
               snrs.count == clipIDs.count else {
             throw .notAFeatureFile(path: path, reason: "/index datasets have different lengths")
@@ -94,6 +98,19 @@ public final class FeatureFileReader: @unchecked Sendable {
         self.clips = clips
         clipPositions = positions
 
+        let (streams, datasets) = try hdf5 { () throws(HDF5Error) in try Self.readStreams(file) }
+        for clip in clips {
+            for stream in streams where clip.offset < 0 || clip.numFrames < 0 || clip.offset + clip.numFrames > stream.totalFrames {
+                throw .notAFeatureFile(path: path, reason: "clip '\(clip.clipID)' frames \(clip.offset)..<\(clip.offset + clip.numFrames) "
+                    + "outside stream '\(stream.name)' (\(stream.totalFrames) frames)")
+            }
+        }
+        self.streams = streams
+        self.datasets = datasets
+    }
+
+    /// The 2-D float datasets at the root of `file`, in name order, with their handles.
+    private static func readStreams(_ file: HDF5Handle) throws(HDF5Error) -> ([FeatureStreamInfo], [String: HDF5Handle]) {
         var streams: [FeatureStreamInfo] = []
         var datasets: [String: HDF5Handle] = [:]
         for name in try file.childNames() where try file.childIsDataset(name) {
@@ -108,14 +125,7 @@ public final class FeatureFileReader: @unchecked Sendable {
                 shuffle: filters.shuffle))
             datasets[name] = dataset
         }
-        for clip in clips {
-            for stream in streams where clip.offset < 0 || clip.numFrames < 0 || clip.offset + clip.numFrames > stream.totalFrames {
-                throw .notAFeatureFile(path: path, reason: "clip '\(clip.clipID)' frames \(clip.offset)..<\(clip.offset + clip.numFrames) "
-                    + "outside stream '\(stream.name)' (\(stream.totalFrames) frames)")
-            }
-        }
-        self.streams = streams
-        self.datasets = datasets
+        return (streams, datasets)
     }
 
     /// The stream called `name`.
@@ -150,15 +160,17 @@ public final class FeatureFileReader: @unchecked Sendable {
         var values = [Float](repeating: 0, count: range.count * info.bins)
         let dataset = datasets[name]!
         try values.withUnsafeMutableBufferPointer { buffer throws(FeatureFileError) in
-            try dataset.readFloatRows(firstRow: range.lowerBound, rows: range.count, columns: info.bins, into: buffer.baseAddress!)
+            try hdf5 { () throws(HDF5Error) in try dataset.readFloatRows(firstRow: range.lowerBound, rows: range.count, columns: info.bins, into: buffer.baseAddress!) }
         }
         return values
     }
 
     /// Streams that have statistics under `/stats`.
     public func statisticsStreams() throws(FeatureFileError) -> [String] {
-        guard try file.linkExists(FeatureFileLayout.statsGroup) else { return [] }
-        return try file.openGroup(FeatureFileLayout.statsGroup).childNames()
+        try hdf5 { () throws(HDF5Error) in
+            guard try file.linkExists(FeatureFileLayout.statsGroup) else { return [] }
+            return try file.openGroup(FeatureFileLayout.statsGroup).childNames()
+        }
     }
 
     /// The statistics stored for `stream` under `/stats/<stream>`.
@@ -168,10 +180,11 @@ public final class FeatureFileReader: @unchecked Sendable {
         guard try statisticsStreams().contains(stream) else {
             throw .statisticsMismatch(path: url.path, stream: stream, reason: "no statistics stored")
         }
-        let group = try file.openGroup(FeatureFileLayout.statsGroup).openGroup(stream)
-        let mean = try group.openDataset("mean").readDoubleVector()
-        let std = try group.openDataset("std").readDoubleVector()
-        let attributes = try group.readAttributes()
+        let (mean, std, attributes) = try hdf5 { () throws(HDF5Error) in
+            let group = try file.openGroup(FeatureFileLayout.statsGroup).openGroup(stream)
+            return (try group.openDataset("mean").readDoubleVector(), try group.openDataset("std").readDoubleVector(),
+                    try group.readAttributes())
+        }
         guard mean.count == std.count, let count = attributes["count"]?.intValue else {
             throw .notAFeatureFile(path: url.path, reason: "/stats/\(stream) is malformed")
         }

@@ -96,7 +96,7 @@ public final class FeatureFileWriter: @unchecked Sendable {
             try create(metadata: metadata, attributes: attributes)
         } catch {
             close(removingTemporary: true)
-            throw error
+            throw FeatureFileError(error)
         }
     }
 
@@ -137,7 +137,7 @@ public final class FeatureFileWriter: @unchecked Sendable {
         }
     }
 
-    private func create(metadata: FeatureFileMetadata, attributes: [String: AttributeValue]) throws(FeatureFileError) {
+    private func create(metadata: FeatureFileMetadata, attributes: [String: AttributeValue]) throws(HDF5Error) {
         let file = try HDF5Handle.createFile(path: temporaryURL.path)
         self.file = file
         var all = attributes
@@ -211,11 +211,11 @@ public final class FeatureFileWriter: @unchecked Sendable {
         let first = framesWritten
         do {
             for (stream, dataset) in zip(streams, datasets) {
-                try write(frames[stream.name]!, stream: stream, dataset: dataset, firstRow: first, rows: numFrames, clipID: clipID)
+                try write(frames[stream.name]!, stream: stream, dataset: dataset, firstRow: first, rows: numFrames)
             }
         } catch {
             close(removingTemporary: true)
-            throw error
+            throw FeatureFileError(error)
         }
         framesWritten += numFrames
         clips.append(FeatureClip(clipID: clipID, split: split, offset: first, numFrames: numFrames, snrDB: snrDB))
@@ -278,8 +278,8 @@ public final class FeatureFileWriter: @unchecked Sendable {
         throw .nonFiniteValue(path: url.path, stream: stream.name, clipID: clipID, frame: frame, bin: bin)
     }
 
-    private func write(_ values: UnsafeBufferPointer<Float>, stream: StreamSpec, dataset: HDF5Handle, firstRow: Int, rows: Int,
-                       clipID: String) throws(FeatureFileError) {
+    private func write(_ values: UnsafeBufferPointer<Float>, stream: StreamSpec, dataset: HDF5Handle, firstRow: Int,
+                       rows: Int) throws(HDF5Error) {
         try dataset.setExtent([firstRow + rows, stream.bins])
         guard let base = values.baseAddress else { return }
         if dtype == .float32 {
@@ -292,7 +292,7 @@ public final class FeatureFileWriter: @unchecked Sendable {
             for index in values.indices { half[index] = Float16(values[index]).bitPattern }
         }
         let halfID = halfType!.id
-        try halfScratch.withUnsafeBufferPointer { half throws(FeatureFileError) in
+        try halfScratch.withUnsafeBufferPointer { half throws(HDF5Error) in
             try dataset.writeRows(firstRow: firstRow, rows: rows, columns: stream.bins, memoryType: halfID, buffer: half.baseAddress!)
         }
     }
@@ -330,12 +330,14 @@ public final class FeatureFileWriter: @unchecked Sendable {
             }
         }
         do throws(FeatureFileError) {
-            try writeIndex(file)
-            try writeStatistics(statistics, split: statisticsSplit, file: file)
-            datasets = []
-            halfType = nil
-            try file.flush()
-            try file.close()
+            try hdf5 { () throws(HDF5Error) in
+                try writeIndex(file)
+                try writeStatistics(statistics, split: statisticsSplit, file: file)
+                datasets = []
+                halfType = nil
+                try file.flush()
+                try file.close()
+            }
             self.file = nil
             try syncTemporaryFile()
             if !overwrite, FileManager.default.fileExists(atPath: url.path) { throw FeatureFileError.outputExists(path: url.path) }
@@ -352,7 +354,7 @@ public final class FeatureFileWriter: @unchecked Sendable {
         return FeatureFileSummary(url: url, clipCount: clips.count, totalFrames: framesWritten, fileBytes: bytes ?? 0)
     }
 
-    private func writeIndex(_ file: HDF5Handle) throws(FeatureFileError) {
+    private func writeIndex(_ file: HDF5Handle) throws(HDF5Error) {
         let index = try file.createGroup(FeatureFileLayout.indexGroup)
         try index.writeStrings(FeatureFileLayout.clipIDDataset, clips.map(\.clipID))
         try index.writeInt64Vector(FeatureFileLayout.offsetDataset, clips.map { Int64($0.offset) })
@@ -361,7 +363,7 @@ public final class FeatureFileWriter: @unchecked Sendable {
         try index.writeStrings(FeatureFileLayout.splitDataset, clips.map(\.split))
     }
 
-    private func writeStatistics(_ statistics: [String: FeatureStatistics], split: String, file: HDF5Handle) throws(FeatureFileError) {
+    private func writeStatistics(_ statistics: [String: FeatureStatistics], split: String, file: HDF5Handle) throws(HDF5Error) {
         guard !statistics.isEmpty else { return }
         let group = try file.createGroup(FeatureFileLayout.statsGroup)
         for name in statistics.keys.sorted() {

@@ -17,11 +17,19 @@ public final class PredictionMatrix: @unchecked Sendable {
         guard FileManager.default.fileExists(atPath: url.path) else { throw .fileNotFound(path: url.path) }
         self.url = url
         self.dataset = dataset
-        file = try HDF5Handle.openFile(path: url.path)
-        guard try file.linkExists(dataset), try file.childIsDataset(dataset) else { throw .unknownStream(path: url.path, stream: dataset) }
-        handle = try file.openDataset(dataset)
-        let shape = try handle.datasetSpace().dimensions()
-        guard shape.count == 2, try handle.storedFloatSize() != nil else {
+        let file = try hdf5 { () throws(HDF5Error) in try HDF5Handle.openFile(path: url.path) }
+        self.file = file
+        let isDataset = try hdf5 { () throws(HDF5Error) in
+            guard try file.linkExists(dataset) else { return false }
+            return try file.childIsDataset(dataset)
+        }
+        guard isDataset else {
+            throw .unknownStream(path: url.path, stream: dataset)
+        }
+        let handle = try hdf5 { () throws(HDF5Error) in try file.openDataset(dataset) }
+        self.handle = handle
+        let (shape, floatSize) = try hdf5 { () throws(HDF5Error) in (try handle.datasetSpace().dimensions(), try handle.storedFloatSize()) }
+        guard shape.count == 2, floatSize != nil else {
             throw .notAFeatureFile(path: url.path, reason: "/\(dataset) is not a 2-D float dataset [frames, bins] (shape \(shape))")
         }
         rows = shape[0]
@@ -42,7 +50,7 @@ public final class PredictionMatrix: @unchecked Sendable {
         guard !range.isEmpty else { return values }
         let handle = handle, columns = columns
         try values.withUnsafeMutableBufferPointer { buffer throws(FeatureFileError) in
-            try handle.readFloatRows(firstRow: range.lowerBound, rows: range.count, columns: columns, into: buffer.baseAddress!)
+            try hdf5 { () throws(HDF5Error) in try handle.readFloatRows(firstRow: range.lowerBound, rows: range.count, columns: columns, into: buffer.baseAddress!) }
         }
         return values
     }

@@ -5,7 +5,7 @@ import CHDF5
 /// `numpy.int64`, `numpy.float64` and `str`).
 extension HDF5Handle {
     /// Writes the scalar attribute `name` on this object (`H5Acreate2`, `H5Awrite`); it must not exist yet.
-    func writeAttribute(_ name: String, _ value: AttributeValue) throws(FeatureFileError) {
+    func writeAttribute(_ name: String, _ value: AttributeValue) throws(HDF5Error) {
         let space = try Self.scalarSpace(path: path)
         let stringType = try Self.variableStringType(path: path)
         let fileType: hid_t, memoryType: hid_t
@@ -36,7 +36,7 @@ extension HDF5Handle {
 
     /// Reads every scalar integer, float and string attribute of this object (`H5Aiterate2`,
     /// `H5Aopen`, `H5Aread`). Attributes of other classes or with more than one element are skipped.
-    func readAttributes() throws(FeatureFileError) -> [String: AttributeValue] {
+    func readAttributes() throws(HDF5Error) -> [String: AttributeValue] {
         var result: [String: AttributeValue] = [:]
         for name in try attributeNames() {
             let attribute = try Self.make(.attribute, "H5Aopen(\(name))", path: path) { H5Aopen(id, name, sekit_H5P_DEFAULT()) }
@@ -62,10 +62,10 @@ extension HDF5Handle {
     }
 
     /// Names of this object's attributes in creation-independent name order (`H5Aiterate2`).
-    private func attributeNames() throws(FeatureFileError) -> [String] {
+    private func attributeNames() throws(HDF5Error) -> [String] {
         final class Names { var values: [String] = [] }
         let names = Names()
-        try HDF5Library.locked { () throws(FeatureFileError) in
+        try HDF5Library.locked { () throws(HDF5Error) in
             var index: hsize_t = 0
             let status = H5Aiterate2(id, H5_INDEX_NAME, H5_ITER_INC, &index, { _, name, _, context in
                 guard let name, let context else { return 0 }

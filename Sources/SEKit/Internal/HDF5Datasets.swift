@@ -3,7 +3,7 @@ import Foundation
 
 /// Datasets: checked wrappers over `H5D*` and the dataset creation/access property lists
 /// (`H5P*`). Every function takes the HDF5 lock and throws
-/// ``FeatureFileError/hdf5(path:call:detail:)`` naming the file and the C call on failure.
+/// ``HDF5Error/callFailed(path:call:detail:)`` naming the file and the C call on failure.
 extension HDF5Handle {
     /// Creates an extendible 2-D dataset `[0, columns]` (rows unlimited) of file type `type`,
     /// chunked `[chunkRows, columns]`, with shuffle + deflate at `deflateLevel` when given
@@ -11,7 +11,7 @@ extension HDF5Handle {
     /// cache holds `cacheBytes` (`H5Pset_chunk_cache`, preemption weight 1: fully written chunks
     /// leave first) so appends never re-read and re-compress a partial chunk.
     func createExtendibleMatrix(_ name: String, columns: Int, type: hid_t, chunkRows: Int, deflateLevel: Int?,
-                                cacheBytes: Int) throws(FeatureFileError) -> HDF5Handle {
+                                cacheBytes: Int) throws(HDF5Error) -> HDF5Handle {
         let space = try Self.simpleSpace([0, columns], maximum: [nil, columns], path: path)
         let create = try Self.datasetCreation(path: path)
         let chunk: [hsize_t] = [hsize_t(chunkRows), hsize_t(columns)]
@@ -27,7 +27,7 @@ extension HDF5Handle {
     }
 
     /// Creates a contiguous dataset `name` of file type `type` over `space` (`H5Dcreate2`).
-    func createDataset(_ name: String, type: hid_t, space: HDF5Handle) throws(FeatureFileError) -> HDF5Handle {
+    func createDataset(_ name: String, type: hid_t, space: HDF5Handle) throws(HDF5Error) -> HDF5Handle {
         let create = try Self.datasetCreation(path: path)
         return try Self.make(.dataset, "H5Dcreate2(\(name))", path: path) {
             H5Dcreate2(id, name, type, space.id, sekit_H5P_DEFAULT(), create.id, sekit_H5P_DEFAULT())
@@ -36,7 +36,7 @@ extension HDF5Handle {
 
     /// Dataset creation properties without modification times, so identical content gives
     /// identical bytes (`H5Pcreate(H5P_DATASET_CREATE)`, `H5Pset_obj_track_times(0)`).
-    private static func datasetCreation(path: String) throws(FeatureFileError) -> HDF5Handle {
+    private static func datasetCreation(path: String) throws(HDF5Error) -> HDF5Handle {
         let create = try make(.propertyList, "H5Pcreate(H5P_DATASET_CREATE)", path: path) {
             H5Pcreate(sekit_H5P_DATASET_CREATE())
         }
@@ -45,14 +45,14 @@ extension HDF5Handle {
     }
 
     /// Opens the dataset `name`, with a chunk cache of `cacheBytes` when given (`H5Dopen2`).
-    func openDataset(_ name: String, cacheBytes: Int? = nil) throws(FeatureFileError) -> HDF5Handle {
-        let access = try cacheBytes.map { bytes throws(FeatureFileError) in try Self.datasetAccess(cacheBytes: bytes, path: path) }
+    func openDataset(_ name: String, cacheBytes: Int? = nil) throws(HDF5Error) -> HDF5Handle {
+        let access = try cacheBytes.map { bytes throws(HDF5Error) in try Self.datasetAccess(cacheBytes: bytes, path: path) }
         return try Self.make(.dataset, "H5Dopen2(\(name))", path: path) {
             H5Dopen2(id, name, access?.id ?? sekit_H5P_DEFAULT())
         }
     }
 
-    private static func datasetAccess(cacheBytes: Int, path: String) throws(FeatureFileError) -> HDF5Handle {
+    private static func datasetAccess(cacheBytes: Int, path: String) throws(HDF5Error) -> HDF5Handle {
         let access = try make(.propertyList, "H5Pcreate(H5P_DATASET_ACCESS)", path: path) {
             H5Pcreate(sekit_H5P_DATASET_ACCESS())
         }
@@ -62,12 +62,12 @@ extension HDF5Handle {
     }
 
     /// This dataset's dataspace (`H5Dget_space`).
-    func datasetSpace() throws(FeatureFileError) -> HDF5Handle {
+    func datasetSpace() throws(HDF5Error) -> HDF5Handle {
         try Self.make(.dataspace, "H5Dget_space", path: path) { H5Dget_space(id) }
     }
 
     /// This dataset's (or attribute's) file type (`H5Dget_type` / `H5Aget_type`).
-    func storedType() throws(FeatureFileError) -> HDF5Handle {
+    func storedType() throws(HDF5Error) -> HDF5Handle {
         let kind = kind
         return try Self.make(.datatype, kind == .attribute ? "H5Aget_type" : "H5Dget_type", path: path) {
             kind == .attribute ? H5Aget_type(id) : H5Dget_type(id)
@@ -75,8 +75,8 @@ extension HDF5Handle {
     }
 
     /// The class and size in bytes of a datatype (`H5Tget_class`, `H5Tget_size`).
-    func typeClassAndSize() throws(FeatureFileError) -> (typeClass: H5T_class_t, size: Int) {
-        try HDF5Library.locked { () throws(FeatureFileError) -> (typeClass: H5T_class_t, size: Int) in
+    func typeClassAndSize() throws(HDF5Error) -> (typeClass: H5T_class_t, size: Int) {
+        try HDF5Library.locked { () throws(HDF5Error) -> (typeClass: H5T_class_t, size: Int) in
             let typeClass = H5Tget_class(id)
             try HDF5Library.check(typeClass.rawValue, "H5Tget_class", path: path)
             let size = H5Tget_size(id)
@@ -86,16 +86,16 @@ extension HDF5Handle {
     }
 
     /// Whether a string datatype is variable-length (`H5Tis_variable_str`).
-    func isVariableString() throws(FeatureFileError) -> Bool {
-        try HDF5Library.locked { () throws(FeatureFileError) -> Bool in
+    func isVariableString() throws(HDF5Error) -> Bool {
+        try HDF5Library.locked { () throws(HDF5Error) -> Bool in
             try HDF5Library.check(H5Tis_variable_str(id), "H5Tis_variable_str", path: path) > 0
         }
     }
 
     /// The dataset's chunk dimensions, or nil if it is not chunked (`H5Dget_create_plist`, `H5Pget_layout`, `H5Pget_chunk`).
-    func chunkDimensions() throws(FeatureFileError) -> [Int]? {
+    func chunkDimensions() throws(HDF5Error) -> [Int]? {
         let create = try Self.make(.propertyList, "H5Dget_create_plist", path: path) { H5Dget_create_plist(id) }
-        return try HDF5Library.locked { () throws(FeatureFileError) -> [Int]? in
+        return try HDF5Library.locked { () throws(HDF5Error) -> [Int]? in
             guard H5Pget_layout(create.id) == H5D_CHUNKED else { return nil }
             var dims = [hsize_t](repeating: 0, count: 8)
             let rank = try HDF5Library.check(H5Pget_chunk(create.id, 8, &dims), "H5Pget_chunk", path: path)
@@ -105,9 +105,9 @@ extension HDF5Handle {
 
     /// The dataset's filter pipeline as (filter id, client values) pairs
     /// (`H5Dget_create_plist`, `H5Pget_nfilters`, `H5Pget_filter2`).
-    func filters() throws(FeatureFileError) -> [(id: Int32, values: [UInt32])] {
+    func filters() throws(HDF5Error) -> [(id: Int32, values: [UInt32])] {
         let create = try Self.make(.propertyList, "H5Dget_create_plist", path: path) { H5Dget_create_plist(id) }
-        return try HDF5Library.locked { () throws(FeatureFileError) -> [(id: Int32, values: [UInt32])] in
+        return try HDF5Library.locked { () throws(HDF5Error) -> [(id: Int32, values: [UInt32])] in
             let count = try HDF5Library.check(H5Pget_nfilters(create.id), "H5Pget_nfilters", path: path)
             var result: [(id: Int32, values: [UInt32])] = []
             for index in 0..<UInt32(count) {
@@ -122,14 +122,14 @@ extension HDF5Handle {
     }
 
     /// Sets the dataset's current dimensions (`H5Dset_extent`).
-    func setExtent(_ dimensions: [Int]) throws(FeatureFileError) {
+    func setExtent(_ dimensions: [Int]) throws(HDF5Error) {
         let dims = dimensions.map { hsize_t($0) }
         try check("H5Dset_extent") { H5Dset_extent(id, dims) }
     }
 
     /// Selects rows `firstRow..<firstRow+rows` (all `columns`) of this 2-D dataset and a matching
     /// memory space (`H5Dget_space`, `H5Sselect_hyperslab`, `H5Screate_simple`).
-    private func rowSelection(firstRow: Int, rows: Int, columns: Int) throws(FeatureFileError) -> (file: HDF5Handle, memory: HDF5Handle) {
+    private func rowSelection(firstRow: Int, rows: Int, columns: Int) throws(HDF5Error) -> (file: HDF5Handle, memory: HDF5Handle) {
         let fileSpace = try datasetSpace()
         let start: [hsize_t] = [hsize_t(firstRow), 0]
         let count: [hsize_t] = [hsize_t(rows), hsize_t(columns)]
@@ -138,13 +138,13 @@ extension HDF5Handle {
     }
 
     /// Writes `rows × columns` row-major elements of `memoryType` from `buffer` at row `firstRow` (`H5Dwrite`).
-    func writeRows(firstRow: Int, rows: Int, columns: Int, memoryType: hid_t, buffer: UnsafeRawPointer) throws(FeatureFileError) {
+    func writeRows(firstRow: Int, rows: Int, columns: Int, memoryType: hid_t, buffer: UnsafeRawPointer) throws(HDF5Error) {
         let selection = try rowSelection(firstRow: firstRow, rows: rows, columns: columns)
         try check("H5Dwrite") { H5Dwrite(id, memoryType, selection.memory.id, selection.file.id, sekit_H5P_DEFAULT(), buffer) }
     }
 
     /// Reads `rows × columns` row-major elements of `memoryType` at row `firstRow` into `buffer` (`H5Dread`; HDF5 converts the file type).
-    func readRows(firstRow: Int, rows: Int, columns: Int, memoryType: hid_t, into buffer: UnsafeMutableRawPointer) throws(FeatureFileError) {
+    func readRows(firstRow: Int, rows: Int, columns: Int, memoryType: hid_t, into buffer: UnsafeMutableRawPointer) throws(HDF5Error) {
         let selection = try rowSelection(firstRow: firstRow, rows: rows, columns: columns)
         try check("H5Dread") { H5Dread(id, memoryType, selection.memory.id, selection.file.id, sekit_H5P_DEFAULT(), buffer) }
     }
@@ -152,7 +152,7 @@ extension HDF5Handle {
     // MARK: Whole 1-D datasets
 
     /// Creates a contiguous 1-D dataset `name` holding `values` (`H5Dcreate2`, `H5Dwrite`).
-    func writeVector<T: BitwiseCopyable>(_ name: String, _ values: [T], fileType: hid_t, memoryType: hid_t) throws(FeatureFileError) {
+    func writeVector<T: BitwiseCopyable>(_ name: String, _ values: [T], fileType: hid_t, memoryType: hid_t) throws(HDF5Error) {
         let dataset = try createDataset(name, type: fileType, space: try Self.simpleSpace([values.count], path: path))
         try dataset.check("H5Dwrite(\(name))") {
             values.withUnsafeBytes { H5Dwrite(dataset.id, memoryType, sekit_H5S_ALL(), sekit_H5S_ALL(), sekit_H5P_DEFAULT(), $0.baseAddress) }
@@ -160,7 +160,7 @@ extension HDF5Handle {
     }
 
     /// Creates a 1-D dataset `name` of variable-length UTF-8 strings (`H5Dcreate2`, `H5Dwrite`).
-    func writeStrings(_ name: String, _ values: [String]) throws(FeatureFileError) {
+    func writeStrings(_ name: String, _ values: [String]) throws(HDF5Error) {
         let type = try Self.variableStringType(path: path)
         let dataset = try createDataset(name, type: type.id, space: try Self.simpleSpace([values.count], path: path))
         let cStrings = values.map { strdup($0) }
@@ -171,7 +171,7 @@ extension HDF5Handle {
     }
 
     /// Reads this whole 1-D dataset converted to `memoryType` (`H5Dread`).
-    func readVector<T: BitwiseCopyable>(of _: T.Type, memoryType: hid_t, zero: T) throws(FeatureFileError) -> [T] {
+    func readVector<T: BitwiseCopyable>(of _: T.Type, memoryType: hid_t, zero: T) throws(HDF5Error) -> [T] {
         let count = try datasetSpace().dimensions().reduce(1, *)
         var values = [T](repeating: zero, count: count)
         try check("H5Dread") {
@@ -182,7 +182,7 @@ extension HDF5Handle {
 
     /// Reads this whole 1-D dataset (or scalar attribute) of variable- or fixed-length strings
     /// (`H5Dread`/`H5Aread` with a copy of the stored type, `H5free_memory` for variable-length ones).
-    func readStrings() throws(FeatureFileError) -> [String] {
+    func readStrings() throws(HDF5Error) -> [String] {
         let isAttribute = kind == .attribute
         let space = try Self.make(.dataspace, isAttribute ? "H5Aget_space" : "H5Dget_space", path: path) {
             isAttribute ? H5Aget_space(id) : H5Dget_space(id)

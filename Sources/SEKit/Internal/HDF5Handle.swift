@@ -23,15 +23,15 @@ final class HDF5Handle: @unchecked Sendable {
     }
 
     /// Runs `open` (the C call named `call`) under the lock, checks the id, wraps it.
-    static func make(_ kind: Kind, _ call: String, path: String, _ open: () -> hid_t) throws(FeatureFileError) -> HDF5Handle {
-        try HDF5Library.locked { () throws(FeatureFileError) -> HDF5Handle in
+    static func make(_ kind: Kind, _ call: String, path: String, _ open: () -> hid_t) throws(HDF5Error) -> HDF5Handle {
+        try HDF5Library.locked { () throws(HDF5Error) -> HDF5Handle in
             HDF5Handle(try HDF5Library.check(open(), call, path: path), kind, path: path)
         }
     }
 
     /// Closes now and reports failure (for a file, this is where buffered data reaches the disk).
-    func close() throws(FeatureFileError) {
-        try HDF5Library.locked { () throws(FeatureFileError) in
+    func close() throws(HDF5Error) {
+        try HDF5Library.locked { () throws(HDF5Error) in
             guard isOpen else { return }
             isOpen = false
             try HDF5Library.check(Self.closeFunction(kind)(id), Self.closeName(kind), path: path)
@@ -69,8 +69,8 @@ final class HDF5Handle: @unchecked Sendable {
     }
 
     /// Runs the C call named `call` under the lock and throws if it returns a negative status.
-    func check(_ call: String, _ body: () -> herr_t) throws(FeatureFileError) {
-        try HDF5Library.locked { () throws(FeatureFileError) in
+    func check(_ call: String, _ body: () -> herr_t) throws(HDF5Error) {
+        try HDF5Library.locked { () throws(HDF5Error) in
             _ = try HDF5Library.check(body(), call, path: path)
         }
     }

@@ -10,7 +10,7 @@ import Foundation
 ///
 /// HDF5 prints its error stack to stderr by default; `locked` turns that off for the calling
 /// thread (`H5Eset_auto2(H5E_DEFAULT, NULL, NULL)`; in a thread-safe build the setting is per
-/// thread) and failures are reported as ``FeatureFileError/hdf5(path:call:detail:)`` instead,
+/// thread) and failures are reported as ``HDF5Error/callFailed(path:call:detail:)`` instead,
 /// with HDF5's own description read from the error stack (`H5Ewalk2`).
 enum HDF5Library {
     private static let lock = NSRecursiveLock()
@@ -52,17 +52,17 @@ enum HDF5Library {
         String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// Throws ``FeatureFileError/hdf5(path:call:detail:)`` when `status` is negative (herr_t/htri_t). Call under the lock.
+    /// Throws ``HDF5Error/callFailed(path:call:detail:)`` when `status` is negative (herr_t/htri_t). Call under the lock.
     @discardableResult
-    static func check(_ status: Int32, _ call: String, path: String) throws(FeatureFileError) -> Int32 {
-        if status < 0 { throw .hdf5(path: path, call: call, detail: takeErrorDescription()) }
+    static func check(_ status: Int32, _ call: String, path: String) throws(HDF5Error) -> Int32 {
+        if status < 0 { throw .callFailed(path: path, call: call, detail: takeErrorDescription()) }
         return status
     }
 
-    /// Throws ``FeatureFileError/hdf5(path:call:detail:)`` when `id` is negative (hid_t, hssize_t). Call under the lock.
+    /// Throws ``HDF5Error/callFailed(path:call:detail:)`` when `id` is negative (hid_t, hssize_t). Call under the lock.
     @discardableResult
-    static func check(_ id: Int64, _ call: String, path: String) throws(FeatureFileError) -> Int64 {
-        if id < 0 { throw .hdf5(path: path, call: call, detail: takeErrorDescription()) }
+    static func check(_ id: Int64, _ call: String, path: String) throws(HDF5Error) -> Int64 {
+        if id < 0 { throw .callFailed(path: path, call: call, detail: takeErrorDescription()) }
         return id
     }
 }

@@ -36,8 +36,7 @@ struct LoizouFraming {
         guard count >= 1 else {
             throw MetricError.tooShort(metric: metric, samples: reference.count, reason: "needs at least one \(length)-sample frame and hop")
         }
-        let len = length
-        window = (1...len).map { 0.5 * (1 - cos(2 * Double.pi * Double($0) / Double(len + 1))) }
+        window = Window.matlabHanning(length: length)
     }
 
     /// Frame `f` of `signal` (with MATLAB eps added to each sample), multiplied by the window.

@@ -54,7 +54,7 @@ public enum STOI {
     }
 
     /// MATLAB `hanning(n)`: 0.5·(1 − cos(2πk/(n+1))), k = 1...n (numpy `hanning(n+2)[1:-1]`).
-    static let frameWindow: [Double] = (1...frameLength).map { 0.5 * (1 - cos(2 * Double.pi * Double($0) / Double(frameLength + 1))) }
+    static let frameWindow: [Double] = Window.matlabHanning(length: frameLength)
 
     /// One-third octave band matrix as (first bin, end bin) per band (pystoi `thirdoct`): band
     /// edges at 150·2^((2k∓1)/6) Hz snapped to the nearest FFT bin; the upper edge is exclusive.

@@ -22,7 +22,7 @@ public enum SegmentalSNR {
             throw MetricError.tooShort(metric: "segsnr", samples: s.count, reason: "needs at least one \(length)-sample frame")
         }
         let eps = Double.ulpOfOne
-        let window = (1...length).map { 0.5 * (1 - cos(2 * Double.pi * Double($0) / Double(length + 1))) }
+        let window = Window.matlabHanning(length: length)
         var total = 0.0
         s.withUnsafeBufferPointer { s in
             y.withUnsafeBufferPointer { y in

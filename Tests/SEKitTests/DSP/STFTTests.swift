@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func badParametersAreNamed() {
-        #expect(throws: AudioError.invalidParameter(name: "win-length", value: "600", reason: "must be in 1...n-fft (512)")) {
+        #expect(throws: DSPError.invalidParameter(name: "win-length", value: "600", reason: "must be in 1...n-fft (512)")) {
             try STFT.forward([0, 1], configuration: STFTConfiguration(fftSize: 512, winLength: 600))
         }
     }
@@ -96,6 +96,16 @@ import Testing
         for (a, b) in zip(ours, rows) { for (u, v) in zip(a, b) { #expect(abs(u - v) < 1e-15) } }
     }
 
+    /// `matlabHanning` is built from the symmetric Hann window; its values must be, bit for bit,
+    /// those of MATLAB's formula `0.5·(1 − cos(2πn/(N+1)))` that the metrics used to compute inline
+    /// (the published metric values and the golden score hashes depend on every bit).
+    @Test func matlabHanningIsBitExactToTheMatlabFormula() {
+        for length in 1...1200 {
+            let formula = (1...length).map { 0.5 * (1 - cos(2 * Double.pi * Double($0) / Double(length + 1))) }
+            #expect(Window.matlabHanning(length: length).map(\.bitPattern) == formula.map(\.bitPattern), "length \(length)")
+        }
+    }
+
     @Test func sqrtHannSquaresToHann() {
         let s = Window.make(.sqrtHann, length: 64), h = Window.make(.hann, length: 64)
         for i in 0..<64 { #expect(abs(s[i] * s[i] - h[i]) < 1e-15) }
@@ -142,8 +152,8 @@ import Testing
     }
 
     @Test func badDesignsAreRefused() {
-        #expect(throws: AudioError.self) { try BiquadFilter(.lowPass, frequencyHz: 9000, sampleRate: 16000) }
-        #expect(throws: AudioError.self) { try BiquadFilter(.lowPass, frequencyHz: 100, q: 0, sampleRate: 16000) }
+        #expect(throws: DSPError.self) { try BiquadFilter(.lowPass, frequencyHz: 9000, sampleRate: 16000) }
+        #expect(throws: DSPError.self) { try BiquadFilter(.lowPass, frequencyHz: 100, q: 0, sampleRate: 16000) }
     }
 }
 
@@ -204,5 +214,23 @@ import Testing
         let a = NoiseGenerator.generate(.pink, count: 10000, sampleRate: 16000, rmsDBFS: -20, seed: 4)
         #expect(a == NoiseGenerator.generate(.pink, count: 10000, sampleRate: 16000, rmsDBFS: -20, seed: 4))
         #expect(a != NoiseGenerator.generate(.pink, count: 10000, sampleRate: 16000, rmsDBFS: -20, seed: 5))
+    }
+}
+
+@Suite struct DSPErrorTests {
+    @Test func messagesNameTheParameterAndValue() {
+        do {
+            try STFTConfiguration(fftSize: 512, hopLength: 0).validate()
+            Issue.record("hop 0 accepted")
+        } catch {
+            #expect(error.code == "invalid-parameter")
+            #expect(error.description == "invalid hop-length = 0: must be positive")
+        }
+        do {
+            _ = try BiquadFilter(.lowPass, frequencyHz: 9000, sampleRate: 16000)
+            Issue.record("cutoff above Nyquist accepted")
+        } catch {
+            #expect(error.description == "invalid frequencyHz = 9000.0: must be in (0, 8000) Hz")
+        }
     }
 }

@@ -1,0 +1,89 @@
+import Foundation
+import GRDB
+import Testing
+@testable import SEKit
+
+/// Pins shipped migrations: a migration is never modified once it has shipped, so the schema it
+/// creates is frozen here, and every record type's `Columns` must name every column of its table.
+@Suite struct CatalogSchemaPinTests {
+    /// SHA-256 of ``v1Schema(_:)`` for `v1-catalog`, taken from a catalogue created before
+    /// migration v1 was turned into literal SQL. Never change it: change the schema in a new migration.
+    static let v1SchemaSHA256 = "89fd6762b1f92dbe4557c84b7a31fb23500843dd9d47d5ca2aa0dc6b21cdd677"
+
+    /// `type|name|tbl_name|sql` of every schema object after applying migrations up to `identifier`, by name.
+    static func schemaText(upTo identifier: String) throws -> String {
+        let queue = try DatabaseQueue()
+        try CatalogSchema.migrator.migrate(queue, upTo: identifier)
+        return try queue.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT type || '|' || name || '|' || tbl_name || '|' || coalesce(sql, '') FROM sqlite_master
+                WHERE name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations' ORDER BY name
+                """).joined(separator: "\n")
+        }
+    }
+
+    @Test func version1IsFrozen() throws {
+        let text = try Self.schemaText(upTo: "v1-catalog")
+        let digest = SHA256.hex(of: Data(text.utf8))
+        #expect(digest == Self.v1SchemaSHA256, "migration v1-catalog changed (a shipped migration must not change):\n\(text)")
+    }
+
+    /// Every ``RunKind`` is accepted by the `runs.kind` CHECK of the current schema, and nothing else is.
+    @Test func everyRunKindIsAccepted() throws {
+        let queue = try DatabaseQueue()
+        try CatalogSchema.migrator.migrate(queue)
+        try queue.write { db in
+            for (index, kind) in RunKind.allCases.enumerated() {
+                try db.execute(sql: """
+                    INSERT INTO runs (id, kind, started_at, tool_version, command_line, working_directory, host, pid)
+                    VALUES (?, ?, '2025-01-01 00:00:00.000', '0', 'sekit', '/', 'h', 1)
+                    """, arguments: ["run-\(index)", kind.rawValue])
+            }
+            #expect(throws: DatabaseError.self) {
+                try db.execute(sql: """
+                    INSERT INTO runs (id, kind, started_at, tool_version, command_line, working_directory, host, pid)
+                    VALUES ('bad', 'train', '2025-01-01 00:00:00.000', '0', 'sekit', '/', 'h', 1)
+                    """)
+            }
+        }
+    }
+
+    @Test func recordColumnsNameEveryColumn() throws {
+        typealias Run = RunRecord.Columns
+        typealias Param = ParamRecord.Columns
+        typealias Source = SourceRecord.Columns
+        typealias Clip = ClipRecord.Columns
+        typealias Noise = ClipNoiseRecord.Columns
+        typealias Artifact = ArtifactRecord.Columns
+        typealias Score = ClipScoreRecord.Columns
+        typealias Aggregate = RunMetricRecord.Columns
+        let declared: [(String, [Column])] = [
+            (RunRecord.databaseTableName, [Run.id, Run.kind, Run.name, Run.status, Run.startedAt, Run.finishedAt, Run.toolVersion,
+                                           Run.commandLine, Run.workingDirectory, Run.host, Run.pid, Run.parentID, Run.error]),
+            (ParamRecord.databaseTableName, [Param.runID, Param.key, Param.valueText, Param.valueNumber]),
+            (SourceRecord.databaseTableName, [Source.id, Source.kind, Source.corpus, Source.path, Source.relativePath, Source.sha256,
+                                              Source.bytes, Source.modifiedAt, Source.format, Source.encoding, Source.sampleRate,
+                                              Source.channels, Source.frames, Source.durationSeconds, Source.speaker, Source.importRunID]),
+            (ClipRecord.databaseTableName, [Clip.id, Clip.runID, Clip.clipIndex, Clip.split, Clip.speechSourceID, Clip.speechOffsetSeconds,
+                                            Clip.rirSourceID, Clip.snrRequestedDB, Clip.snrRealisedDB, Clip.levelDBFS, Clip.speechGain,
+                                            Clip.noiseGain, Clip.clippingScale, Clip.seed, Clip.sampleRate, Clip.durationSeconds,
+                                            Clip.noisyPath, Clip.cleanPath, Clip.noisePath]),
+            (ClipNoiseRecord.databaseTableName, [Noise.clipID, Noise.position, Noise.sourceID, Noise.offsetSeconds, Noise.gain]),
+            (ArtifactRecord.databaseTableName, [Artifact.runID, Artifact.path, Artifact.kind, Artifact.sha256, Artifact.bytes,
+                                                Artifact.createdAt]),
+            (ClipScoreRecord.databaseTableName, [Score.runID, Score.clipID, Score.metric, Score.value, Score.noisyValue, Score.error]),
+            (RunMetricRecord.databaseTableName, [Aggregate.runID, Aggregate.metric, Aggregate.subset, Aggregate.mean, Aggregate.std, Aggregate.ci95Low,
+                                                 Aggregate.ci95High, Aggregate.n]),
+        ]
+        let queue = try DatabaseQueue()
+        try CatalogSchema.migrator.migrate(queue)
+        let tables = try queue.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations' ORDER BY name")
+        }
+        #expect(declared.map(\.0).sorted() == tables, "a table without a record type, or a record type without a table")
+        for (table, columns) in declared {
+            let actual = try queue.read { db in try db.columns(in: table).map(\.name) }
+            #expect(columns.map(\.name) == actual, "\(table)")
+        }
+    }
+}

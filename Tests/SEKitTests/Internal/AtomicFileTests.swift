@@ -77,17 +77,23 @@ import Testing
         #expect(try Self.names(folder.url).isEmpty)
     }
 
-    /// Writing into a read-only folder throws naming the path and leaves nothing (root may
-    /// write anywhere, so this runs only for other users).
-    @Test(.enabled(if: getuid() != 0, "root ignores folder permissions"))
-    func readOnlyFolderThrowsAndLeavesNothing() throws {
-        let folder = try TemporaryFolder(); defer { folder.cleanup() }
-        let locked = folder.file("locked")
-        try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: false)
-        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: locked.path)
-        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: locked.path) }
-        Self.expectFailure(writing: locked.appendingPathComponent("out.bin"), in: "open")
-        #expect(try Self.names(locked).isEmpty)
+    /// Writing into a folder where files cannot be created throws naming the path and leaves
+    /// nothing: a read-only folder for ordinary users; for root (who ignores permissions) procfs,
+    /// where nobody can create files.
+    @Test func unwritableFolderThrowsAndLeavesNothing() throws {
+        guard getuid() == 0 else {
+            let folder = try TemporaryFolder(); defer { folder.cleanup() }
+            let locked = folder.file("locked")
+            try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: false)
+            try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: locked.path)
+            defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: locked.path) }
+            Self.expectFailure(writing: locked.appendingPathComponent("out.bin"), in: "open")
+            #expect(try Self.names(locked).isEmpty)
+            return
+        }
+        let proc = URL(fileURLWithPath: "/proc")
+        Self.expectFailure(writing: proc.appendingPathComponent("sekit-atomic-test.bin"), in: "open")
+        #expect(try Self.names(proc).filter { $0.contains("sekit-atomic-test") }.isEmpty)
     }
 
     /// A rename that fails (the final name is a non-empty folder) removes the temporary file and

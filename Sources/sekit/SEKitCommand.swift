@@ -19,4 +19,17 @@ struct SEKitCommand: AsyncParsableCommand {
             SynthesizeCommand.self,
         ]
     )
+
+    /// Parses and runs the command; errors from the library are presented in flag terms
+    /// (``ErrorPresentation``).
+    static func main() async {
+        let command: ParsableCommand
+        do { command = try parseAsRoot() } catch { exit(withError: error) }
+        do {
+            var running = command
+            if var asynchronous = running as? AsyncParsableCommand { try await asynchronous.run() } else { try running.run() }
+        } catch {
+            exit(withError: ErrorPresentation.present(error, command: type(of: command)))
+        }
+    }
 }

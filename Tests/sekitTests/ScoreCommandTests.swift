@@ -86,7 +86,7 @@ import Testing
         let strict = try score(folder, ["--format", "json"])
         #expect(strict.status != 0)
         let error = try #require(try clips(try json(strict.stdout))["a.wav"]?["error"] as? String)
-        #expect(error.contains("--align trim"), "the error says how to fix it: \(error)")
+        #expect(error.contains("align = trim"), "the error says how to fix it (the align parameter): \(error)")
 
         let trimmed = try score(folder, ["--format", "json", "--align", "trim"])
         #expect(trimmed.status == 0, "stderr: \(trimmed.stderr)")

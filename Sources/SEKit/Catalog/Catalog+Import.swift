@@ -44,12 +44,12 @@ extension Catalog {
     public func importSources(_ paths: [URL], kind: SourceKind, corpus: String, speakerPattern: String? = nil,
                               commandLine: [String]) throws(CatalogError) -> ImportReport {
         guard !corpus.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw .invalidParameter(name: "--corpus", value: corpus, reason: "must not be empty")
+            throw .invalidParameter(name: "corpus", value: corpus, reason: "must not be empty")
         }
         var regex: NSRegularExpression?
         if let speakerPattern {
             do { regex = try NSRegularExpression(pattern: speakerPattern) } catch {
-                throw .invalidParameter(name: "--speaker-pattern", value: speakerPattern, reason: "not a valid regular expression")
+                throw .invalidParameter(name: "speaker-pattern", value: speakerPattern, reason: "not a valid regular expression")
             }
         }
         var params = ["kind": kind.rawValue, "corpus": corpus, "paths": paths.map(\.path).joined(separator: "\n")]

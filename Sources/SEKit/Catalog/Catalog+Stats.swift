@@ -30,7 +30,7 @@ extension Catalog {
     /// - Parameter snrBinWidthDB: histogram bin width in dB (> 0).
     public func stats(snrBinWidthDB: Double = 5) throws(CatalogError) -> Stats {
         guard snrBinWidthDB > 0, snrBinWidthDB.isFinite else {
-            throw .invalidParameter(name: "--snr-bin-db", value: "\(snrBinWidthDB)", reason: "must be a positive number of dB")
+            throw .invalidParameter(name: "snr-bin-db", value: "\(snrBinWidthDB)", reason: "must be a positive number of dB")
         }
         return try read { db in
             Stats(

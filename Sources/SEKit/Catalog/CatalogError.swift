@@ -38,7 +38,7 @@ public enum CatalogError: Error, Equatable, CustomStringConvertible, Sendable {
     public var description: String {
         switch self {
         case .notFound(let path):
-            "\(path): no catalogue here (it is created by `sekit catalog import` or the first mix; choose another with --catalog or SEKIT_CATALOG)"
+            "\(path): no catalogue here (a catalogue is created by the first import or mix recorded into it)"
         case .notACatalog(let path, let reason):
             "\(path): not a usable SEKit catalogue (\(reason)); the file was left untouched"
         case .newerSchema(let path, let unknown):

@@ -72,7 +72,7 @@ public enum FeatureFileError: Error, Equatable, CustomStringConvertible, Sendabl
         case .hdf5(let path, let call, let detail):
             "\(path): \(call) failed\(detail.isEmpty ? "" : ": \(detail)")"
         case .outputExists(let path):
-            "\(path): output exists (pass overwrite / --overwrite to replace it)"
+            "\(path): output exists (overwriting it must be asked for)"
         case .fileNotFound(let path):
             "\(path): no such file"
         case .notAFeatureFile(let path, let reason):

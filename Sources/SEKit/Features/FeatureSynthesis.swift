@@ -89,7 +89,7 @@ public enum FeatureSynthesis {
         }
         if !useStored && manifest.isEmpty {
             throw FeatureExportError.noClips(corpus: corpusURL?.path ?? "(no corpus)",
-                                             reason: "recomputing the noisy phase needs the corpus (--corpus) or a stored noisy_phase stream")
+                                             reason: "recomputing the noisy phase needs the corpus or a stored noisy_phase stream")
         }
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         let records = manifest

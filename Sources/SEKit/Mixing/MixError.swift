@@ -8,7 +8,7 @@ public enum MixError: Error, Equatable, CustomStringConvertible, Sendable {
     case invalidSplit(reason: String)
     /// The output folder holds a different run's corpus.
     case outputConflict(path: String, reason: String)
-    /// A clip could not be produced (e.g. every draw clipped under `--clipping reject`).
+    /// A clip could not be produced (e.g. every draw clipped under the `reject` clipping policy).
     case clipFailed(index: Int, reason: String)
 
     public var code: String {
@@ -23,9 +23,9 @@ public enum MixError: Error, Equatable, CustomStringConvertible, Sendable {
 
     public var description: String {
         switch self {
-        case .invalidOption(let name, let value, let reason): "--\(name) \(value): \(reason)"
+        case .invalidOption(let name, let value, let reason): "\(name) \(value): \(reason)"
         case .noUsableSources(let kind, let skipped): "no usable \(kind) source (\(skipped) skipped; see the warnings above)"
-        case .invalidSplit(let reason): "--split: \(reason)"
+        case .invalidSplit(let reason): "split: \(reason)"
         case .outputConflict(let path, let reason): "\(path): \(reason)"
         case .clipFailed(let index, let reason): "clip \(index): \(reason)"
         }

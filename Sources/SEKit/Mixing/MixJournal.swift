@@ -95,7 +95,7 @@ enum MixSpecFile {
             if existing == wanted { return }
             guard overwrite else {
                 throw MixError.outputConflict(path: layout.root.path,
-                    reason: "holds a different mix (see its mix.json); choose another folder or pass --overwrite to replace it")
+                    reason: "holds a different mix (see its mix.json); choose another folder or ask for it to be overwritten")
             }
             for folder in [layout.noisyFolder, layout.cleanFolder, layout.noiseFolder, layout.stateFolder] {
                 try? fm.removeItem(at: folder)

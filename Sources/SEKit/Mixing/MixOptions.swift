@@ -92,7 +92,7 @@ public struct MixOptions: Sendable, Codable, Equatable {
         guard (8000...192_000).contains(sampleRate) else { throw fail("sample-rate", sampleRate, "must be 8000..192000 Hz") }
         if let count, count <= 0 { throw fail("count", count, "must be positive") }
         if let hours, !(hours > 0 && hours.isFinite) { throw fail("hours", hours, "must be positive") }
-        if count == nil && hours == nil { throw fail("count", "(none)", "give --count N or --hours H") }
+        if count == nil && hours == nil { throw fail("count", "(none)", "give a clip count or hours") }
         if lengthMode != .fullUtterance && !(seconds > 0 && seconds <= 3600) { throw fail("seconds", seconds, "must be in (0, 3600]") }
         if levelDBFS.bounds.upperBound > 0 { throw fail("level-dbfs", levelDBFS, "levels are at most 0 dBFS") }
         guard (0...1).contains(rirProbability) else { throw fail("rir-probability", rirProbability, "must be in [0, 1]") }

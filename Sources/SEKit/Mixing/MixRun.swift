@@ -91,7 +91,7 @@ public final class MixRun: @unchecked Sendable {
                 }
                 let name = String(input.dropFirst(Self.corpusPrefix.count))
                 guard let catalogued else {
-                    throw MixError.invalidOption(name: kind.rawValue, value: input, reason: "catalogued corpora need the catalogue (drop --no-catalog)")
+                    throw MixError.invalidOption(name: kind.rawValue, value: input, reason: "catalogued corpora need a catalogue, and none is open")
                 }
                 let files = try catalogued(name, kind)
                 guard !files.isEmpty else {

@@ -83,7 +83,7 @@ public enum SplitAssignment {
             let unit: String
             if bySpeaker {
                 guard let speaker = source.speaker else {
-                    throw MixError.invalidSplit(reason: "\(source.path) has no speaker; --disjoint speakers needs --speaker-pattern")
+                    throw MixError.invalidSplit(reason: "\(source.path) has no speaker; speaker-disjoint splits need a speaker pattern")
                 }
                 unit = speaker
             } else {

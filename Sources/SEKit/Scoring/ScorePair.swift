@@ -22,7 +22,7 @@ public enum ScoreError: Error, Equatable, CustomStringConvertible, Sendable {
 
     public var description: String {
         switch self {
-        case .invalidOption(let name, let value, let reason): "--\(name) \(value): \(reason)"
+        case .invalidOption(let name, let value, let reason): "\(name) \(value): \(reason)"
         case .noPairs(let reason): "nothing to score: \(reason)"
         }
     }

@@ -85,7 +85,7 @@ public enum ScoreRunner {
         if a.count != b.count {
             guard alignment == .trim else {
                 throw ScoreError.invalidOption(name: "enhanced", value: otherURL.path,
-                    reason: "\(b.count) samples, the reference has \(a.count) (use --align trim to trim to the shorter)")
+                    reason: "\(b.count) samples, the reference has \(a.count) (with align = trim both are cut to the shorter)")
             }
             n = min(a.count, b.count)
         }

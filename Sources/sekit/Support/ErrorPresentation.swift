@@ -1,0 +1,33 @@
+import ArgumentParser
+import Foundation
+import SEKit
+
+/// An error message in the command line's own terms.
+struct CommandLineMessage: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// Turns library errors into command-line messages: the library names parameters (`snr-db`,
+/// `overwrite`); the command line names the flags that set them (`--snr-db`, `--overwrite`).
+enum ErrorPresentation {
+    /// `error` as the user of `command` should read it.
+    static func present(_ error: Error, command: ParsableCommand.Type) -> Error {
+        let help = command.helpMessage(includeHidden: true, columns: 10_000)
+        func isFlag(_ name: String) -> Bool {
+            help.range(of: "--\(name)(?![A-Za-z0-9-])", options: .regularExpression) != nil
+        }
+        if let parameterError = error as? ParameterError, let (name, value, reason) = parameterError.invalidParameter, isFlag(name) {
+            return CommandLineMessage(description: value.isEmpty ? "--\(name): \(reason)" : "--\(name) \(value): \(reason)")
+        }
+        switch error {
+        case FeatureFileError.outputExists(let path) where isFlag("overwrite"):
+            return CommandLineMessage(description: "\(path): output exists (pass --overwrite to replace it)")
+        case MixError.outputConflict(let path, let reason) where isFlag("overwrite"):
+            return CommandLineMessage(description: "\(path): \(reason) (--overwrite replaces it)")
+        case CatalogError.notFound where isFlag("catalog"):
+            return CommandLineMessage(description: "\(error); choose another with --catalog or SEKIT_CATALOG")
+        default:
+            return error
+        }
+    }
+}

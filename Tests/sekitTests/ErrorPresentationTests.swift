@@ -1,0 +1,29 @@
+import Foundation
+import Testing
+
+/// Library errors name parameters; the command line presents them as the flags that set them.
+@Suite struct ErrorPresentationTests {
+    @Test func parameterErrorsNameTheFlag() throws {
+        let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
+        try folder.writeWAV("speech/a.wav", frames: 16_000)
+        try folder.writeWAV("noise/n.wav", frames: 16_000, seed: 3)
+        let mix = try SEKitBinary.run(["mix", "--speech", folder.path("speech"), "--noise", folder.path("noise"), "--count", "2",
+                                       "--snr-db", "abc", "--out", folder.path("out"), "--no-catalog"])
+        #expect(mix.status == 1)
+        #expect(mix.stderr.contains("Error: --snr-db abc: 'abc' is not a number"), "\(mix.stderr)")
+        let features = try SEKitBinary.run(["features", "--corpus", folder.path("out"), "--out", folder.path("f.h5"),
+                                            "--hop-length", "0", "--no-catalog"])
+        #expect(features.status == 1 && features.stderr.contains("Error: --hop-length 0: must be positive"), "\(features.stderr)")
+    }
+
+    @Test func missingCatalogueAndExistingOutputSayWhichFlagHelps() throws {
+        let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
+        let runs = try SEKitBinary.run(["runs", "list", "--catalog", folder.path("none.sqlite")])
+        #expect(runs.status == 1 && runs.stderr.contains("choose another with --catalog or SEKIT_CATALOG"), "\(runs.stderr)")
+        try Data("x".utf8).write(to: folder.url.appendingPathComponent("f.h5"))
+        try folder.writeWAV("c/noisy/a.wav")
+        try Data("{}\n".utf8).write(to: folder.url.appendingPathComponent("c/manifest.jsonl"))
+        let features = try SEKitBinary.run(["features", "--corpus", folder.path("c"), "--out", folder.path("f.h5"), "--no-catalog"])
+        #expect(features.status == 1 && features.stderr.contains("output exists (pass --overwrite to replace it)"), "\(features.stderr)")
+    }
+}

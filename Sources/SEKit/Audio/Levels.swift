@@ -11,11 +11,8 @@ public enum Levels {
         return Double(m)
     }
 
-    /// Mean square (power), computed in Double with four accumulators.
-    ///
-    /// The mixer's gains use `MixSignals.meanSquare` instead, which sums eight Float lanes per
-    /// 256-sample chunk: faster, and within about 1e-6 relative, but not the same bits. Mixed WAVs
-    /// are pinned byte for byte, so the two are kept apart; use this one everywhere else.
+    /// Mean square (power), computed in Double with four accumulators: the exact measure, for
+    /// every recorded figure (``meanSquareChunked(_:)`` is the mixer's faster one for its gains).
     public static func meanSquare(_ x: [Float]) -> Double {
         guard !x.isEmpty else { return 0 }
         return x.withUnsafeBufferPointer { p in
@@ -33,6 +30,30 @@ public enum Levels {
 
     /// Peak level, dBFS.
     public static func peakDBFS(_ x: [Float]) -> Double { 20 * log10(peak(x)) }
+
+    /// Mean square (power), fast: eight Float lanes summed per 256-sample chunk, chunks summed in
+    /// Double; within about 1e-6 relative of ``meanSquare(_:)``, not the same bits. The mixer's
+    /// gains use it (mixed corpora are pinned byte for byte to it); recorded figures and
+    /// everything else use ``meanSquare(_:)``.
+    public static func meanSquareChunked(_ x: [Float]) -> Double {
+        guard !x.isEmpty else { return 0 }
+        return x.withUnsafeBufferPointer { p in
+            let raw = UnsafeRawPointer(p.baseAddress!), blocks = p.count / 8
+            let chunkBlocks = 32  // 256 samples in Float lanes before the sum moves to Double
+            var total = 0.0, j = 0
+            while j < blocks {
+                var acc = SIMD8<Float>()
+                for k in j..<min(blocks, j + chunkBlocks) {
+                    let v = raw.loadUnaligned(fromByteOffset: 32 * k, as: SIMD8<Float>.self)
+                    acc += v * v
+                }
+                total += Double(acc.sum())
+                j += chunkBlocks
+            }
+            for i in (blocks * 8)..<p.count { total += Double(p[i]) * Double(p[i]) }
+            return total / Double(p.count)
+        }
+    }
 
     /// RMS level, dBFS (`10·log10(mean square)`).
     public static func rmsDBFS(_ x: [Float]) -> Double { 10 * log10(meanSquare(x)) }

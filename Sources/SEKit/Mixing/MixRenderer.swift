@@ -93,7 +93,7 @@ public final class MixRenderer: Sendable {
             // P.56 thresholds are absolute levels, so the active level does not scale exactly with
             // the signal: measure it again at the final scale and correct the noise to the target.
             let activeScaled = try speechPowerForSNR(signals.mixtureSpeech.map { $0 * Float(scale) }, plan: plan)
-            let noiseScaled = MixSignals.meanSquare(noise.noise) * noise.gain * noise.gain * scale * scale
+            let noiseScaled = Levels.meanSquareChunked(noise.noise) * noise.gain * noise.gain * scale * scale
             let correction = (activeScaled / (noiseScaled * pow(10, plan.snrDB / 10))).squareRoot()
             noise.gain *= correction
             noise.gains = noise.gains.map { $0 * correction }
@@ -129,7 +129,7 @@ public final class MixRenderer: Sendable {
         let speechPower = try speechPowerForSNR(signals.mixtureSpeech, plan: plan)
         var gains: [Double] = [], powers: [Double] = []
         for (stem, piece) in zip(signals.noises, plan.noises) {
-            let power = MixSignals.meanSquare(stem)
+            let power = Levels.meanSquareChunked(stem)
             guard power > 0 else { throw MixError.clipFailed(index: plan.index, reason: "noise segment of \(planner.noise[piece.source].path) is silent") }
             powers.append(power)
             gains.append((speechPower / (power * pow(10, piece.snrDB / 10))).squareRoot())
@@ -139,7 +139,7 @@ public final class MixRenderer: Sendable {
             return ScaledNoise(noise: signals.noises[0], gain: gain, gains: [gain])
         }
         let noise = MixSignals.weightedSum(signals.noises, gains: gains)
-        let summedPower = MixSignals.meanSquare(noise)
+        let summedPower = Levels.meanSquareChunked(noise)
         guard summedPower > 0 else { throw MixError.clipFailed(index: plan.index, reason: "noises cancel to silence") }
         let gain = (speechPower / (summedPower * pow(10, plan.snrDB / 10))).squareRoot()
         return ScaledNoise(noise: noise, gain: gain, gains: gains.map { $0 * gain })
@@ -250,7 +250,7 @@ public final class MixRenderer: Sendable {
     private func speechPowerForSNR(_ speech: [Float], plan: ClipPlan) throws -> Double {
         let power: Double
         switch planner.options.snrMode {
-        case .global: power = MixSignals.meanSquare(speech)
+        case .global: power = Levels.meanSquareChunked(speech)
         case .active: power = try MixSignals.activePower(speech, sampleRate: planner.options.sampleRate)
         }
         guard power > 0 && power.isFinite else {
@@ -261,7 +261,7 @@ public final class MixRenderer: Sendable {
 
     private func levelDBFS(_ x: [Float], mode: MixOptions.LevelMode) throws -> Double {
         switch mode {
-        case .rms: return 10 * log10(MixSignals.meanSquare(x))
+        case .rms: return 10 * log10(Levels.meanSquareChunked(x))
         case .active: return 10 * log10(try MixSignals.activePower(x, sampleRate: planner.options.sampleRate))
         case .lufs: return try MixSignals.loudnessLUFS(x, sampleRate: planner.options.sampleRate)
         }

@@ -7,26 +7,6 @@ enum MixSignals {
     /// error of a power below about 1e-6, far below what a dB figure shows).
     static let chunk = 256
 
-    /// Mean of squares (power) of float samples: eight Float lanes per chunk, chunks summed in Double.
-    static func meanSquare(_ x: [Float]) -> Double {
-        guard !x.isEmpty else { return 0 }
-        return x.withUnsafeBufferPointer { p in
-            let raw = UnsafeRawPointer(p.baseAddress!), blocks = p.count / 8
-            var total = 0.0, j = 0
-            while j < blocks {
-                var acc = SIMD8<Float>()
-                for k in j..<min(blocks, j + chunk / 8) {
-                    let v = raw.loadUnaligned(fromByteOffset: 32 * k, as: SIMD8<Float>.self)
-                    acc += v * v
-                }
-                total += Double(acc.sum())
-                j += chunk / 8
-            }
-            for i in (blocks * 8)..<p.count { total += Double(p[i]) * Double(p[i]) }
-            return total / Double(p.count)
-        }
-    }
-
     /// Peak |a + k·b| and Σ(a + k·b)² of two equally long signals, without forming the sum.
     static func peakAndEnergy(ofSum a: [Float], _ b: [Float], scaledBy k: Float) -> (peak: Double, energy: Double) {
         precondition(a.count == b.count, "peakAndEnergy: lengths differ")

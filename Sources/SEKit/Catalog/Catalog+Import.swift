@@ -54,9 +54,10 @@ extension Catalog {
         }
         var params = ["kind": kind.rawValue, "corpus": corpus, "paths": paths.map(\.path).joined(separator: "\n")]
         if let speakerPattern { params["speaker_pattern"] = speakerPattern }
-        let runID = try beginRun(kind: .import, name: corpus, commandLine: commandLine, params: params)
+        let run = try RecordedRun.begin(RunContext(catalog: self, commandLine: commandLine), kind: .import, name: corpus, params: params)
+        let runID = run.id!
         var report = ImportReport(runID: runID)
-        do {
+        try run.failing { () throws(CatalogError) in
             let files = Self.collectAudioFiles(paths, report: &report)
             var batch: [SourceRecord] = []
             for (file, relativePath) in files {
@@ -72,16 +73,12 @@ extension Catalog {
                 if batch.count >= 256 { try record(batch, into: &report); batch.removeAll() }
             }
             try record(batch, into: &report)
-        } catch {
-            try? finishRun(runID, status: .failed, error: "\(error)")
-            throw error
         }
         // Files that could not be read are counted (`files_failed`; `failed` is its older name) and
         // the run is finished: the status policy of every run (``RecordedRun``).
-        try setParams(["added": "\(report.added.count)", "updated": "\(report.updated.count)",
-                       "unchanged": "\(report.unchanged)", "failed": "\(report.failures.count)",
-                       "files_failed": "\(report.failures.count)"], of: runID)
-        try finishRun(runID, status: .finished)
+        try run.finish(params: ["added": "\(report.added.count)", "updated": "\(report.updated.count)",
+                                "unchanged": "\(report.unchanged)", "failed": "\(report.failures.count)",
+                                "files_failed": "\(report.failures.count)"])
         return report
     }
 

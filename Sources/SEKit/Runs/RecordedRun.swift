@@ -56,7 +56,7 @@ public final class RecordedRun: @unchecked Sendable {
     ///   - parent: the run this one derives from (a features run's mix run, ...).
     /// - Throws: ``CatalogError``.
     public static func begin(_ context: RunContext, kind: RunKind, name: String, params: [String: String],
-                             parent: RunID? = nil) throws -> RecordedRun {
+                             parent: RunID? = nil) throws(CatalogError) -> RecordedRun {
         guard let catalog = context.catalog else { return RecordedRun(catalog: nil, id: nil, reopened: false) }
         let id = try catalog.beginRun(kind: kind, name: context.name ?? name, commandLine: context.commandLine,
                                       params: params, parent: parent)
@@ -67,7 +67,7 @@ public final class RecordedRun: @unchecked Sendable {
     /// outputs stay under one run) and replaces the parameters given.
     /// - Returns: nil when the catalogue has no such run (begin a new one then).
     /// - Throws: ``CatalogError`` when the run is still running under a live process on this host.
-    public static func reopen(_ id: RunID, in catalog: Catalog, params: [String: String]) throws -> RecordedRun? {
+    public static func reopen(_ id: RunID, in catalog: Catalog, params: [String: String]) throws(CatalogError) -> RecordedRun? {
         guard try catalog.reopenRun(id) else { return nil }
         let run = RecordedRun(catalog: catalog, id: id, reopened: true)
         try run.setParams(params)
@@ -75,27 +75,27 @@ public final class RecordedRun: @unchecked Sendable {
     }
 
     /// Adds or replaces parameters.
-    public func setParams(_ params: [String: String]) throws {
+    public func setParams(_ params: [String: String]) throws(CatalogError) {
         guard let catalog, let id, !params.isEmpty else { return }
         try catalog.setParams(params, of: id)
     }
 
     /// Records a file the run produced (hashed now).
-    public func recordArtifact(fileAt url: URL, kind: String) throws {
+    public func recordArtifact(fileAt url: URL, kind: String) throws(CatalogError) {
         guard let catalog, let id else { return }
         try catalog.recordArtifact(run: id, fileAt: url, kind: kind)
     }
 
     /// Ends the run `finished`, after setting `params` (the counts of what it did and of the items
     /// it could not process).
-    public func finish(params: [String: String] = [:]) throws {
+    public func finish(params: [String: String] = [:]) throws(CatalogError) {
         guard let catalog, let id else { return }
         try setParams(params)
-        try lock.withLock {
-            guard !ended else { return }
-            try catalog.finishRun(id)
-            ended = true
-        }
+        lock.lock()
+        defer { lock.unlock() }
+        guard !ended else { return }
+        try catalog.finishRun(id)
+        ended = true
     }
 
     /// Ends the run `failed` with `error` as the reason. Never throws: a command that is failing
@@ -110,7 +110,7 @@ public final class RecordedRun: @unchecked Sendable {
     }
 
     /// Runs `body`; if it throws, the run is marked failed with the error, which is rethrown.
-    public func failing<T>(on body: () throws -> T) throws -> T {
+    public func failing<T, E: Error>(on body: () throws(E) -> T) throws(E) -> T {
         do { return try body() } catch {
             fail(error)
             throw error

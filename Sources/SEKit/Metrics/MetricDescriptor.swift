@@ -51,17 +51,28 @@ public struct MetricDescriptor: Sendable {
     public var backend: MetricBackend
 
     /// Computes every output for one comparison.
-    /// - Throws: ``MetricError`` (too short, silent, mismatched, unsupported rate, non-finite).
+    ///
+    /// What no metric can score is refused for all of them, before computing: a silent (all-zero)
+    /// reference, and a rate the metric does not accept. A value that comes out NaN (0/0: a silent
+    /// or constant processed signal for the scale-invariant ratios) is an error naming the output
+    /// and the likely cause, never a number. Infinite values are kept: +inf is a perfect estimate.
+    /// - Throws: ``MetricError`` (too short, silent reference, undefined, mismatched, unsupported
+    ///   rate, non-finite input).
     public func compute(_ comparison: MetricComparison, workspace: MetricWorkspace) throws -> [Metric: Double] {
         let rate = comparison.reference.sampleRate
         guard sampleRates.accepts(rate) else {
             throw MetricError.invalidParameter(name: "sampleRate", value: "\(rate)", reason: "\(name) accepts \(sampleRates)")
         }
+        guard !comparison.reference.isSilent else { throw MetricError.silentReference(metric: name) }
+        let values: [Double]
         switch backend {
         case .native(let compute):
-            let values = try compute(comparison, workspace)
-            precondition(values.count == outputs.count, "\(name) returned \(values.count) values for \(outputs.count) outputs")
-            return Dictionary(uniqueKeysWithValues: zip(outputs.map(\.metric), values))
+            values = try compute(comparison, workspace)
         }
+        precondition(values.count == outputs.count, "\(name) returned \(values.count) values for \(outputs.count) outputs")
+        for (output, value) in zip(outputs, values) where value.isNaN {
+            throw MetricError.undefined(metric: output.metric.rawValue, reason: comparison.likelyCauseOfUndefinedValue)
+        }
+        return Dictionary(uniqueKeysWithValues: zip(outputs.map(\.metric), values))
     }
 }

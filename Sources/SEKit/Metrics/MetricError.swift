@@ -10,6 +10,8 @@ public enum MetricError: Error, Equatable, CustomStringConvertible, Sendable {
     case nonFinite(signal: String, index: Int)
     /// A parameter is out of range.
     case invalidParameter(name: String, value: String, reason: String)
+    /// The metric has no value for this pair (e.g. SI-SDR of a silent processed signal is 0/0).
+    case undefined(metric: String, reason: String)
 
     public var code: String {
         switch self {
@@ -18,6 +20,7 @@ public enum MetricError: Error, Equatable, CustomStringConvertible, Sendable {
         case .silentReference: "silent-reference"
         case .nonFinite: "non-finite"
         case .invalidParameter: "invalid-parameter"
+        case .undefined: "undefined"
         }
     }
 
@@ -28,6 +31,7 @@ public enum MetricError: Error, Equatable, CustomStringConvertible, Sendable {
         case .silentReference(let metric): "\(metric): the reference is silent"
         case .nonFinite(let signal, let index): "\(signal) has a NaN or infinite sample at \(index)"
         case .invalidParameter(let name, let value, let reason): "invalid \(name) = \(value): \(reason)"
+        case .undefined(let metric, let reason): "\(metric): undefined for this pair: \(reason)"
         }
     }
 

@@ -13,6 +13,9 @@ public final class ReferenceSignal {
 
     /// The analysis stored under `key`, made by `make` the first time.
     func analysis<T>(_ key: String, _ make: () throws -> T) rethrows -> T { try analyses.value(key, make) }
+
+    /// Whether every sample is zero (no metric can score against it).
+    public var isSilent: Bool { analysis("silent") { !samples.contains { $0 != 0 } } }
 }
 
 /// One comparison to score: a processed signal against a reference, with the analyses shared by
@@ -29,6 +32,14 @@ public final class MetricComparison {
 
     /// The analysis stored under `key`, made by `make` the first time.
     func analysis<T>(_ key: String, _ make: () throws -> T) rethrows -> T { try analyses.value(key, make) }
+
+    /// Why a metric of this pair came out NaN: what is special about the processed signal.
+    var likelyCauseOfUndefinedValue: String {
+        guard let first = processed.first else { return "the signals are empty" }
+        if !processed.contains(where: { $0 != 0 }) { return "the processed signal is silent (all zeros)" }
+        if !processed.contains(where: { $0 != first }) { return "the processed signal is constant" }
+        return "the value is 0/0 for this pair"
+    }
 }
 
 /// Analyses by name, each made once (a metric's intermediate results for one signal or pair).

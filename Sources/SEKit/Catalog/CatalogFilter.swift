@@ -116,10 +116,18 @@ public enum CatalogFilter {
             .filter(expression: expression, column: column, reason: reason)
         }
 
+        mutating func emitAll(_ nodes: [FilterExpression]) throws(CatalogError) -> [String] {
+            var parts: [String] = []
+            for node in nodes { parts.append(try emit(node)) }
+            return parts
+        }
+
         mutating func emit(_ node: FilterExpression) throws(CatalogError) -> String {
             switch node {
-            case .and(let l, let r): return "(\(try emit(l)) AND \(try emit(r)))"
-            case .or(let l, let r): return "(\(try emit(l)) OR \(try emit(r)))"
+            // Flat lists: SQLite's parser takes hundreds of terms joined this way, but overflows its
+            // stack on ~100 levels of nested parentheses.
+            case .and(let terms): return "(" + (try emitAll(terms)).joined(separator: " AND ") + ")"
+            case .or(let terms): return "(" + (try emitAll(terms)).joined(separator: " OR ") + ")"
             case .not(let e): return "(NOT \(try emit(e)))"
             case .compare(let field, let op, let value):
                 let sqlOp = op == "!=" ? "<>" : op

@@ -1,7 +1,9 @@
 /// A parsed filter expression (the abstract syntax tree).
 public indirect enum FilterExpression: Equatable, Sendable {
-    case and(FilterExpression, FilterExpression)
-    case or(FilterExpression, FilterExpression)
+    /// All of the terms (two or more), as written: `a and b and c` is one flat list.
+    case and([FilterExpression])
+    /// Any of the terms (two or more).
+    case or([FilterExpression])
     case not(FilterExpression)
     /// `field op value`, op one of `= != < <= > >=`.
     case compare(FilterField, String, FilterValue)
@@ -44,6 +46,11 @@ struct FilterParser {
     let expression: String
     let tokens: [FilterToken]
     var position = 0
+    /// Parentheses and `not`s currently open.
+    var depth = 0
+    /// Deepest nesting of parentheses and `not` accepted: far beyond any filter a person writes,
+    /// and bounded so that hostile input cannot exhaust the stack.
+    static let maximumDepth = 100
 
     /// Parses `expression` into an AST.
     /// - Throws: ``CatalogError/filter(expression:column:reason:)`` at the token where parsing failed.
@@ -83,21 +90,36 @@ struct FilterParser {
     }
 
     mutating func parseOr() throws(CatalogError) -> FilterExpression {
-        var left = try parseAnd()
-        while accept(keyword: "or") { left = .or(left, try parseAnd()) }
-        return left
+        var terms = [try parseAnd()]
+        while accept(keyword: "or") { terms.append(try parseAnd()) }
+        return terms.count == 1 ? terms[0] : .or(terms)
     }
 
     mutating func parseAnd() throws(CatalogError) -> FilterExpression {
-        var left = try parseUnary()
-        while accept(keyword: "and") { left = .and(left, try parseUnary()) }
-        return left
+        var terms = [try parseUnary()]
+        while accept(keyword: "and") { terms.append(try parseUnary()) }
+        return terms.count == 1 ? terms[0] : .and(terms)
+    }
+
+    /// Enters one level of nesting (a parenthesis or `not`), refusing more than ``maximumDepth``.
+    mutating func enter(_ token: FilterToken) throws(CatalogError) {
+        depth += 1
+        if depth > Self.maximumDepth {
+            throw fail("nested too deeply (more than \(Self.maximumDepth) levels of parentheses or 'not')", at: token)
+        }
     }
 
     mutating func parseUnary() throws(CatalogError) -> FilterExpression {
-        if accept(keyword: "not") { return .not(try parseUnary()) }
+        if case .keyword("not") = current.kind {
+            try enter(current)
+            position += 1
+            defer { depth -= 1 }
+            return .not(try parseUnary())
+        }
         if case .leftParen = current.kind {
             let open = current
+            try enter(open)
+            defer { depth -= 1 }
             position += 1
             let inner = try parseOr()
             guard case .rightParen = current.kind else {

@@ -6,7 +6,13 @@ import Testing
 @Suite struct CatalogFilterTests {
     @Test func parsesPrecedenceAndForms() throws {
         let tree = try CatalogFilter.parse("not a = 1 or b != 'x' and (c like 'crn%' or d not in (1, 2.5e1)) and e is not null")
-        guard case .or(.not(.compare(let a, "=", let one)), .and(.and(.compare(_, "!=", _), .or(.like(_, _, false), .inList(_, let list, true))), .isNull(_, true))) = tree else {
+        guard case .or(let alternatives) = tree, alternatives.count == 2,
+              case .not(.compare(let a, "=", let one)) = alternatives[0],
+              case .and(let terms) = alternatives[1], terms.count == 3,
+              case .compare(_, "!=", _) = terms[0],
+              case .or(let inner) = terms[1], inner.count == 2,
+              case .like(_, _, false) = inner[0], case .inList(_, let list, true) = inner[1],
+              case .isNull(_, true) = terms[2] else {
             Issue.record("unexpected tree \(tree)"); return
         }
         #expect(a.name == "a" && a.column == 5 && one.literal == .number(1))
@@ -84,5 +90,29 @@ import Testing
         try catalog.insertClips((0..<20).map { CatalogTestSupport.clip(runC, index: $0, split: $0 < 15 ? "train" : "test", snrDB: Double($0 - 5)) })
         #expect(try catalog.clips(filter: "split = 'test' and snr_realised_db > 12.5").map(\.clipIndex) == [18, 19])
         #expect(try catalog.clips(filter: "params.snr_db = 5 and clip_index < 2").map(\.clipIndex) == [0, 1])
+    }
+
+    /// Hostile nesting is refused with a clear error, not a crash; long flat lists compile to SQL
+    /// that SQLite's parser accepts.
+    @Test func deepNestingIsRefusedAndLongListsRun() throws {
+        let deep = String(repeating: "(", count: 20_000) + "split = 'a'" + String(repeating: ")", count: 20_000)
+        #expect(throws: CatalogError.self) { try CatalogFilter.compile(deep, context: .clips) }
+        do { _ = try CatalogFilter.compile(deep, context: .clips) } catch {
+            #expect("\(error)".contains("nested too deeply") && "\(error)".contains("column 101"))
+        }
+        let nots = String(repeating: "not ", count: 5_000) + "split = 'a'"
+        #expect(throws: CatalogError.self) { try CatalogFilter.compile(nots, context: .clips) }
+        #expect(try CatalogFilter.compile(String(repeating: "(", count: 50) + "split = 'a'" + String(repeating: ")", count: 50), context: .clips).sql.contains("split"))
+
+        let folder = try TemporaryFolder(); defer { folder.cleanup() }
+        let catalog = try Catalog.open(at: folder.file("catalog.sqlite"))
+        let run = try catalog.beginRun(kind: .mix, commandLine: ["mix"])
+        try catalog.insertClips((0..<10).map { CatalogTestSupport.clip(run, index: $0, snrDB: Double($0)) }, noises: [])
+        for joiner in ["and", "or"] {
+            let terms = (0..<500).map { "snr_requested_db != \(1000 + $0)" }.joined(separator: " \(joiner) ")
+            #expect(try catalog.clips(filter: terms).count == 10, "500 terms joined by \(joiner)")
+        }
+        let mixed = (0..<300).map { "(split = 'train' and snr_requested_db >= \($0 % 10))" }.joined(separator: " or ")
+        #expect(try catalog.clips(filter: mixed).count == 10)
     }
 }

@@ -36,6 +36,10 @@ public struct STFTConfiguration: Sendable, Equatable, Codable {
             throw DSPError.invalidParameter(name: "win-length", value: "\(winLength)", reason: "must be in 1...n-fft (\(fftSize))")
         }
         guard hopLength >= 1 else { throw DSPError.invalidParameter(name: "hop-length", value: "\(hopLength)", reason: "must be positive") }
+        guard hopLength <= winLength else {
+            throw DSPError.invalidParameter(name: "hop-length", value: "\(hopLength)",
+                reason: "must not exceed win-length (\(winLength)): samples between frames would never be analysed nor resynthesised")
+        }
     }
 
     /// Frames for a signal of `count` samples.

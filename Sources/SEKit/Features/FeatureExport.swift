@@ -67,6 +67,9 @@ public enum FeatureExport {
         guard options.feature != .compressed || (options.exponent > 0 && options.exponent.isFinite) else {
             throw FeatureFileError.invalidParameter(name: "exponent", value: "\(options.exponent)", reason: "must be > 0")
         }
+        guard options.lcDB.isFinite else {
+            throw FeatureFileError.invalidParameter(name: "lc-db", value: "\(options.lcDB)", reason: "must be a finite number of dB")
+        }
         let manifests = MixManifestRecord.files(inCorpus: corpus)
         guard !manifests.isEmpty else {
             throw FeatureExportError.noClips(corpus: corpus.path, reason: "no manifest.jsonl (is it a folder made by sekit mix?)")

@@ -12,7 +12,10 @@ public struct SplitSpec: Sendable, Equatable, Codable, CustomStringConvertible {
 
     private init(names: [String], fractions: [Double]) { self.names = names; self.fractions = fractions }
 
-    /// Parses `train=0.9,test=0.1` (fractions are normalised to sum to 1; `train=9,test=1` works too).
+    /// Parses `train=0.9,test=0.1`: fractions, which must sum to 1 (within 1e-6), or weights of
+    /// which at least one exceeds 1 (`train=9,test=1`), normalised to sum to 1.
+    /// - Throws: ``MixError/invalidOption(name:value:reason:)`` for malformed parts, repeated
+    ///   names, and fractions (all ≤ 1) that do not sum to 1 (`train=0.9,test=0.9`).
     public init(parsing text: String) throws {
         var names: [String] = [], weights: [Double] = []
         for part in text.split(separator: ",") {
@@ -30,6 +33,10 @@ public struct SplitSpec: Sendable, Equatable, Codable, CustomStringConvertible {
         }
         guard !names.isEmpty else { throw MixError.invalidOption(name: "split", value: text, reason: "empty") }
         let total = weights.reduce(0, +)
+        if weights.allSatisfy({ $0 <= 1 }) && abs(total - 1) > 1e-6 {
+            throw MixError.invalidOption(name: "split", value: text,
+                reason: "the fractions sum to \(formatNumber((total * 1e6).rounded() / 1e6)), not 1 (give fractions that sum to 1, or weights such as train=9,test=1)")
+        }
         self.init(names: names, fractions: weights.map { $0 / total })
     }
 

@@ -42,6 +42,14 @@ import Testing
         #expect(spec.split(ofClip: 9, count: 10) == 2)
         #expect(throws: MixError.self) { try SplitSpec(parsing: "train=0.9,train=0.1") }
         #expect(throws: MixError.self) { try SplitSpec(parsing: "train") }
+        // Fractions must sum to 1 (0.9 + 0.9 used to become 50/50 without a word); weights are normalised.
+        #expect(throws: MixError.invalidOption(name: "split", value: "train=0.9,test=0.9",
+                                               reason: "the fractions sum to 1.8, not 1 (give fractions that sum to 1, or weights such as train=9,test=1)")) {
+            try SplitSpec(parsing: "train=0.9,test=0.9")
+        }
+        #expect(throws: MixError.self) { try SplitSpec(parsing: "train=0.5,test=0.4") }
+        #expect(try SplitSpec(parsing: "train=9,test=1").fractions == [0.9, 0.1])
+        #expect(try SplitSpec(parsing: "train=0.9,valid=0.05,test=0.05").names.count == 3)
     }
 
     func sources(_ kind: MixSource.Kind, _ n: Int, speakers: Int = 0) -> [MixSource] {

@@ -83,6 +83,11 @@ public struct MixOptions: Sendable, Codable, Equatable {
 
     public init() {}
 
+    /// Most clips one mix makes (11,000 hours of 4 s clips; the DNS Challenge's 500 h are 180,000
+    /// 10 s clips). A mix keeps a manifest record per clip in memory and writes three files per
+    /// clip; a larger corpus is several mixes (or shards).
+    public static let maximumClipCount = 10_000_000
+
     /// Checks ranges that parsing alone cannot.
     /// - Throws: ``MixError/invalidOption(name:value:reason:)`` naming the option.
     public func validate() throws {
@@ -91,6 +96,9 @@ public struct MixOptions: Sendable, Codable, Equatable {
         }
         guard (8000...192_000).contains(sampleRate) else { throw fail("sample-rate", sampleRate, "must be 8000..192000 Hz") }
         if let count, count <= 0 { throw fail("count", count, "must be positive") }
+        if let count, count > Self.maximumClipCount {
+            throw fail("count", count, "more clips than one mix makes (at most \(Self.maximumClipCount)); make a larger corpus as several mixes")
+        }
         if let hours, !(hours > 0 && hours.isFinite) { throw fail("hours", hours, "must be positive") }
         if count == nil && hours == nil { throw fail("count", "(none)", "give a clip count or hours") }
         if lengthMode != .fullUtterance && !(seconds > 0 && seconds <= 3600) { throw fail("seconds", seconds, "must be in (0, 3600]") }

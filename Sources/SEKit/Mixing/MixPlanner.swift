@@ -38,19 +38,25 @@ public struct MixPlanner: Sendable {
             : try SplitAssignment.assign(self.rirs, spec: options.split,
                 seed: SplitMix64.childSeed(seed, index: 0, stream: Stream.rirSplit.rawValue),
                 bySpeaker: false, kind: "rir")
+        let planned: Int
         if let count = options.count {
-            clipCount = count
+            planned = count
         } else {
             let hours = options.hours!
             if options.lengthMode == .fullUtterance {
                 // Utterance lengths vary: the mean over the speech sources sets the count.
                 let rate = options.sampleRate
                 let meanSeconds = self.speech.map { Double($0.frames(atRate: rate)) / Double(rate) }.reduce(0, +) / Double(self.speech.count)
-                clipCount = max(1, Int((hours * 3600 / meanSeconds).rounded(.up)))
+                planned = max(1, Int(min(1e15, (hours * 3600 / meanSeconds).rounded(.up))))
             } else {
-                clipCount = max(1, Int((hours * 3600 / options.seconds).rounded(.up)))
+                planned = max(1, Int(min(1e15, (hours * 3600 / options.seconds).rounded(.up))))
             }
         }
+        guard planned <= MixOptions.maximumClipCount else {
+            throw MixError.invalidOption(name: options.count == nil ? "hours" : "count", value: options.count.map(String.init) ?? "\(options.hours!)",
+                reason: "gives \(planned) clips, more than one mix makes (at most \(MixOptions.maximumClipCount)); make a larger corpus as several mixes")
+        }
+        clipCount = planned
     }
 
     /// The plan of clip `index` (0 ≤ index < clipCount). O(pieces); allocates only the plan.

@@ -128,4 +128,18 @@ import Testing
         #expect(throws: MixError.self) { try Shard(parsing: "0/4") }
         #expect(throws: MixError.self) { try Shard(parsing: "5/4") }
     }
+
+    /// An absurd clip count is refused up front instead of allocating until memory runs out.
+    @Test func absurdClipCountsAreRefused() throws {
+        var options = MixOptions()
+        options.count = 1_000_000_000_000
+        #expect(throws: MixError.self) { try options.validate() }
+        options.count = nil
+        options.hours = 1e9
+        let speech = [MixSource(kind: .speech, path: "/s.wav", key: "s.wav", frames: 64_000, sampleRate: 16_000)]
+        let noise = [MixSource(kind: .noise, path: "/n.wav", key: "n.wav", frames: 64_000, sampleRate: 16_000)]
+        #expect(throws: MixError.self) { try MixPlanner(options: options, speech: speech, noise: noise, rirs: []) }
+        options.hours = 10
+        #expect(try MixPlanner(options: options, speech: speech, noise: noise, rirs: []).clipCount == 9000)
+    }
 }

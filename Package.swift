@@ -41,7 +41,7 @@ let package = Package(
         ),
         .executableTarget(name: "sekit-bench", dependencies: ["SEKit"], path: "Sources/sekit-bench"),
         .testTarget(name: "SEKitTests", dependencies: ["SEKit"]),
-        .testTarget(name: "sekitTests", dependencies: ["sekit"]),
+        .testTarget(name: "sekitTests", dependencies: ["sekit"], exclude: ["HelpSnapshots"]),
     ],
     swiftLanguageModes: [.v6]
 )

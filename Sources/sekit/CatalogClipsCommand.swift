@@ -11,26 +11,17 @@ struct CatalogClipsCommand: AsyncParsableCommand {
             Filter fields: \(CatalogFilter.fieldNames(for: .clips).joined(separator: ", ")), \
             params.KEY (the clip's run's parameters), metrics.NAME.mean|std|n|ci95_low|ci95_high. \
             Example: --filter "split = 'test' and snr_realised_db >= 0 and snr_realised_db < 5"
+
+            \(ListingOptions.formatsHelp)
             """
     )
 
     @OptionGroup var catalog: CatalogOptions
 
-    @Option(help: ArgumentHelp("Filter expression (and, or, not, = != < <= > >=, like, in (...), is null).", valueName: "expr"))
-    var filter: String?
-
-    @Option(help: "Output format: table, csv or json.")
-    var format: TableFormat = .table
-
-    @Option(help: "At most this many clips.")
-    var limit: Int?
-
-    func validate() throws {
-        if let limit, limit < 0 { throw ValidationError("--limit must be >= 0, got \(limit)") }
-    }
+    @OptionGroup var listing: ListingOptions
 
     func run() async throws {
         let store = try catalog.open(create: false)
-        try store.exportClips(filter: filter, format: format, limit: limit, sink: writeToStandardOutput)
+        try store.exportClips(filter: listing.filter, format: listing.outputFormat.resolved, limit: listing.limit, sink: writeToStandardOutput)
     }
 }

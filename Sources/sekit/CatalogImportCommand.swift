@@ -11,6 +11,9 @@ struct CatalogImportCommand: AsyncParsableCommand {
             Folders are walked recursively in sorted order; hidden files and files without an audio \
             extension are skipped. Each source's id is CORPUS:relative/path. Unreadable files are listed \
             with the reason and not recorded; the exit status is then 1.
+
+            Formats: table (one summary line), csv (one row per file added, updated or failed: \
+            outcome, source, reason) or json (the whole report; --json is the same).
             """
     )
 
@@ -25,8 +28,7 @@ struct CatalogImportCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Regular expression searched in each file's relative path; its first group (or the whole match) is the speaker.", valueName: "regex"))
     var speakerPattern: String?
 
-    @Flag(help: "Print the summary as JSON.")
-    var json = false
+    @OptionGroup var outputFormat: OutputFormatOptions
 
     @Argument(help: "Audio files and folders.")
     var paths: [String]
@@ -39,11 +41,7 @@ struct CatalogImportCommand: AsyncParsableCommand {
         let store = try catalog.open(create: true)
         let report = try store.importSources(paths.map { URL(fileURLWithPath: $0) }, kind: kind, corpus: corpus,
                                              speakerPattern: speakerPattern, commandLine: CommandLine.arguments)
-        if json {
-            writeToStandardOutput(try jsonText(report))
-        } else {
-            print("import run \(report.runID): \(report.added.count) added, \(report.updated.count) updated, \(report.unchanged) unchanged, \(report.failures.count) failed, \(report.skippedNonAudio) non-audio skipped")
-        }
+        try outputFormat.print(report, text: { report.text }, table: { report.table })
         for failure in report.failures { printError("failed: \(failure.path): \(failure.reason)") }
         if !report.failures.isEmpty { throw ExitCode(1) }
     }

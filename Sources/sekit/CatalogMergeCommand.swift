@@ -7,7 +7,12 @@ struct CatalogMergeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "merge",
         abstract: "Merge shard catalogues into OUT (created if missing); merging again adds nothing.",
-        discussion: "Rows already in OUT are kept; a run still 'running' in OUT takes the final status an input has."
+        discussion: """
+            Rows already in OUT are kept; a run still 'running' in OUT takes the final status an input has.
+
+            Formats: table (rows added per input, then the totals), csv (input, table, rows) or json \
+            (the whole report; --json is the same).
+            """
     )
 
     @Argument(help: "Output catalogue.")
@@ -16,8 +21,7 @@ struct CatalogMergeCommand: AsyncParsableCommand {
     @Argument(help: "Input (shard) catalogues.")
     var inputs: [String]
 
-    @Flag(help: "Print the summary as JSON.")
-    var json = false
+    @OptionGroup var outputFormat: OutputFormatOptions
 
     func validate() throws {
         if inputs.isEmpty { throw ValidationError("give at least one input catalogue after OUT") }
@@ -26,11 +30,6 @@ struct CatalogMergeCommand: AsyncParsableCommand {
     func run() async throws {
         let store = try Catalog.open(at: URL(fileURLWithPath: output), create: true)
         let report = try store.merge(inputs.map { URL(fileURLWithPath: $0) })
-        if json { writeToStandardOutput(try jsonText(report)); return }
-        for (input, counts) in report.inserted.sorted(by: { $0.key < $1.key }) {
-            let parts = counts.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
-            print("\(input): \(parts.isEmpty ? "nothing new" : parts.joined(separator: ", "))")
-        }
-        print("merged into \(store.url.path): \(report.totalInserted) rows added, \(report.runsCompleted) runs completed")
+        try outputFormat.print(report, text: { report.text(output: store.url) }, table: { report.table })
     }
 }

@@ -22,7 +22,6 @@ struct CatalogOptions: ParsableArguments {
 }
 
 extension SourceKind: ExpressibleByArgument {}
-extension TableFormat: ExpressibleByArgument {}
 
 /// Writes text to standard output unbuffered by Swift's `print` (for large listings).
 func writeToStandardOutput(_ text: String) {
@@ -32,12 +31,4 @@ func writeToStandardOutput(_ text: String) {
 /// Writes a line to standard error.
 func printError(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
-}
-
-/// JSON for `--format json` outputs of summaries (sorted keys, pretty, ISO dates).
-func jsonText<T: Encodable>(_ value: T) throws -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    encoder.dateEncodingStrategy = .iso8601
-    return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
 }

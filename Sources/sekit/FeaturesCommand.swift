@@ -5,6 +5,11 @@ import SEKit
 extension FeatureKind: ExpressibleByArgument {}
 extension FeatureDType: ExpressibleByArgument {}
 extension WindowKind: ExpressibleByArgument {}
+extension FeatureCompression: ExpressibleByArgument {
+    /// Parses `none`, `gzip` or `gzip:LEVEL`; nil otherwise (the parser then names `--compression`).
+    public init?(argument: String) { try? self.init(parsing: argument) }
+    public var defaultValueDescription: String { description }
+}
 
 struct FeaturesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -31,14 +36,14 @@ struct FeaturesCommand: ParsableCommand {
     @Option(name: .long, help: "FFT size.") var nFft: Int = 512
     @Option(name: .long, help: "Window length in samples (default: --n-fft).") var winLength: Int?
     @Option(name: .long, help: "Hop in samples (default: half the window, 50% overlap).") var hopLength: Int?
-    @Option(name: .long, help: "Window: hann | hamming | sqrt-hann (periodic).") var window: WindowKind = .hann
+    @Option(name: .long, help: "Window (periodic).") var window: WindowKind = .hann
     @Option(name: .long, help: "Centre frames with zero padding of n_fft/2 on both sides: true | false.") var center: Bool = true
-    @Option(name: .long, help: "Stored feature: magnitude | power | log1p | db | compressed.") var feature: FeatureKind = .magnitude
+    @Option(name: .long, help: "Stored feature.") var feature: FeatureKind = .magnitude
     @Option(name: .long, help: "Exponent of --feature compressed (|X|^c).") var exponent: Double = 0.3
     @Option(name: .long, help: "Target streams besides noisy, comma-separated: clean, noise, irm, ibm, psm, noisy_phase.") var targets: String = "clean"
     @Option(name: .long, parsing: .unconditional, help: "Local criterion of the ideal binary mask, dB.") var lcDb: Double = 0
-    @Option(name: .long, help: "Stored type: float32 | float16.") var dtype: FeatureDType = .float32
-    @Option(name: .long, help: "none | gzip[:level] (with shuffle).") var compression: String = "none"
+    @Option(name: .long, help: "Stored type.") var dtype: FeatureDType = .float32
+    @Option(name: .long, help: ArgumentHelp("none, or gzip:LEVEL (1-9; gzip alone is gzip:\(FeatureCompression.defaultGzipLevel)) after HDF5's shuffle filter.", valueName: "none|gzip[:level]")) var compression: FeatureCompression = .none
     @Flag(name: .long, help: "Replace an existing output file.") var overwrite = false
     @OptionGroup var job: JobOptions
     @OptionGroup var recording: CatalogRecordingOptions
@@ -69,7 +74,7 @@ struct FeaturesCommand: ParsableCommand {
         options.targets = try parsedTargets
         options.lcDB = lcDb
         options.dtype = dtype
-        options.compression = try FeatureCompression(parsing: compression)
+        options.compression = compression
         options.split = split
         options.overwrite = overwrite
         options.jobs = job.jobs

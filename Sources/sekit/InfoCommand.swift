@@ -6,42 +6,46 @@ struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
         abstract: "Show format and levels of audio files (peak, RMS, P.56 active level, LUFS, clipping, DC).",
-        discussion: "A file that cannot be read gets an error line; the others are still reported and the exit status is 1."
+        discussion: """
+        A file that cannot be read gets an error line; the others are still reported and the exit status is 1.
+
+        Formats: table (one row per file, levels rounded), csv (one row per file, columns named as \
+        the JSON fields, full precision, empty where JSON has null) or json (one object per line per \
+        file, field names in the README; an unreadable file is {"error", "path"}; --json is the same).
+        """
     )
 
     @Argument(help: "Audio files (any format libsndfile reads).") var files: [String]
-    @Flag(name: .long, help: "One JSON object per line per file (field names in the README).") var json = false
+    @OptionGroup var outputFormat: OutputFormatOptions
+
+    /// The line `--format json` prints for a file that cannot be read.
+    struct Failure: Encodable { var error: String; var path: String }
 
     func run() throws {
+        let format = outputFormat.resolved
         var failed = 0
-        var rows: [[String]] = []
+        var reports: [AudioFileReport] = []
         for file in files {
             do {
                 let report = try AudioFileReport.analyze(URL(fileURLWithPath: file))
-                if json { print(try report.jsonLine()) } else { rows.append(Self.row(report)) }
+                if format == .json { print(try report.jsonLine()) } else { reports.append(report) }
             } catch {
                 failed += 1
-                if json {
-                    let escaped = "\(error)".replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-                    let path = file.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-                    print("{\"error\":\"\(escaped)\",\"path\":\"\(path)\"}")
+                if format == .json {
+                    print(try ReportJSON.text(Failure(error: "\(error)", path: file), style: .compact), terminator: "")
                 } else {
-                    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+                    printError("error: \(error)")
                 }
             }
         }
-        if !json && !rows.isEmpty {
-            print(TextTable.render(header: ["file", "format", "encoding", "rate", "ch", "seconds", "peak dBFS", "RMS dBFS",
-                                            "active dBFS", "active %", "LUFS", "clipped %", "DC"], rows: rows), terminator: "")
+        switch format {
+        case .table where !reports.isEmpty:
+            print(TextTable.render(header: AudioFileReport.textColumns, rows: reports.map(\.textRow)), terminator: "")
+        case .csv:
+            print(ReportTable(columns: AudioFileReport.csvColumns, rows: reports.map(\.csvRow)).rendered(.csv), terminator: "")
+        default:
+            break
         }
         if failed > 0 { throw ExitCode(1) }
-    }
-
-    static func row(_ r: AudioFileReport) -> [String] {
-        func db(_ v: Double?) -> String { guard let v else { return "-" }; return v.isFinite ? String(format: "%.2f", v) : "-inf" }
-        return [r.path, r.format.components(separatedBy: " ").first ?? r.format, r.encoding, String(r.sampleRate), String(r.channels),
-                String(format: "%.3f", r.durationSeconds), db(r.peakDBFS), db(r.rmsDBFS), db(r.activeLevelDBFS),
-                r.activeRatio.map { String(format: "%.1f", 100 * $0) } ?? "-", db(r.lufs),
-                String(format: "%.3f", 100 * r.clippedRatio), String(format: "%.2e", r.dcOffset)]
     }
 }

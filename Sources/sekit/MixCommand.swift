@@ -2,6 +2,13 @@ import ArgumentParser
 import Foundation
 import SEKit
 
+extension MixOptions.LengthMode: ExpressibleByArgument {}
+extension MixOptions.SNRMode: ExpressibleByArgument {}
+extension MixOptions.LevelMode: ExpressibleByArgument {}
+extension MixOptions.ClippingPolicy: ExpressibleByArgument {}
+extension MixOptions.ReverbTarget: ExpressibleByArgument {}
+extension WAVSampleFormat: ExpressibleByArgument {}
+
 struct MixCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mix",
@@ -31,14 +38,14 @@ struct MixCommand: ParsableCommand {
     @Option(name: .long, help: "Hours of noisy audio (when --count is not given).") var hours: Double?
     @Option(name: .long, help: "Clip length in seconds (default 4): longer speech is cropped, shorter padded.") var seconds: Double?
     @Flag(name: .long, help: "Clips as long as their utterance (same as --length-mode full-utterance).") var fullUtterance = false
-    @Option(name: .long, help: "fixed | full-utterance | concatenate (one speaker's utterances joined to --seconds).") var lengthMode: String?
+    @Option(name: .long, help: "Clip length: fixed (--seconds), full-utterance, or concatenate (one speaker's utterances joined to --seconds). Default fixed.") var lengthMode: MixOptions.LengthMode?
     @Option(name: .long, parsing: .unconditional, help: "SNR in dB: a list (-5,0,5,10) or a uniform range (-5:20). Default -5,0,5,10,15,20.") var snrDb: String?
-    @Option(name: .long, help: "global (energy over the clip) | active (speech over its P.56 active frames). Default global.") var snrMode: String?
+    @Option(name: .long, help: "SNR measure: global (energy over the clip) or active (speech over its P.56 active frames). Default global.") var snrMode: MixOptions.SNRMode?
     @Option(name: .long, help: "Noise sources per clip: N or LOW:HIGH (default 1).") var noisesPerClip: String?
     @Option(name: .long, parsing: .unconditional, help: "Mixture level in dBFS: list or range (default -35:-15).") var levelDbfs: String?
-    @Option(name: .long, help: "How the level is measured: rms | active | lufs (default rms).") var levelMode: String?
-    @Option(name: .long, help: "rescale (scale all stems so the mix peaks <= 0.99) | reject (redraw the level) | allow. Default rescale.") var clipping: String?
-    @Option(name: .long, help: "Clean stem under reverberation: dry | early (direct path + 50 ms) | reverberant. Default dry.") var target: String?
+    @Option(name: .long, help: "How the level is measured (default rms).") var levelMode: MixOptions.LevelMode?
+    @Option(name: .long, help: "When the mix would clip: rescale (scale all stems so the mix peaks <= 0.99), reject (redraw the level) or allow. Default rescale.") var clipping: MixOptions.ClippingPolicy?
+    @Option(name: .long, help: "Clean stem under reverberation: dry, early (direct path + 50 ms) or reverberant. Default dry.") var target: MixOptions.ReverbTarget?
     @Option(name: .long, help: "Probability that a clip is reverberated when --rir is given (default 1).") var rirProbability: Double?
     @Option(name: .long, help: "Band-limiting low-pass cut-off in Hz: list or range (off unless given).") var lowpassHz: String?
     @Option(name: .long, help: "Probability that a clip is band-limited (default 0.5).") var lowpassProbability: Double?
@@ -46,7 +53,7 @@ struct MixCommand: ParsableCommand {
     @Option(name: .long, help: "'speakers': assign speakers, not files, to splits (needs --speaker-pattern).") var disjoint: String?
     @Option(name: .long, help: "Regular expression on the source path; its first group is the speaker.") var speakerPattern: String?
     @Option(name: .long, help: "Run seed (default 0).") var seed: String?
-    @Option(name: .long, help: "Output sample format: pcm16 | float32 (default pcm16).") var format: String?
+    @Option(name: .long, help: "Output sample format (default pcm16).") var format: WAVSampleFormat?
     @Option(name: .long, help: "Crossfade in seconds where a short noise loops (default 0.02).") var crossfadeSeconds: Double?
     @Flag(name: .long, help: "Replace a different mix already in the output folder.") var overwrite = false
     @Option(name: .long, help: "Name of the run in the catalogue (default: the output folder's name).") var name: String?
@@ -61,12 +68,12 @@ struct MixCommand: ParsableCommand {
         if !noise.isEmpty { values["noise"] = noise }
         if !rir.isEmpty { values["rir"] = rir }
         set("sample-rate", sampleRate); set("count", count); set("hours", hours); set("seconds", seconds)
-        set("length-mode", fullUtterance ? "full-utterance" : lengthMode)
-        set("snr-db", snrDb); set("snr-mode", snrMode); set("noises-per-clip", noisesPerClip)
-        set("level-dbfs", levelDbfs); set("level-mode", levelMode); set("clipping", clipping); set("target", target)
+        set("length-mode", fullUtterance ? MixOptions.LengthMode.fullUtterance.rawValue : lengthMode?.rawValue)
+        set("snr-db", snrDb); set("snr-mode", snrMode?.rawValue); set("noises-per-clip", noisesPerClip)
+        set("level-dbfs", levelDbfs); set("level-mode", levelMode?.rawValue); set("clipping", clipping?.rawValue); set("target", target?.rawValue)
         set("rir-probability", rirProbability); set("lowpass-hz", lowpassHz); set("lowpass-probability", lowpassProbability)
         set("split", split); set("disjoint", disjoint); set("speaker-pattern", speakerPattern); set("seed", seed)
-        set("format", format); set("crossfade-seconds", crossfadeSeconds)
+        set("format", format?.rawValue); set("crossfade-seconds", crossfadeSeconds)
         return values
     }
 
@@ -77,7 +84,7 @@ struct MixCommand: ParsableCommand {
         let (options, inputs) = try MixSettings.parse(values)
         let meter = ProgressMeter(label: "mix")
         let (result, run) = try MixJob.run(
-            options: options, inputs: inputs, output: URL(fileURLWithPath: out), shard: job.parsedShard, jobs: job.jobs,
+            options: options, inputs: inputs, output: URL(fileURLWithPath: out), shard: job.shard, jobs: job.jobs,
             overwrite: overwrite, params: values.mapValues { $0.joined(separator: ",") }, context: try recording.context(name: name),
             warn: { skipped in printError("warning: skipping \(skipped.kind.rawValue) \(skipped.path): \(skipped.reason)") },
             progress: { done, total in meter.update(done, of: total) })

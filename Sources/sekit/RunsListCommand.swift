@@ -11,25 +11,16 @@ struct RunsListCommand: AsyncParsableCommand {
             Filter fields: \(CatalogFilter.fieldNames(for: .runs).joined(separator: ", ")), params.KEY, \
             metrics.NAME.mean|std|n|ci95_low|ci95_high. Example: \
             --filter "kind = 'score' and metrics.stoi.mean > 0.8 and params.checkpoint like 'crn%'"
+
+            \(ListingOptions.formatsHelp)
             """
     )
 
     @OptionGroup var catalog: CatalogOptions
 
-    @Option(help: ArgumentHelp("Filter expression over runs.", valueName: "expr"))
-    var filter: String?
-
-    @Option(help: "Output format: table, csv or json.")
-    var format: TableFormat = .table
-
-    @Option(help: "At most this many runs.")
-    var limit: Int?
-
-    func validate() throws {
-        if let limit, limit < 0 { throw ValidationError("--limit must be >= 0, got \(limit)") }
-    }
+    @OptionGroup var listing: ListingOptions
 
     func run() async throws {
-        try catalog.open(create: false).exportRuns(filter: filter, format: format, limit: limit, sink: writeToStandardOutput)
+        try catalog.open(create: false).exportRuns(filter: listing.filter, format: listing.outputFormat.resolved, limit: listing.limit, sink: writeToStandardOutput)
     }
 }

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import SEKit
 
+extension ScoreAlignment: ExpressibleByArgument {}
+
 struct ScoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "score",
@@ -15,6 +17,9 @@ struct ScoreCommand: ParsableCommand {
         the exit status is non-zero if any failed, unless --allow-failures.
 
         Metrics: \(Metric.allCases.map(\.rawValue).joined(separator: ", ")).
+
+        Formats: table (the summary per metric and subset, then failed clips), csv (one row per \
+        clip, the same as --per-clip) or json (clips, with per-clip values, and summary).
         """
     )
 
@@ -25,8 +30,8 @@ struct ScoreCommand: ParsableCommand {
     @Option(name: .long, help: "Score only this split of the corpus (e.g. test).") var split: String?
     @Option(name: .long, help: "Comma-separated metrics (default snr,segsnr,sisdr,stoi,estoi).") var metrics: String = "snr,segsnr,sisdr,stoi,estoi"
     @Option(name: .long, help: "Name of the model checkpoint or system being scored (default: the enhanced folder's name, or 'noisy').") var checkpoint: String?
-    @Option(name: .long, help: "Length mismatch: strict (error for that clip) | trim (to the shorter).") var align: String = "strict"
-    @Option(name: .long, help: "Output: table | json.") var format: String = "table"
+    @Option(name: .long, help: "Length mismatch: strict (error for that clip) or trim (to the shorter).") var align: ScoreAlignment = .strict
+    @OptionGroup var outputFormat: OutputFormatOptions
     @Option(name: .long, help: "Also write per-clip scores to this CSV file.") var perClip: String?
     @Flag(name: .long, help: "Exit 0 even when some clips could not be scored.") var allowFailures = false
     @OptionGroup var job: JobOptions
@@ -45,8 +50,6 @@ struct ScoreCommand: ParsableCommand {
 
     func validate() throws {
         _ = try parsedMetrics
-        guard ScoreAlignment(rawValue: align) != nil else { throw ValidationError("--align must be strict or trim") }
-        guard ["table", "json"].contains(format) else { throw ValidationError("--format must be table or json") }
         if corpus == nil && reference == nil { throw ValidationError("give --reference DIR --enhanced DIR, or --corpus OUT") }
         if corpus != nil && reference != nil { throw ValidationError("--corpus and --reference are alternatives; give one") }
         if reference != nil && enhanced == nil { throw ValidationError("--reference needs --enhanced DIR") }
@@ -63,17 +66,20 @@ struct ScoreCommand: ParsableCommand {
         }
         let name = checkpoint ?? enhanced.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "noisy"
         var request = ScoreJob.Request(pairing: pairing, metrics: try parsedMetrics, checkpoint: name)
-        request.alignment = ScoreAlignment(rawValue: align)!
-        request.shard = job.parsedShard
+        request.alignment = align
+        request.shard = job.shard
         request.jobs = job.jobs
         request.perClipCSV = perClip.map { URL(fileURLWithPath: $0) }
         let meter = ProgressMeter(label: "score")
         let outcome = try ScoreJob.run(request, context: try recording.context(), progress: { done, total in meter.update(done, of: total) })
-        if format == "json" {
+        switch outputFormat.resolved {
+        case .table:
+            print(ScoreReport.table(checkpoint: name, clips: outcome.clips, summary: outcome.summary, metrics: request.metrics), terminator: "")
+        case .csv:
+            print(ScoreReport.csv(clips: outcome.clips, metrics: request.metrics), terminator: "")
+        case .json:
             FileHandle.standardOutput.write(try ScoreReport.json(checkpoint: name, clips: outcome.clips, summary: outcome.summary, metrics: request.metrics))
             print("")
-        } else {
-            print(ScoreReport.table(checkpoint: name, clips: outcome.clips, summary: outcome.summary, metrics: request.metrics), terminator: "")
         }
         if let line = outcome.run.summaryLine { printError(line) }
         if outcome.failed > 0 {

@@ -26,23 +26,20 @@ struct SynthesizeCommand: ParsableCommand {
     @Option(name: .long, help: "Feature file written by `sekit features`.") var features: String
     @Option(name: .long, help: "HDF5 file with the predictions (default: the feature file).") var predictions: String?
     @Option(name: .long, help: "Dataset in the predictions file, [total_frames, bins].") var dataset: String
-    @Option(name: .long, help: "mask | magnitude.") var kind: FeatureSynthesis.PredictionKind = .mask
-    @Option(name: .long, help: "Noisy phase: auto | stored | recompute.") var phase: FeatureSynthesis.PhaseSource = .auto
+    @Option(name: .long, help: "What the predictions are.") var kind: FeatureSynthesis.PredictionKind = .mask
+    @Option(name: .long, help: "Noisy phase: stored (the noisy_phase stream), recompute (the noisy WAV's STFT) or auto (stored when present).") var phase: FeatureSynthesis.PhaseSource = .auto
     @Option(name: .long, help: "The mixed corpus (default: the feature file's `corpus` attribute).") var corpus: String?
     @Option(name: [.short, .long], help: "Output folder for CLIP_ID.wav files.") var out: String
-    @Option(name: .long, help: "Output sample format: float32 | pcm16.") var format: String = "float32"
+    @Option(name: .long, help: "Output sample format.") var format: WAVSampleFormat = .float32
     @OptionGroup var job: JobOptions
     @OptionGroup var recording: CatalogRecordingOptions
 
     func run() throws {
         MemoryTuning.keepFreedMemoryForReuse()
-        guard let audioFormat = ["float32": AudioFileFormat.wavFloat32, "pcm16": .wavPCM16][format] else {
-            throw ValidationError("--format must be float32 or pcm16")
-        }
         var options = FeatureSynthesis.Options()
         options.kind = kind
         options.phase = phase
-        options.format = audioFormat
+        options.format = format.fileFormat
         options.jobs = job.jobs
         let output = URL(fileURLWithPath: out)
         let meter = ProgressMeter(label: "synthesize")

@@ -25,7 +25,7 @@ public struct AudioFileReport: Sendable, Codable, Equatable {
     /// Mean sample value.
     public var dcOffset: Double
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case path, format, encoding, sampleRate = "sample_rate", channels, frames, durationSeconds = "duration_seconds"
         case peakDBFS = "peak_dbfs", rmsDBFS = "rms_dbfs", activeLevelDBFS = "active_level_dbfs", activeRatio = "active_ratio"
         case lufs, clippedRatio = "clipped_ratio", dcOffset = "dc_offset"
@@ -53,8 +53,7 @@ public struct AudioFileReport: Sendable, Codable, Equatable {
         var copy = self
         if !copy.peakDBFS.isFinite { copy.peakDBFS = .nan }
         if !copy.rmsDBFS.isFinite { copy.rmsDBFS = .nan }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let encoder = ReportJSON.encoder(.compact)
         encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "__null__")
         let text = String(decoding: try encoder.encode(copy), as: UTF8.self)
         return text.replacingOccurrences(of: "\"__null__\"", with: "null")

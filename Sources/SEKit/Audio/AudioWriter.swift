@@ -1,6 +1,14 @@
 import Foundation
 
 /// File formats SEKit writes.
+/// Sample format of the WAV files SEKit writes for corpora and resyntheses (`--format pcm16|float32`).
+public enum WAVSampleFormat: String, Sendable, Codable, CaseIterable {
+    case pcm16, float32
+
+    /// The file format written.
+    public var fileFormat: AudioFileFormat { self == .pcm16 ? .wavPCM16 : .wavFloat32 }
+}
+
 public enum AudioFileFormat: String, Sendable, CaseIterable, Codable {
     /// WAV, 16-bit signed PCM (the corpus default).
     case wavPCM16 = "wav-pcm16"

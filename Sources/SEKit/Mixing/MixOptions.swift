@@ -41,9 +41,7 @@ public struct MixOptions: Sendable, Codable, Equatable {
         case reverberant
     }
     /// Sample format of the written WAV files.
-    public enum OutputFormat: String, Sendable, Codable, CaseIterable {
-        case pcm16, float32
-    }
+    public typealias OutputFormat = WAVSampleFormat
 
     /// Sample rate of the corpus, Hz; every source is resampled to it.
     public var sampleRate: Int = 16000

@@ -2,22 +2,27 @@ import ArgumentParser
 import Foundation
 import SEKit
 
+extension Shard: ExpressibleByArgument {
+    /// Parses `i/N` (1 ≤ i ≤ N); nil otherwise (the parser then names `--shard` and shows its help).
+    public init?(argument: String) { try? self.init(parsing: argument) }
+    public var defaultValueDescription: String { description }
+}
+
 /// `--jobs` and `--shard`, shared by every batch command.
 struct JobOptions: ParsableArguments {
-    @Option(name: .long, help: "Parallel workers (default: all cores). Output does not depend on it.")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    // No default value in the declaration: the core count would make `--help` depend on the machine.
+    @Option(name: .customLong("jobs"),
+            help: ArgumentHelp("Parallel workers (default: all cores). Output does not depend on it.", valueName: "n"))
+    var requestedJobs: Int?
 
-    @Option(name: .long, help: "Process shard i of N (1-based, e.g. 2/8); the union of all shards equals the unsharded run.")
-    var shard: String?
+    @Option(help: ArgumentHelp("Process shard i of N (1-based, 1 <= i <= N, e.g. 2/8); the union of all shards equals the unsharded run.",
+                               valueName: "i/N"))
+    var shard: Shard = .whole
+
+    /// Workers to use: `--jobs`, else every core.
+    var jobs: Int { requestedJobs ?? ProcessInfo.processInfo.activeProcessorCount }
 
     func validate() throws {
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
-        if let shard { _ = try parsedShard(shard) }
-    }
-
-    var parsedShard: Shard { (try? shard.map(parsedShard)) ?? nil ?? .whole }
-
-    private func parsedShard(_ text: String) throws -> Shard {
-        do { return try Shard(parsing: text) } catch { throw ValidationError("\(error)") }
+        if let requestedJobs, requestedJobs < 1 { throw ValidationError("--jobs must be at least 1, got \(requestedJobs)") }
     }
 }

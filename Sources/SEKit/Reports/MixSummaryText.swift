@@ -35,8 +35,7 @@ public enum MixSummaryText {
         let keys = counts.keys.sorted()
         return (keys.first!...keys.last!).map { k in
             let c = counts[k] ?? 0
-            let bar = String(repeating: "#", count: Int((Double(c) / Double(peak) * 40).rounded(.up)))
-            return String(format: "  %7.1f ± %.1f %6d %@", Double(k) * binWidth, binWidth / 2, c, bar)
+            return String(format: "  %7.1f ± %.1f %6d %@", Double(k) * binWidth, binWidth / 2, c, TextBar.bar(c, peak: peak))
         }.joined(separator: "\n")
     }
 }

@@ -35,10 +35,7 @@ public enum ScoreReport {
                      noisy_metrics: named(c.noisy), improvement: named(c.improvement), error: c.error)
             },
             summary: summary)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        return try encoder.encode(document)
+        return try ReportJSON.data(document)
     }
 
     /// Per-clip CSV: `clip_id,split,snr_db,<metric>,<metric>_noisy,<metric>_improvement,...,error`.
@@ -49,17 +46,13 @@ public enum ScoreReport {
         var lines = [header.joined(separator: ",")]
         func cell(_ v: Double?) -> String { v.map { String($0) } ?? "" }
         for c in clips {
-            var row = [csvField(c.pair.clipID), csvField(c.pair.split ?? ""), cell(c.pair.snrDB)]
+            var row = [CSVField.escape(c.pair.clipID), CSVField.escape(c.pair.split ?? ""), cell(c.pair.snrDB)]
             let improvement = c.improvement
             for m in metrics { row += [cell(c.enhanced[m]), cell(c.noisy[m]), cell(improvement[m])] }
-            row.append(csvField(c.error ?? ""))
+            row.append(CSVField.escape(c.error ?? ""))
             lines.append(row.joined(separator: ","))
         }
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    static func csvField(_ s: String) -> String {
-        s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
     }
 
     /// The summary table: one row per metric (enhanced mean with its 95% CI, noisy mean,
@@ -95,23 +88,5 @@ public enum ScoreReport {
     static func fmt(_ v: Double) -> String {
         guard v.isFinite else { return String(v) }
         return abs(v) >= 100 ? String(format: "%.2f", v) : String(format: "%.4f", v)
-    }
-}
-
-/// Plain-text tables with aligned columns (numbers right-aligned).
-public enum TextTable {
-    public static func render(header: [String], rows: [[String]]) -> String {
-        var widths = header.map(\.count)
-        for row in rows { for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) } }
-        func line(_ cells: [String]) -> String {
-            cells.enumerated().map { i, cell in
-                let pad = String(repeating: " ", count: widths[i] - cell.count)
-                let numeric = cell.first.map { $0.isNumber || $0 == "-" || $0 == "+" || $0 == "[" } ?? false
-                return numeric && i > 0 ? pad + cell : cell + pad
-            }.joined(separator: "  ")
-        }
-        var out = line(header) + "\n" + widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n"
-        for row in rows { out += line(row) + "\n" }
-        return out
     }
 }

@@ -68,7 +68,7 @@ struct FeaturesCommand: ParsableCommand {
         MemoryTuning.keepFreedMemoryForReuse()
         var options = FeatureExportOptions()
         let win = winLength ?? nFft
-        options.stft = STFTConfiguration(fftSize: nFft, winLength: win, hopLength: hopLength ?? win / 2, window: window, center: center)
+        options.stft = STFTConfiguration(fftSize: nFft, winLength: win, hopLength: hopLength ?? max(1, win / 2), window: window, center: center)
         options.feature = feature
         options.exponent = exponent
         options.targets = try parsedTargets

@@ -39,12 +39,18 @@ struct ScoreCommand: ParsableCommand {
 
     var parsedMetrics: [Metric] {
         get throws {
-            try metrics.split(separator: ",").map { name in
-                guard let metric = Metric(rawValue: name.trimmingCharacters(in: .whitespaces).lowercased()) else {
+            let names = metrics.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+            guard !names.isEmpty else {
+                throw ValidationError("--metrics: no metric named; known: \(Metric.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            var list: [Metric] = []
+            for name in names {
+                guard let metric = Metric(rawValue: name) else {
                     throw ValidationError("--metrics: unknown metric '\(name)'; known: \(Metric.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
-                return metric
+                if !list.contains(metric) { list.append(metric) }
             }
+            return list
         }
     }
 

@@ -26,4 +26,13 @@ import Testing
         let features = try SEKitBinary.run(["features", "--corpus", folder.path("c"), "--out", folder.path("f.h5"), "--no-catalog"])
         #expect(features.status == 1 && features.stderr.contains("output exists (pass --overwrite to replace it)"), "\(features.stderr)")
     }
+
+    /// An empty metric list is a usage error, not a scoring of nothing with exit 0.
+    @Test func anEmptyMetricListIsAUsageError() throws {
+        let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
+        try folder.writeWAV("ref/a.wav"); try folder.writeWAV("enh/a.wav", seed: 2)
+        let result = try SEKitBinary.run(["score", "--reference", folder.path("ref"), "--enhanced", folder.path("enh"),
+                                          "--metrics", " , ", "--no-catalog"])
+        #expect(result.status == 64 && result.stderr.contains("--metrics: no metric named"), "\(result.stderr)")
+    }
 }

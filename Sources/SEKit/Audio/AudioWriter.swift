@@ -86,7 +86,7 @@ public enum AudioWriter {
                 throw AudioError.writeFailed(path: url.path, reason: "\(error)")
             }
             let bytes = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
-            return WriteReport(clippedSamples: clipped, bytes: bytes ?? 0)
+            return WriteReport(clippedSamples: clipped, bytes: bytes)
         }
     }
 }

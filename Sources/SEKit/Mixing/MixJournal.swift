@@ -41,7 +41,7 @@ final class MixJournal: @unchecked Sendable {
                 try truncating.close()
             }
         } else {
-            fm.createFile(atPath: url.path, contents: nil)
+            _ = fm.createFile(atPath: url.path, contents: nil)
         }
         records = found
         lines = foundLines

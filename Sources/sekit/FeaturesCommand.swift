@@ -45,7 +45,7 @@ struct FeaturesCommand: ParsableCommand {
     @Option(name: .long, help: "Stored type.") var dtype: FeatureDType = .float32
     @Option(name: .long, help: ArgumentHelp("none, or gzip:LEVEL (1-9; gzip alone is gzip:\(FeatureCompression.defaultGzipLevel)) after HDF5's shuffle filter.", valueName: "none|gzip[:level]")) var compression: FeatureCompression = .none
     @Flag(name: .long, help: "Replace an existing output file.") var overwrite = false
-    @OptionGroup var job: JobOptions
+    @OptionGroup var job: JobsOption
     @OptionGroup var recording: CatalogRecordingOptions
 
     var parsedTargets: [FeatureTarget] {

@@ -31,7 +31,7 @@ struct SynthesizeCommand: ParsableCommand {
     @Option(name: .long, help: "The mixed corpus (default: the feature file's `corpus` attribute).") var corpus: String?
     @Option(name: [.short, .long], help: "Output folder for CLIP_ID.wav files.") var out: String
     @Option(name: .long, help: "Output sample format.") var format: WAVSampleFormat = .float32
-    @OptionGroup var job: JobOptions
+    @OptionGroup var job: JobsOption
     @OptionGroup var recording: CatalogRecordingOptions
 
     func run() throws {

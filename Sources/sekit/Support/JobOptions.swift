@@ -8,16 +8,12 @@ extension Shard: ExpressibleByArgument {
     public var defaultValueDescription: String { description }
 }
 
-/// `--jobs` and `--shard`, shared by every batch command.
-struct JobOptions: ParsableArguments {
+/// `--jobs`, shared by every parallel command.
+struct JobsOption: ParsableArguments {
     // No default value in the declaration: the core count would make `--help` depend on the machine.
     @Option(name: .customLong("jobs"),
             help: ArgumentHelp("Parallel workers (default: all cores). Output does not depend on it.", valueName: "n"))
     var requestedJobs: Int?
-
-    @Option(help: ArgumentHelp("Process shard i of N (1-based, 1 <= i <= N, e.g. 2/8); the union of all shards equals the unsharded run.",
-                               valueName: "i/N"))
-    var shard: Shard = .whole
 
     /// Workers to use: `--jobs`, else every core.
     var jobs: Int { requestedJobs ?? ProcessInfo.processInfo.activeProcessorCount }
@@ -25,4 +21,18 @@ struct JobOptions: ParsableArguments {
     func validate() throws {
         if let requestedJobs, requestedJobs < 1 { throw ValidationError("--jobs must be at least 1, got \(requestedJobs)") }
     }
+}
+
+/// `--jobs` and `--shard`, shared by the batch commands that split their work into shards
+/// (`mix`, `score`). A command that does not honour `--shard` takes ``JobsOption`` instead, so
+/// it never accepts an option it would ignore.
+struct JobOptions: ParsableArguments {
+    @OptionGroup var workers: JobsOption
+
+    @Option(help: ArgumentHelp("Process shard i of N (1-based, 1 <= i <= N, e.g. 2/8); the union of all shards equals the unsharded run.",
+                               valueName: "i/N"))
+    var shard: Shard = .whole
+
+    /// Workers to use: `--jobs`, else every core.
+    var jobs: Int { workers.jobs }
 }

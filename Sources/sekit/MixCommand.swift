@@ -7,6 +7,7 @@ extension MixOptions.SNRMode: ExpressibleByArgument {}
 extension MixOptions.LevelMode: ExpressibleByArgument {}
 extension MixOptions.ClippingPolicy: ExpressibleByArgument {}
 extension MixOptions.ReverbTarget: ExpressibleByArgument {}
+extension MixOptions.Disjointness: ExpressibleByArgument {}
 extension WAVSampleFormat: ExpressibleByArgument {}
 
 struct MixCommand: ParsableCommand {
@@ -50,7 +51,7 @@ struct MixCommand: ParsableCommand {
     @Option(name: .long, help: "Band-limiting low-pass cut-off in Hz: list or range (off unless given).") var lowpassHz: String?
     @Option(name: .long, help: "Probability that a clip is band-limited (default 0.5).") var lowpassProbability: Double?
     @Option(name: .long, help: "Source splits, e.g. train=0.9,test=0.1: files (not clips) are assigned to splits.") var split: String?
-    @Option(name: .long, help: "'speakers': assign speakers, not files, to splits (needs --speaker-pattern).") var disjoint: String?
+    @Option(name: .long, help: "speakers: assign speakers, not files, to splits (needs --speaker-pattern or a catalogued corpus).") var disjoint: MixOptions.Disjointness?
     @Option(name: .long, help: "Regular expression on the source path; its first group is the speaker.") var speakerPattern: String?
     @Option(name: .long, help: "Run seed (default 0).") var seed: String?
     @Option(name: .long, help: "Output sample format (default pcm16).") var format: WAVSampleFormat?
@@ -72,7 +73,7 @@ struct MixCommand: ParsableCommand {
         set("snr-db", snrDb); set("snr-mode", snrMode?.rawValue); set("noises-per-clip", noisesPerClip)
         set("level-dbfs", levelDbfs); set("level-mode", levelMode?.rawValue); set("clipping", clipping?.rawValue); set("target", target?.rawValue)
         set("rir-probability", rirProbability); set("lowpass-hz", lowpassHz); set("lowpass-probability", lowpassProbability)
-        set("split", split); set("disjoint", disjoint); set("speaker-pattern", speakerPattern); set("seed", seed)
+        set("split", split); set("disjoint", disjoint?.rawValue); set("speaker-pattern", speakerPattern); set("seed", seed)
         set("format", format?.rawValue); set("crossfade-seconds", crossfadeSeconds)
         return values
     }

@@ -73,6 +73,12 @@ public struct MixOptions: Sendable, Codable, Equatable {
     public var split: SplitSpec = .single("train")
     /// Assign speakers (not files) to splits.
     public var disjointSpeakers: Bool = false
+
+    /// Values of the `disjoint` setting: what splits keep apart besides files.
+    public enum Disjointness: String, Sendable, CaseIterable {
+        /// Every speaker's files go to one split (needs speakers: `speaker-pattern` or a catalogued corpus).
+        case speakers
+    }
     /// Run seed: every clip's generator is seeded from (seed, clip index).
     public var seed: UInt64 = 0
     public var format: OutputFormat = .pcm16

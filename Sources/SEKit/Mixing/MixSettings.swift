@@ -103,8 +103,7 @@ public enum MixSettings {
         if let v = one("lowpass-hz") { options.lowpassHz = try ValueSpec(parsing: v, option: "lowpass-hz") }
         if let v = try number("lowpass-probability") { options.lowpassProbability = v }
         if let v = one("split") { options.split = try SplitSpec(parsing: v) }
-        if let v = one("disjoint") {
-            guard v == "speakers" else { throw MixError.invalidOption(name: "disjoint", value: v, reason: "the only value is 'speakers'") }
+        if try choice("disjoint", MixOptions.Disjointness.self) == .speakers {
             options.disjointSpeakers = true
         }
         if let text = one("seed") {

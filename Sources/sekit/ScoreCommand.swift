@@ -33,7 +33,7 @@ struct ScoreCommand: ParsableCommand {
     @Option(name: .long, help: "Length mismatch: strict (error for that clip) or trim (to the shorter).") var align: ScoreAlignment = .strict
     @OptionGroup var outputFormat: OutputFormatOptions
     @Option(name: .long, help: "Also write per-clip scores to this CSV file.") var perClip: String?
-    @Flag(name: .long, help: "Exit 0 even when some clips could not be scored.") var allowFailures = false
+    @Flag(name: .long, help: "Exit 0 even when some clips or metric values could not be scored.") var allowFailures = false
     @OptionGroup var job: JobOptions
     @OptionGroup var recording: CatalogRecordingOptions
 
@@ -90,7 +90,11 @@ struct ScoreCommand: ParsableCommand {
         if let line = outcome.run.summaryLine { printError(line) }
         if outcome.failed > 0 {
             printError("score: \(outcome.failed) of \(outcome.clips.count) clips could not be scored")
-            if !allowFailures { throw ExitCode(1) }
         }
+        if outcome.failedValues > 0 {
+            let clips = outcome.clips.filter { $0.failedValues > 0 }.count
+            printError("score: \(outcome.failedValues) metric values of \(clips) clips could not be computed (see the reasons above or in --per-clip/--format json)")
+        }
+        if (outcome.failed > 0 || outcome.failedValues > 0) && !allowFailures { throw ExitCode(1) }
     }
 }

@@ -3,7 +3,9 @@ import Foundation
 /// Renders scores as a table, JSON or per-clip CSV. Field names are a public contract
 /// (README "sekit score").
 public enum ScoreReport {
-    /// The JSON document: `{"checkpoint", "clips": [...], "summary": [...], "failed": N}`.
+    /// The JSON document: `{"checkpoint", "clips": [...], "summary": [...], "failed": N}`; when
+    /// some metric values could not be computed, `"failed_values": N` and per clip
+    /// `"metric_errors"` / `"noisy_metric_errors"` (metric → reason).
     public static func json(checkpoint: String, clips: [ClipScores], summary: [ScoreAggregate], metrics: [Metric]) throws -> Data {
         struct Clip: Encodable {
             var clip_id: String
@@ -16,29 +18,39 @@ public enum ScoreReport {
             var noisy_metrics: [String: Double]
             var improvement: [String: Double]
             var error: String?
+            // Present only when a value could not be computed (older documents stay as they were).
+            var metric_errors: [String: String]?
+            var noisy_metric_errors: [String: String]?
         }
         struct Document: Encodable {
             var checkpoint: String
             var metrics: [String]
             var failed: Int
+            var failed_values: Int?
             var clips: [Clip]
             var summary: [ScoreAggregate]
         }
-        func named(_ values: [Metric: Double]) -> [String: Double] {
+        func named<V>(_ values: [Metric: V]) -> [String: V] {
             Dictionary(uniqueKeysWithValues: values.map { ($0.key.rawValue, $0.value) })
         }
+        let failedValues = clips.reduce(0) { $0 + $1.failedValues }
         let document = Document(
             checkpoint: checkpoint, metrics: metrics.map(\.rawValue), failed: clips.filter { $0.error != nil }.count,
+            failed_values: failedValues > 0 ? failedValues : nil,
             clips: clips.map { c in
                 Clip(clip_id: c.pair.clipID, split: c.pair.split, snr_db: c.pair.snrDB, reference: c.pair.reference.path,
                      enhanced: c.pair.enhanced?.path, noisy: c.pair.noisy?.path, metrics: named(c.enhanced),
-                     noisy_metrics: named(c.noisy), improvement: named(c.improvement), error: c.error)
+                     noisy_metrics: named(c.noisy), improvement: named(c.improvement), error: c.error,
+                     metric_errors: c.metricErrors.isEmpty ? nil : named(c.metricErrors),
+                     noisy_metric_errors: c.noisyMetricErrors.isEmpty ? nil : named(c.noisyMetricErrors))
             },
             summary: summary)
         return try ReportJSON.data(document)
     }
 
-    /// Per-clip CSV: `clip_id,split,snr_db,<metric>,<metric>_noisy,<metric>_improvement,...,error`.
+    /// Per-clip CSV: `clip_id,split,snr_db,<metric>,<metric>_noisy,<metric>_improvement,...,error`;
+    /// `error` holds the clip's error, or the values that could not be computed
+    /// (`sisdr: reason; noisy estoi: reason`), whose cells are empty.
     public static func csv(clips: [ClipScores], metrics: [Metric]) -> String {
         var header = ["clip_id", "split", "snr_db"]
         for m in metrics { header += [m.rawValue, m.rawValue + "_noisy", m.rawValue + "_improvement"] }
@@ -49,7 +61,7 @@ public enum ScoreReport {
             var row = [CSVField.escape(c.pair.clipID), CSVField.escape(c.pair.split ?? ""), cell(c.pair.snrDB)]
             let improvement = c.improvement
             for m in metrics { row += [cell(c.enhanced[m]), cell(c.noisy[m]), cell(improvement[m])] }
-            row.append(CSVField.escape(c.error ?? ""))
+            row.append(CSVField.escape(c.error ?? c.valueErrorSummary))
             lines.append(row.joined(separator: ","))
         }
         return lines.joined(separator: "\n") + "\n"
@@ -59,7 +71,10 @@ public enum ScoreReport {
     /// improvement), then per-SNR and per-split rows.
     public static func table(checkpoint: String, clips: [ClipScores], summary: [ScoreAggregate], metrics: [Metric]) -> String {
         let failed = clips.filter { $0.error != nil }
-        var out = "checkpoint: \(checkpoint)   clips: \(clips.count)   scored: \(clips.count - failed.count)   failed: \(failed.count)\n"
+        var out = "checkpoint: \(checkpoint)   clips: \(clips.count)   scored: \(clips.count - failed.count)   failed: \(failed.count)"
+        let valueFailures = clips.filter { $0.failedValues > 0 }
+        if !valueFailures.isEmpty { out += "   values not computed: \(valueFailures.reduce(0) { $0 + $1.failedValues })" }
+        out += "\n"
         let byKey = Dictionary(summary.map { ("\($0.metric)|\($0.subset)", $0) }, uniquingKeysWith: { a, _ in a })
         var subsets: [String] = []
         for a in summary where !subsets.contains(a.subset) { subsets.append(a.subset) }
@@ -81,6 +96,8 @@ public enum ScoreReport {
         }
         out += TextTable.render(header: header, rows: rows)
         for f in failed.prefix(20) { out += "failed: \(f.pair.clipID): \(f.error!)\n" }
+        for f in valueFailures.prefix(20) { out += "not computed: \(f.pair.clipID): \(f.valueErrorSummary)\n" }
+        if valueFailures.count > 20 { out += "not computed: ... and \(valueFailures.count - 20) more clips (see --per-clip or --format json)\n" }
         if failed.count > 20 { out += "failed: ... and \(failed.count - 20) more (see --per-clip or --format json)\n" }
         return out
     }

@@ -44,11 +44,13 @@ struct ScoreCatalogRecorder: Sendable {
         for clip in clips {
             let id = catalogClipID(clip.pair)
             for metric in metrics {
-                if let error = clip.error {
-                    rows.append(ClipScoreRecord(runID: runID, clipID: id, metric: metric.rawValue, value: nil, error: error))
+                if let error = clip.error ?? clip.metricErrors[metric] {
+                    rows.append(ClipScoreRecord(runID: runID, clipID: id, metric: metric.rawValue, value: nil,
+                                                noisyValue: clip.noisy[metric], error: error))
                 } else if let value = clip.enhanced[metric] {
                     rows.append(ClipScoreRecord(runID: runID, clipID: id, metric: metric.rawValue, value: value,
-                                                noisyValue: clip.noisy[metric]))
+                                                noisyValue: clip.noisy[metric],
+                                                error: clip.noisyMetricErrors[metric].map { "noisy input: \($0)" }))
                 }
             }
         }
@@ -59,7 +61,8 @@ struct ScoreCatalogRecorder: Sendable {
                             ci95High: Self.finite(aggregate.ci95High), n: aggregate.n)
         })
         let failed = clips.filter { $0.error != nil }.count
-        try run.finish(params: ["clips": "\(clips.count)", "clips_failed": "\(failed)"])
+        try run.finish(params: ["clips": "\(clips.count)", "clips_failed": "\(failed)",
+                                "values_failed": "\(clips.reduce(0) { $0 + $1.failedValues })"])
     }
 
     static func finite(_ value: Double) -> Double? { value.isFinite ? value : nil }

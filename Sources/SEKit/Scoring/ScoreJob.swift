@@ -55,6 +55,8 @@ public enum ScoreJob {
         public var run: RecordedRun
         /// Clips that could not be scored.
         public var failed: Int { clips.filter { $0.error != nil }.count }
+        /// Metric values (enhanced or noisy) of scored clips that could not be computed.
+        public var failedValues: Int { clips.reduce(0) { $0 + $1.failedValues } }
     }
 
     /// Scores the request's pairs and records a `score` run (parent: the corpus's mix run when

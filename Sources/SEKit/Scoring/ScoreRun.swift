@@ -7,8 +7,24 @@ public struct ClipScores: Sendable {
     public var enhanced: [Metric: Double] = [:]
     /// Metric values of the noisy input against the reference (when the noisy input is known).
     public var noisy: [Metric: Double] = [:]
-    /// Why the clip could not be scored (nil when it was).
+    /// Why the clip could not be scored at all (nil when it was): unreadable files, rate or
+    /// length mismatch.
     public var error: String?
+    /// Metrics that have no value for the enhanced signal of this clip, with the reason (a silent
+    /// reference, a silent or constant output, too short); the clip's other metrics are kept.
+    public var metricErrors: [Metric: String] = [:]
+    /// The same for the noisy input.
+    public var noisyMetricErrors: [Metric: String] = [:]
+
+    /// Metric values of this clip that could not be computed (enhanced and noisy).
+    public var failedValues: Int { metricErrors.count + noisyMetricErrors.count }
+
+    /// The values that could not be computed, in metric-name order: `sisdr: reason; noisy estoi: reason`.
+    public var valueErrorSummary: String {
+        let enhanced = metricErrors.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key): \($0.value)" }
+        let noisy = noisyMetricErrors.sorted { $0.key.rawValue < $1.key.rawValue }.map { "noisy \($0.key): \($0.value)" }
+        return (enhanced + noisy).joined(separator: "; ")
+    }
 
     /// Enhanced minus noisy, for metrics where both are known.
     public var improvement: [Metric: Double] {
@@ -40,13 +56,19 @@ public enum ScoreRunner {
         }
     }
 
-    /// Every requested output of `metrics` for one comparison, each computation run once.
-    static func values(of metrics: [Metric], _ comparison: MetricComparison, workspace: MetricWorkspace) throws -> [Metric: Double] {
-        var values: [Metric: Double] = [:]
+    /// Every requested output of `metrics` for one comparison, each computation run once. A
+    /// computation that fails (``MetricError``) is an error for its outputs only; the others are kept.
+    static func values(of metrics: [Metric], _ comparison: MetricComparison,
+                       workspace: MetricWorkspace) -> (values: [Metric: Double], errors: [Metric: String]) {
+        var values: [Metric: Double] = [:], errors: [Metric: String] = [:]
         for descriptor in MetricRegistry.descriptors(for: metrics) {
-            values.merge(try descriptor.compute(comparison, workspace: workspace)) { first, _ in first }
+            do {
+                values.merge(try descriptor.compute(comparison, workspace: workspace)) { first, _ in first }
+            } catch {
+                for output in descriptor.outputs where metrics.contains(output.metric) { errors[output.metric] = "\(error)" }
+            }
         }
-        return values.filter { metrics.contains($0.key) }
+        return (values.filter { metrics.contains($0.key) }, errors)
     }
 
     static func scoreOne(_ pair: ScorePair, metrics: [Metric], alignment: ScoreAlignment, workspace: MetricWorkspace) -> ClipScores {
@@ -58,17 +80,21 @@ public enum ScoreRunner {
             let noisy = try pair.noisy.map { try AudioFile.read(at: $0) }
             let (ref, enh) = try aligned(reference, enhanced, referenceURL: pair.reference, otherURL: enhancedURL, alignment: alignment)
             let referenceSignal = ReferenceSignal(samples: ref, sampleRate: reference.sampleRate)
-            scores.enhanced = try values(of: metrics, MetricComparison(reference: referenceSignal, processed: enh), workspace: workspace)
+            (scores.enhanced, scores.metricErrors) = values(of: metrics, MetricComparison(reference: referenceSignal, processed: enh),
+                                                            workspace: workspace)
             if let noisy, let noisyURL = pair.noisy {
                 let (trimmed, noi) = try aligned(reference, noisy, referenceURL: pair.reference, otherURL: noisyURL, alignment: alignment)
                 // The same reference signal as for the enhanced output when the lengths agree, so
                 // metrics that analyse the reference once (STOI, ESTOI) reuse that analysis.
                 let noisyReference = trimmed.count == ref.count ? referenceSignal : ReferenceSignal(samples: trimmed, sampleRate: reference.sampleRate)
-                scores.noisy = try values(of: metrics, MetricComparison(reference: noisyReference, processed: noi), workspace: workspace)
+                (scores.noisy, scores.noisyMetricErrors) = values(of: metrics, MetricComparison(reference: noisyReference, processed: noi),
+                                                                  workspace: workspace)
             }
         } catch {
             scores.enhanced = [:]
             scores.noisy = [:]
+            scores.metricErrors = [:]
+            scores.noisyMetricErrors = [:]
             scores.error = "\(error)"
         }
         return scores

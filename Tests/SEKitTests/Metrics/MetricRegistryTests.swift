@@ -43,8 +43,8 @@ import Testing
         let workspace = MetricWorkspace()
         let reference = ReferenceSignal(samples: clean, sampleRate: 16000)
         for processed in [a, b] {
-            let shared = try ScoreRunner.values(of: [.stoi, .estoi, .segsnr], MetricComparison(reference: reference, processed: processed),
-                                                workspace: workspace)
+            let shared = ScoreRunner.values(of: [.stoi, .estoi, .segsnr], MetricComparison(reference: reference, processed: processed),
+                                            workspace: workspace).values
             #expect(shared[.stoi] == (try STOI.compute(reference: clean, processed: processed, sampleRate: 16000)))
             #expect(shared[.estoi] == (try STOI.compute(reference: clean, processed: processed, sampleRate: 16000, extended: true)))
             #expect(shared[.segsnr] == (try Metric.segsnr.compute(reference: clean, processed: processed, sampleRate: 16000)))

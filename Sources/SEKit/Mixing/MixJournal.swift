@@ -90,17 +90,26 @@ enum MixSpecFile {
     static func claim(layout: MixCorpusLayout, planner: MixPlanner, overwrite: Bool) throws {
         let fm = FileManager.default
         let wanted = spec(of: planner)
+        let entries = (try? fm.contentsOfDirectory(atPath: layout.root.path)) ?? []
         if let data = fm.contents(atPath: layout.specFile.path) {
-            let existing = try? JSONDecoder().decode(Spec.self, from: data)
-            if existing == wanted { return }
+            if (try? JSONDecoder().decode(Spec.self, from: data)) == wanted { return }
             guard overwrite else {
                 throw MixError.outputConflict(path: layout.root.path,
                     reason: "holds a different mix (see its mix.json); choose another folder or ask for it to be overwritten")
             }
+        } else if entries.contains(where: { !$0.hasPrefix(".") }) && !overwrite {
+            // (Hidden entries do not count: another shard's mix.json may be on its way in under a
+            // temporary name.)
+            // Not made by sekit mix (or its mix.json was removed): nothing in it is ours to replace.
+            throw MixError.outputConflict(path: layout.root.path,
+                reason: "is not empty and holds no mix.json (it was not made by sekit mix: \(entries.filter { !$0.hasPrefix(".") }.sorted().prefix(3).joined(separator: ", ")), ...); choose an empty or new folder, or ask for it to be overwritten")
+        }
+        if overwrite {
+            // Only what sekit mix writes is removed; anything else in the folder stays.
             for folder in [layout.noisyFolder, layout.cleanFolder, layout.noiseFolder, layout.stateFolder] {
                 try? fm.removeItem(at: folder)
             }
-            for name in (try? fm.contentsOfDirectory(atPath: layout.root.path)) ?? [] where name.hasPrefix("manifest") && name.hasSuffix(".jsonl") {
+            for name in entries where name.hasPrefix("manifest") && name.hasSuffix(".jsonl") {
                 try? fm.removeItem(at: layout.root.appendingPathComponent(name))
             }
         }

@@ -113,4 +113,38 @@ import Glibc
                                        "--out", folder.path("out3"), "--no-catalog"])
         #expect(off.status != 0 && off.stderr.contains("catalogue"))
     }
+
+    /// Two mixes into one folder: the second is refused at once, naming the first's process; the
+    /// first finishes alone (its seed only in the manifest, one file per clip and stem).
+    @Test func aSecondMixIntoTheSameFolderIsRefused() throws {
+        let folder = try CatalogCLIFolder()
+        defer { folder.cleanup() }
+        try makeSources(folder)
+        func arguments(seed: Int) -> [String] {
+            ["mix", "--speech", folder.path("speech"), "--noise", folder.path("noise"), "--count", "400", "--seconds", "0.5",
+             "--seed", "\(seed)", "--jobs", "1", "--out", folder.path("out"), "--no-catalog"]
+        }
+        let first = Process()
+        first.executableURL = SEKitBinary.url
+        first.arguments = arguments(seed: 1)
+        first.standardOutput = FileHandle.nullDevice
+        first.standardError = FileHandle.nullDevice
+        try first.run()
+        let noisy = folder.url.appendingPathComponent("out/noisy")
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, first.isRunning, ((try? FileManager.default.contentsOfDirectory(atPath: noisy.path).count) ?? 0) < 5 {
+            usleep(2_000)
+        }
+        let second = try SEKitBinary.run(arguments(seed: 2))
+        let firstWasRunning = first.isRunning
+        first.waitUntilExit()
+        #expect(firstWasRunning, "the first mix finished before the second started; make it longer")
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("is being written by process \(first.processIdentifier) on "), "\(second.stderr)")
+        #expect(first.terminationStatus == 0)
+        let manifest = try String(contentsOfFile: folder.path("out/manifest.jsonl"), encoding: .utf8)
+        let lines = manifest.split(separator: "\n")
+        #expect(lines.count == 400 && lines.allSatisfy { $0.contains("\"clip_id\":\"s1-") })
+        #expect(try FileManager.default.contentsOfDirectory(atPath: noisy.path).count == 400)
+    }
 }

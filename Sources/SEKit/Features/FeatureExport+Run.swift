@@ -9,6 +9,8 @@ extension FeatureExport {
     ///   output exists and `options.overwrite` is false; everything `run` throws.
     public static func export(corpus: URL, output: URL, options: FeatureExportOptions, context: RunContext,
                               progress: @escaping ProgressHandler = { _, _ in }) throws -> (result: FeatureExportResult, run: RecordedRun) {
+        let lock = try OutputLock(output: output.path, lockFile: OutputLock.lockFile(besideFile: output))
+        defer { withExtendedLifetime(lock) {} }
         if !options.overwrite, FileManager.default.fileExists(atPath: output.path) {
             throw FeatureFileError.outputExists(path: output.path)
         }

@@ -13,6 +13,8 @@ extension FeatureSynthesis {
     public static func synthesize(features: URL, predictions: URL?, dataset: String, corpus: URL?, output: URL,
                                   options: Options, context: RunContext,
                                   progress: @escaping ProgressHandler = { _, _ in }) throws -> (result: Result, run: RecordedRun) {
+        let lock = try OutputLock(output: output.path, lockFile: OutputLock.lockFile(besideFile: output))
+        defer { withExtendedLifetime(lock) {} }
         let reader = try FeatureFileReader(url: features)
         let predictionsURL = predictions ?? features
         let matrix = try PredictionMatrix(url: predictionsURL, dataset: dataset)

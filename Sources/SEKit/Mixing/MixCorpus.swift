@@ -21,6 +21,8 @@ public struct MixCorpusLayout: Sendable {
     public var journal: URL { stateFolder.appendingPathComponent("journal\(shardSuffix).jsonl") }
     /// Which catalogue run records this shard (so a resumed or repeated mix continues that run).
     public var catalogRunFile: URL { stateFolder.appendingPathComponent("catalog-run\(shardSuffix).json") }
+    /// `OUT/.sekit/lock[-shard-I-of-N]`: held (``OutputLock``) by the one process writing this shard.
+    public var lockFile: URL { stateFolder.appendingPathComponent("lock\(shardSuffix)") }
 
     /// Relative paths of a clip's stems, as written in the manifest.
     public static func relativePaths(clipID: String) -> (noisy: String, clean: String, noise: String) {

@@ -106,8 +106,12 @@ enum MixSpecFile {
         }
         if overwrite {
             // Only what sekit mix writes is removed; anything else in the folder stays.
-            for folder in [layout.noisyFolder, layout.cleanFolder, layout.noiseFolder, layout.stateFolder] {
+            for folder in [layout.noisyFolder, layout.cleanFolder, layout.noiseFolder] {
                 try? fm.removeItem(at: folder)
+            }
+            // The state goes too, but for the lock files, which other writers hold or wait on.
+            for name in (try? fm.contentsOfDirectory(atPath: layout.stateFolder.path)) ?? [] where !name.hasPrefix("lock") {
+                try? fm.removeItem(at: layout.stateFolder.appendingPathComponent(name))
             }
             for name in entries where name.hasPrefix("manifest") && name.hasSuffix(".jsonl") {
                 try? fm.removeItem(at: layout.root.appendingPathComponent(name))

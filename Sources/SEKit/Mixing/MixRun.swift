@@ -135,11 +135,18 @@ public final class MixRun: @unchecked Sendable {
         }
         let planner = try MixPlanner(options: options, speech: byKind[.speech]!, noise: byKind[.noise]!, rirs: byKind[.rir] ?? [])
         let layout = MixCorpusLayout(root: output, shard: shard)
+        // One process per shard of a folder, from claiming it to the manifest (N shards of one
+        // command may write into one folder at once; the same shard twice may not).
+        let lock = try OutputLock(output: shard == .whole ? output.path : "\(output.path) (shard \(shard))", lockFile: layout.lockFile)
         try MixSpecFile.claim(layout: layout, planner: planner, overwrite: overwrite)
-        return MixRun(planner: planner, layout: layout, inputs: inputs, skipped: skipped, jobs: jobs)
+        return MixRun(planner: planner, layout: layout, inputs: inputs, skipped: skipped, jobs: jobs, lock: lock)
     }
 
-    private init(planner: MixPlanner, layout: MixCorpusLayout, inputs: MixInputs, skipped: [SkippedSource], jobs: Int) {
+    /// This shard's claim on the output folder, held as long as the run exists.
+    private let lock: OutputLock
+
+    private init(planner: MixPlanner, layout: MixCorpusLayout, inputs: MixInputs, skipped: [SkippedSource], jobs: Int, lock: OutputLock) {
+        self.lock = lock
         self.planner = planner
         self.renderer = MixRenderer(planner: planner)
         self.layout = layout

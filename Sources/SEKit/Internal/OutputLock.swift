@@ -1,0 +1,66 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An exclusive claim on an output (a corpus folder's shard, a feature file, a CSV): one process
+/// writes it at a time. `flock(2)` on a small lock file: the kernel drops the lock when the
+/// process exits, however it exits, so a killed writer never leaves a stale claim. The file
+/// holds the owner's pid and host, so a second writer is told who holds it. The lock files stay
+/// (they are tiny and hidden; deleting them would open a window where two writers lock two
+/// different files).
+public final class OutputLock: @unchecked Sendable {
+    /// Why an output could not be claimed.
+    public struct Busy: Error, CustomStringConvertible, Sendable {
+        /// The output being written.
+        public let output: String
+        public let pid: Int?
+        public let host: String?
+        public var description: String {
+            "\(output) is being written by process \(pid.map(String.init) ?? "?") on \(host ?? "?"); wait for it to finish, or write elsewhere"
+        }
+    }
+
+    public let lockFile: URL
+    private let descriptor: Int32
+
+    /// Claims `output` through the lock file `lockFile` (created with its folder if needed).
+    /// - Throws: ``Busy`` when another process holds it; ``AtomicFile/Failure`` when the lock file
+    ///   cannot be created.
+    public init(output: String, lockFile: URL) throws {
+        try? FileManager.default.createDirectory(at: lockFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let fd = open(lockFile.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw AtomicFile.Failure(path: lockFile.path, reason: "open (lock file): \(String(cString: strerror(errno)))")
+        }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let failure = errno
+            let owner = Self.owner(of: fd)
+            close(fd)
+            if failure == EWOULDBLOCK { throw Busy(output: output, pid: owner.pid, host: owner.host) }
+            throw AtomicFile.Failure(path: lockFile.path, reason: "flock: \(String(cString: strerror(failure)))")
+        }
+        let me = "\(getpid()) \(ProcessInfo.processInfo.hostName)\n"
+        _ = ftruncate(fd, 0)
+        _ = me.withCString { pwrite(fd, $0, strlen($0), 0) }
+        self.lockFile = lockFile
+        self.descriptor = fd
+    }
+
+    deinit { close(descriptor) }  // closing the descriptor releases the lock
+
+    /// The pid and host written by the process holding the lock.
+    private static func owner(of fd: Int32) -> (pid: Int?, host: String?) {
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let count = pread(fd, &buffer, buffer.count, 0)
+        guard count > 0 else { return (nil, nil) }
+        let parts = String(decoding: buffer[0..<count], as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ", maxSplits: 1)
+        return (parts.first.flatMap { Int($0) }, parts.count > 1 ? String(parts[1]) : nil)
+    }
+
+    /// The lock file beside a file output: `FOLDER/.NAME.lock`.
+    public static func lockFile(besideFile url: URL) -> URL {
+        url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).lock")
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+@testable import SEKit
+
+/// One writer per output: a second writer is refused at once, naming who holds it.
+@Suite struct OutputLockTests {
+    @Test func aSecondClaimIsRefusedNamingTheHolderAndFreedOnRelease() throws {
+        let folder = try TemporaryFolder(); defer { folder.cleanup() }
+        let file = folder.file("x/.out.lock")
+        var first: OutputLock? = try OutputLock(output: "out", lockFile: file)
+        do {
+            _ = try OutputLock(output: "out", lockFile: file)
+            Issue.record("claimed twice")
+        } catch let busy as OutputLock.Busy {
+            #expect(busy.pid == Int(getpid()) && busy.host == ProcessInfo.processInfo.hostName)
+            #expect(busy.description.hasPrefix("out is being written by process \(getpid()) on "))
+        }
+        #expect(first != nil)
+        first = nil
+        _ = try OutputLock(output: "out", lockFile: file)
+    }
+
+    func mixInputs(_ folder: TemporaryFolder) throws -> MixInputs {
+        for (name, seed) in [("speech/a.wav", 1.0), ("noise/n.wav", 3.0)] {
+            let samples = (0..<16_000).map { Float(0.3 * sin(Double($0) * 0.01 * seed)) }
+            let url = folder.file(name)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try AudioWriter.write(AudioBuffer(samples: samples, sampleRate: 16_000), to: url, format: .wavPCM16)
+        }
+        return MixInputs(speech: [folder.file("speech").path], noise: [folder.file("noise").path])
+    }
+
+    @Test func aMixShardIsWrittenByOneProcessButShardsShareTheFolder() throws {
+        let folder = try TemporaryFolder(); defer { folder.cleanup() }
+        let inputs = try mixInputs(folder)
+        var options = MixOptions()
+        options.count = 4; options.seconds = 0.25
+        let out = folder.file("corpus")
+        let running = try MixRun.prepare(options: options, inputs: inputs, output: out, jobs: 1)
+        #expect(throws: OutputLock.Busy.self) { try MixRun.prepare(options: options, inputs: inputs, output: out, jobs: 1) }
+        let half = try MixRun.prepare(options: options, inputs: inputs, output: out, shard: try Shard(parsing: "1/2"), jobs: 1)
+        #expect(throws: OutputLock.Busy.self) {
+            try MixRun.prepare(options: options, inputs: inputs, output: out, shard: try Shard(parsing: "1/2"), jobs: 1)
+        }
+        _ = try MixRun.prepare(options: options, inputs: inputs, output: out, shard: try Shard(parsing: "2/2"), jobs: 1)
+        #expect(try running.run().written == 4 && half.layout.shard != .whole)
+    }
+
+    @Test func featureFilesSynthesisFoldersAndPerClipCSVsAreClaimed() throws {
+        let folder = try TemporaryFolder(); defer { folder.cleanup() }
+        let features = folder.file("f.h5"), csv = folder.file("scores.csv"), out = folder.file("enhanced")
+        let held = try [features, csv, out].map { try OutputLock(output: $0.path, lockFile: OutputLock.lockFile(besideFile: $0)) }
+        #expect(throws: OutputLock.Busy.self) {
+            try FeatureExport.export(corpus: folder.url, output: features, options: FeatureExportOptions(), context: .unrecorded)
+        }
+        #expect(throws: OutputLock.Busy.self) {
+            try FeatureSynthesis.synthesize(features: features, predictions: nil, dataset: "irm", corpus: nil, output: out,
+                                            options: .init(), context: .unrecorded)
+        }
+        try FileManager.default.createDirectory(at: folder.file("ref"), withIntermediateDirectories: true)
+        var request = ScoreJob.Request(pairing: .folders(reference: folder.file("ref"), enhanced: folder.file("ref"), noisy: nil),
+                                       metrics: [.snr], checkpoint: "x")
+        request.perClipCSV = csv
+        try AudioWriter.write(AudioBuffer(samples: [0.1, -0.1, 0.2, 0.05], sampleRate: 16_000), to: folder.file("ref/a.wav"), format: .wavPCM16)
+        #expect(throws: OutputLock.Busy.self) { try ScoreJob.run(request, context: .unrecorded) }
+        #expect(held.count == 3)
+    }
+}

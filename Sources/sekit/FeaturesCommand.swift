@@ -45,6 +45,8 @@ struct FeaturesCommand: ParsableCommand {
     @Option(name: .long, help: "Stored type.") var dtype: FeatureDType = .float32
     @Option(name: .long, help: ArgumentHelp("none, or gzip:LEVEL (1-9; gzip alone is gzip:\(FeatureCompression.defaultGzipLevel)) after HDF5's shuffle filter.", valueName: "none|gzip[:level]")) var compression: FeatureCompression = .none
     @Flag(name: .long, help: "Replace an existing output file.") var overwrite = false
+    @Flag(name: .long, help: "Export a corpus whose mix did not finish (fewer clips than it planned); the missing clips are counted.")
+    var allowIncomplete = false
     @OptionGroup var job: JobsOption
     @OptionGroup var recording: CatalogRecordingOptions
 
@@ -77,6 +79,7 @@ struct FeaturesCommand: ParsableCommand {
         options.compression = compression
         options.split = split
         options.overwrite = overwrite
+        options.allowIncomplete = allowIncomplete
         options.jobs = job.jobs
         let output = URL(fileURLWithPath: out)
         let meter = ProgressMeter(label: "features")
@@ -87,6 +90,7 @@ struct FeaturesCommand: ParsableCommand {
         print("clips: \(result.clips), frames: \(result.summary.totalFrames), bins: \(options.stft.binCount), "
               + "streams: \(options.streamNames.joined(separator: ", ")), \(result.summary.fileBytes) bytes")
         print("statistics over split: \(result.statisticsSplit)")
+        if result.missingClips > 0 { printError("features: the corpus's mix did not finish: \(result.missingClips) planned clips are missing") }
         if let line = run.summaryLine { print(line) }
     }
 }

@@ -34,6 +34,8 @@ struct ScoreCommand: ParsableCommand {
     @OptionGroup var outputFormat: OutputFormatOptions
     @Option(name: .long, help: "Also write per-clip scores to this CSV file.") var perClip: String?
     @Flag(name: .long, help: "Exit 0 even when some clips or metric values could not be scored.") var allowFailures = false
+    @Flag(name: .long, help: "Score a --corpus whose mix did not finish (fewer clips than it planned); the missing clips are counted.")
+    var allowIncomplete = false
     @OptionGroup var job: JobOptions
     @OptionGroup var recording: CatalogRecordingOptions
 
@@ -76,6 +78,7 @@ struct ScoreCommand: ParsableCommand {
         request.shard = job.shard
         request.jobs = job.jobs
         request.perClipCSV = perClip.map { URL(fileURLWithPath: $0) }
+        request.allowIncomplete = allowIncomplete
         let meter = ProgressMeter(label: "score")
         let outcome = try ScoreJob.run(request, context: try recording.context(), progress: { done, total in meter.update(done, of: total) })
         switch outputFormat.resolved {
@@ -88,6 +91,7 @@ struct ScoreCommand: ParsableCommand {
             print("")
         }
         if let line = outcome.run.summaryLine { printError(line) }
+        if outcome.missingClips > 0 { printError("score: the corpus's mix did not finish: \(outcome.missingClips) planned clips are missing") }
         if outcome.failed > 0 {
             printError("score: \(outcome.failed) of \(outcome.clips.count) clips could not be scored")
         }

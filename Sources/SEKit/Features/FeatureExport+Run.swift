@@ -32,7 +32,7 @@ extension FeatureExport {
                                                featuresRunID: run.id?.rawValue ?? "", progress: progress)
             try run.recordArtifact(fileAt: output, kind: "features-hdf5")
             try run.finish(params: ["clips": "\(result.clips)", "frames": "\(result.summary.totalFrames)",
-                                    "statistics_split": result.statisticsSplit])
+                                    "statistics_split": result.statisticsSplit, "clips_missing": "\(result.missingClips)"])
             return result
         }
         return (result, run)

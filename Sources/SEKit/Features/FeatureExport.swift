@@ -19,6 +19,8 @@ public struct FeatureExportOptions: Sendable {
     public var statisticsSplit = "train"
     public var overwrite = false
     public var jobs = 1
+    /// Export a corpus whose mix did not finish (fewer clips than planned) instead of refusing it.
+    public var allowIncomplete = false
 
     public init() {}
 
@@ -47,6 +49,8 @@ public struct FeatureExportResult: Sendable {
     /// The split the statistics describe (`train`, or `all`).
     public var statisticsSplit: String
     public var clips: Int { summary.clipCount }
+    /// Clips the corpus's mix planned but did not make (exported only with `allowIncomplete`).
+    public var missingClips = 0
 }
 
 /// Exports a mixed corpus's clips as packed STFT feature streams into one HDF5 file.
@@ -74,7 +78,7 @@ public enum FeatureExport {
         guard !manifests.isEmpty else {
             throw FeatureExportError.noClips(corpus: corpus.path, reason: "no manifest.jsonl (is it a folder made by sekit mix?)")
         }
-        var records = try MixManifestRecord.read(manifests)
+        var (records, missingClips) = try MixManifestRecord.corpusRecords(corpus, allowIncomplete: options.allowIncomplete)
         if let split = options.split { records = records.filter { $0.split == split } }
         guard !records.isEmpty else {
             throw FeatureExportError.noClips(corpus: corpus.path, reason: options.split.map { "no clips in split '\($0)'" } ?? "the manifest is empty")
@@ -119,7 +123,7 @@ public enum FeatureExport {
                 progress(done, records.count)
             }
             let summary = try writer.finish(statistics: statistics, statisticsSplit: statisticsSplit)
-            return FeatureExportResult(summary: summary, statisticsSplit: statisticsSplit)
+            return FeatureExportResult(summary: summary, statisticsSplit: statisticsSplit, missingClips: missingClips)
         } catch {
             writer.discard()
             throw error

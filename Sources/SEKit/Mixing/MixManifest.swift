@@ -75,6 +75,29 @@ public struct MixManifestRecord: Sendable, Codable, Equatable {
         return names.filter { $0.hasPrefix("manifest-shard-") && $0.hasSuffix(".jsonl") }.sorted().map { corpus.appendingPathComponent($0) }
     }
 
+    /// Every clip of the mixed corpus at `corpus` (all its shards' manifests, in clip order),
+    /// checked against the clip count its `mix.json` planned: a mix that did not finish (killed,
+    /// a full disk, clips that could not be made, a shard not run) is refused unless
+    /// `allowIncomplete`, and the number of missing clips is returned either way (0 for a corpus
+    /// without `mix.json`, whose plan is unknown).
+    /// - Throws: ``MixError/incompleteCorpus(path:present:planned:)``; ``MixError/notACorpus(path:reason:)``
+    ///   when there is no manifest; decoding errors naming the file.
+    public static func corpusRecords(_ corpus: URL, allowIncomplete: Bool) throws -> (records: [MixManifestRecord], missing: Int) {
+        let manifests = files(inCorpus: corpus)
+        guard !manifests.isEmpty else {
+            throw MixError.notACorpus(path: corpus.path, reason: "no manifest.jsonl (is it a folder made by sekit mix? a mix writes it when it finishes)")
+        }
+        let records = try read(manifests)
+        let spec = MixCorpusLayout(root: corpus).specFile
+        guard let data = FileManager.default.contents(atPath: spec.path),
+              let planned = try? JSONDecoder().decode(MixSpecFile.Spec.self, from: data).clipCount else { return (records, 0) }
+        let missing = max(0, planned - Set(records.map(\.index)).count)
+        if missing > 0 && !allowIncomplete {
+            throw MixError.incompleteCorpus(path: corpus.path, present: records.count, planned: planned)
+        }
+        return (records, missing)
+    }
+
     /// Every record of several manifests (a corpus's shards), in clip order.
     public static func read(_ urls: [URL]) throws -> [MixManifestRecord] {
         try urls.flatMap { try read($0) }.sorted { $0.index < $1.index }

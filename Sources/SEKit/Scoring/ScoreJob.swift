@@ -23,6 +23,8 @@ public enum ScoreJob {
         public var jobs = 1
         /// Also write per-clip scores here as CSV (atomically).
         public var perClipCSV: URL?
+        /// Score a corpus whose mix did not finish (fewer clips than planned) instead of refusing it.
+        public var allowIncomplete = false
 
         public init(pairing: Pairing, metrics: [Metric], checkpoint: String) {
             self.pairing = pairing; self.metrics = metrics; self.checkpoint = checkpoint
@@ -53,6 +55,8 @@ public enum ScoreJob {
         public var clips: [ClipScores]
         public var summary: [ScoreAggregate]
         public var run: RecordedRun
+        /// Clips the corpus's mix planned but did not make (scored only with `allowIncomplete`).
+        public var missingClips = 0
         /// Clips that could not be scored.
         public var failed: Int { clips.filter { $0.error != nil }.count }
         /// Metric values (enhanced or noisy) of scored clips that could not be computed.
@@ -66,10 +70,12 @@ public enum ScoreJob {
     public static func run(_ request: Request, context: RunContext, progress: ProgressHandler? = nil) throws -> Outcome {
         let pairs: [ScorePair]
         var corpus: URL?
+        var missingClips = 0
         switch request.pairing {
         case let .corpus(url, enhanced, split):
-            pairs = try ScorePairing.fromCorpus(url, enhanced: enhanced, split: split)
+            pairs = try ScorePairing.fromCorpus(url, enhanced: enhanced, split: split, allowIncomplete: request.allowIncomplete)
             corpus = url
+            if request.allowIncomplete { missingClips = try MixManifestRecord.corpusRecords(url, allowIncomplete: true).missing }
         case let .folders(reference, enhanced, noisy):
             pairs = try ScorePairing.byName(reference: reference, enhanced: enhanced, noisy: noisy)
         }
@@ -85,8 +91,9 @@ public enum ScoreJob {
             if let perClip = request.perClipCSV {
                 try AtomicFile.write(Data(ScoreReport.csv(clips: clips, metrics: request.metrics).utf8), to: perClip)
             }
+            if corpus != nil { try recorder.run.setParams(["clips_missing": "\(missingClips)"]) }
             try recorder.finish(clips: clips, summary: summary, metrics: request.metrics)
-            return Outcome(clips: clips, summary: summary, run: recorder.run)
+            return Outcome(clips: clips, summary: summary, run: recorder.run, missingClips: missingClips)
         }
     }
 }

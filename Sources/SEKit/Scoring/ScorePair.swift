@@ -51,12 +51,14 @@ public enum ScorePairing {
     /// Pairs through a mixed corpus's manifest: reference `OUT/clean/ID.wav`, noisy
     /// `OUT/noisy/ID.wav`, enhanced `ENHANCED/ID.wav` (or `ENHANCED/<noisy path>`). Without
     /// `enhanced`, the noisy input itself is scored (the "noisy" baseline row).
-    public static func fromCorpus(_ corpus: URL, enhanced: URL?, split: String?) throws -> [ScorePair] {
+    /// A corpus whose mix did not finish is refused unless `allowIncomplete`
+    /// (``MixManifestRecord/corpusRecords(_:allowIncomplete:)``).
+    public static func fromCorpus(_ corpus: URL, enhanced: URL?, split: String?, allowIncomplete: Bool = false) throws -> [ScorePair] {
         let manifests = MixManifestRecord.files(inCorpus: corpus)
         guard let manifest = manifests.first else {
             throw ScoreError.invalidOption(name: "corpus", value: corpus.path, reason: "no manifest.jsonl (is it a folder made by sekit mix?)")
         }
-        var records = try MixManifestRecord.read(manifests)
+        var records = try MixManifestRecord.corpusRecords(corpus, allowIncomplete: allowIncomplete).records
         if let split { records = records.filter { $0.split == split } }
         guard !records.isEmpty else { throw ScoreError.noPairs(reason: "\(manifest.path) has no clips\(split.map { " in split \($0)" } ?? "")") }
         return records.map { record in

@@ -24,6 +24,8 @@ enum ErrorPresentation {
             return CommandLineMessage(description: "\(path): output exists (pass --overwrite to replace it)")
         case MixError.outputConflict(let path, let reason) where isFlag("overwrite"):
             return CommandLineMessage(description: "\(path): \(reason) (--overwrite replaces it)")
+        case MixError.incompleteCorpus where isFlag("allow-incomplete"):
+            return CommandLineMessage(description: "\(error)".replacingOccurrences(of: "(allow-incomplete)", with: "(--allow-incomplete)"))
         case CatalogError.notFound where isFlag("catalog"):
             return CommandLineMessage(description: "\(error); choose another with --catalog or SEKIT_CATALOG")
         default:

@@ -83,6 +83,34 @@ import Glibc
         #expect(replaced.status == 0, "\(replaced.stderr)")
         #expect(try folder.sqlite(catalog, "SELECT count(*) FROM runs WHERE kind = 'mix' AND status = 'finished'") == "2")
         #expect(try folder.sqlite(catalog, "SELECT count(*) FROM clips WHERE id LIKE '%/s2-%'") == "4")
+        // The replaced run's clip rows are gone (their files hold the new mix now); the run stays as history.
+        #expect(try folder.sqlite(catalog, "SELECT count(*) FROM clips") == "4")
+        #expect(try folder.sqlite(catalog, "SELECT count(*) FROM clip_noises") == "4")
+        #expect(try folder.sqlite(catalog, "SELECT p.value_text FROM params p JOIN runs r ON r.id = p.run_id WHERE p.key = 'clips_superseded'") == "4")
+        let newRun = try folder.sqlite(catalog, "SELECT DISTINCT run_id FROM clips")
+        #expect(try folder.sqlite(catalog, "SELECT value_text FROM params WHERE key = 'superseded_by'") == newRun)
+
+        // A shard into the finished unsharded folder would make its clips a second time: refused.
+        let shard = try mix(seed: 2, extra: ["--shard", "1/2"])
+        #expect(shard.status != 0 && shard.stderr.contains("was made by an unsharded run"), "\(shard.stderr)")
+        #expect(try folder.sqlite(catalog, "SELECT count(*) FROM clips") == "4")
+        #expect(try folder.sqlite(catalog, "SELECT count(*) FROM runs WHERE kind = 'mix'") == "2")
+    }
+
+    /// Shards made into one folder: an unsharded run into it is refused; the shards themselves resume.
+    @Test func anUnshardedRunIntoAShardedFolderIsRefused() throws {
+        let folder = try CatalogCLIFolder()
+        defer { folder.cleanup() }
+        try makeSources(folder)
+        func mix(_ extra: [String]) throws -> SEKitBinary.Result {
+            try SEKitBinary.run(["mix", "--speech", folder.path("speech"), "--noise", folder.path("noise"), "--count", "4",
+                                 "--seconds", "0.5", "--out", folder.path("out"), "--no-catalog"] + extra)
+        }
+        #expect(try mix(["--shard", "1/2"]).status == 0)
+        #expect(try mix(["--shard", "2/2"]).status == 0)
+        #expect(try mix(["--shard", "1/2"]).stdout.contains("resumed"))
+        let whole = try mix([])
+        #expect(whole.status != 0 && whole.stderr.contains("was made in shards"), "\(whole.stderr)")
     }
 
     @Test(.enabled(if: sqliteAvailable, "needs /usr/bin/sqlite3")) func mixesCataloguedCorporaWithTheirSpeakers() throws {

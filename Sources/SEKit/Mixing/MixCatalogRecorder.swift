@@ -68,6 +68,11 @@ public struct MixCatalogRecorder: Sendable {
             try FileManager.default.createDirectory(at: layout.stateFolder, withIntermediateDirectories: true)
             let state = MixCatalogRunState(catalog: catalogPath, runID: run.id!, shard: layout.shard, specSHA256: spec)
             try AtomicFile.write(try JSONEncoder().encode(state), to: layout.catalogRunFile)
+            // A different mix written over the folder: the old run's clip rows describe files that
+            // now hold other audio.
+            for replaced in mix.replacedRuns where replaced.catalog == catalogPath && replaced.runID != run.id {
+                try catalog.supersede(run: replaced.runID, by: run.id!)
+            }
         }
         return MixCatalogRecorder(run: run, layout: layout)
     }

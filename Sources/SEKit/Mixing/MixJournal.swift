@@ -87,24 +87,43 @@ enum MixSpecFile {
     }
 
     /// Writes `mix.json`, or checks that the existing one describes the same mix.
-    static func claim(layout: MixCorpusLayout, planner: MixPlanner, overwrite: Bool) throws {
+    ///
+    /// A folder holds one kind of run: shards of one command (`manifest-shard-I-of-N.jsonl`) or
+    /// one unsharded run (`manifest.jsonl`); running the other kind into it would make a second
+    /// set of the same clips, so it is refused unless `overwrite`.
+    /// - Returns: whether a different mix was replaced (`overwrite`).
+    @discardableResult
+    static func claim(layout: MixCorpusLayout, planner: MixPlanner, overwrite: Bool) throws -> Bool {
         let fm = FileManager.default
         let wanted = spec(of: planner)
         let entries = (try? fm.contentsOfDirectory(atPath: layout.root.path)) ?? []
+        let conflict: String?
         if let data = fm.contents(atPath: layout.specFile.path) {
-            if (try? JSONDecoder().decode(Spec.self, from: data)) == wanted { return }
-            guard overwrite else {
-                throw MixError.outputConflict(path: layout.root.path,
-                    reason: "holds a different mix (see its mix.json); choose another folder or ask for it to be overwritten")
+            if (try? JSONDecoder().decode(Spec.self, from: data)) != wanted {
+                conflict = "holds a different mix (see its mix.json); choose another folder or ask for it to be overwritten"
+            } else {
+                let state = (try? fm.contentsOfDirectory(atPath: layout.stateFolder.path)) ?? []
+                let sharded = entries.contains { $0.hasPrefix("manifest-shard-") }
+                    || state.contains { $0.contains("-shard-") && !$0.hasPrefix("lock") }
+                let whole = entries.contains("manifest.jsonl") || state.contains("journal.jsonl")
+                if layout.shard == .whole && sharded {
+                    conflict = "was made in shards (manifest-shard-*.jsonl); an unsharded run would make every clip a second time: run the shards, or ask for it to be overwritten"
+                } else if layout.shard != .whole && whole {
+                    conflict = "was made by an unsharded run (manifest.jsonl); a shard would make its clips a second time: choose another folder, or ask for it to be overwritten"
+                } else {
+                    return false  // the same mix: resume
+                }
             }
-        } else if entries.contains(where: { !$0.hasPrefix(".") }) && !overwrite {
+        } else if entries.contains(where: { !$0.hasPrefix(".") }) {
+            // Not made by sekit mix (or its mix.json was removed): nothing in it is ours to replace.
             // (Hidden entries do not count: another shard's mix.json may be on its way in under a
             // temporary name.)
-            // Not made by sekit mix (or its mix.json was removed): nothing in it is ours to replace.
-            throw MixError.outputConflict(path: layout.root.path,
-                reason: "is not empty and holds no mix.json (it was not made by sekit mix: \(entries.filter { !$0.hasPrefix(".") }.sorted().prefix(3).joined(separator: ", ")), ...); choose an empty or new folder, or ask for it to be overwritten")
+            conflict = "is not empty and holds no mix.json (it was not made by sekit mix: \(entries.filter { !$0.hasPrefix(".") }.sorted().prefix(3).joined(separator: ", ")), ...); choose an empty or new folder, or ask for it to be overwritten"
+        } else {
+            conflict = nil
         }
-        if overwrite {
+        if let conflict {
+            guard overwrite else { throw MixError.outputConflict(path: layout.root.path, reason: conflict) }
             // Only what sekit mix writes is removed; anything else in the folder stays.
             for folder in [layout.noisyFolder, layout.cleanFolder, layout.noiseFolder] {
                 try? fm.removeItem(at: folder)
@@ -121,6 +140,7 @@ enum MixSpecFile {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         try AtomicFile.write(try encoder.encode(wanted), to: layout.specFile)
+        return conflict != nil
     }
 
     /// Writes the manifest atomically, one sorted-key JSON object a line; `lines` holds records

@@ -138,15 +138,22 @@ public final class MixRun: @unchecked Sendable {
         // One process per shard of a folder, from claiming it to the manifest (N shards of one
         // command may write into one folder at once; the same shard twice may not).
         let lock = try OutputLock(output: shard == .whole ? output.path : "\(output.path) (shard \(shard))", lockFile: layout.lockFile)
-        try MixSpecFile.claim(layout: layout, planner: planner, overwrite: overwrite)
-        return MixRun(planner: planner, layout: layout, inputs: inputs, skipped: skipped, jobs: jobs, lock: lock)
+        // The catalogue runs of the corpus now in the folder, read before an overwrite removes them.
+        let existing = MixCatalogRunState.all(in: output)
+        let replaced = try MixSpecFile.claim(layout: layout, planner: planner, overwrite: overwrite)
+        return MixRun(planner: planner, layout: layout, inputs: inputs, skipped: skipped, jobs: jobs, lock: lock,
+                      replacedRuns: replaced ? existing : [])
     }
 
     /// This shard's claim on the output folder, held as long as the run exists.
     private let lock: OutputLock
+    /// Catalogue runs of a different mix this one replaced in the folder (`overwrite`).
+    public let replacedRuns: [MixCatalogRunState]
 
-    private init(planner: MixPlanner, layout: MixCorpusLayout, inputs: MixInputs, skipped: [SkippedSource], jobs: Int, lock: OutputLock) {
+    private init(planner: MixPlanner, layout: MixCorpusLayout, inputs: MixInputs, skipped: [SkippedSource], jobs: Int, lock: OutputLock,
+                 replacedRuns: [MixCatalogRunState]) {
         self.lock = lock
+        self.replacedRuns = replacedRuns
         self.planner = planner
         self.renderer = MixRenderer(planner: planner)
         self.layout = layout

@@ -35,4 +35,20 @@ import Testing
                                           "--metrics", " , ", "--no-catalog"])
         #expect(result.status == 64 && result.stderr.contains("--metrics: no metric named"), "\(result.stderr)")
     }
+
+    /// Random bytes named like audio: the message says so, and the MPEG decoder's own notes stay
+    /// off stderr.
+    @Test func randomBytesAreNotARecognisedAudioFile() throws {
+        let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
+        var generator = SystemRandomNumberGenerator()
+        for name in ["noise.wav", "noise.mp3"] {
+            try Data((0..<20_000).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(to: folder.url.appendingPathComponent(name))
+        }
+        let result = try SEKitBinary.run(["info", folder.path("noise.wav"), folder.path("noise.mp3")])
+        #expect(result.status == 1)
+        for name in ["noise.wav", "noise.mp3"] {
+            #expect(result.stderr.contains("\(folder.path(name)): cannot read audio: not a recognised audio file"), "\(result.stderr)")
+        }
+        #expect(!result.stderr.contains("Note:") && !result.stderr.contains("MPEG-Header"), "\(result.stderr)")
+    }
 }

@@ -1,5 +1,8 @@
 import CSndfile
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// An open libsndfile handle for reading (`sf_open` with `SFM_READ`), closed in `deinit` (`sf_close`).
 final class SndfileReader {
@@ -17,11 +20,50 @@ final class SndfileReader {
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
         if size == 0 { throw .emptyFile(path: path) }
         var info = SF_INFO()
-        guard let handle = sf_open(path, Int32(SFM_READ), &info) else {
-            throw .unreadable(path: path, reason: String(cString: sf_strerror(nil)))
+        let container = Self.knownContainer(path)
+        // A file with no container header is handed by libsndfile to its MPEG decoder, which
+        // prints "Note: Illegal Audio-MPEG-Header ..." on stderr: keep that chatter out of ours.
+        let opened = container ? sf_open(path, Int32(SFM_READ), &info)
+                               : Self.withStandardErrorSilenced { sf_open(path, Int32(SFM_READ), &info) }
+        guard let handle = opened else {
+            let detail = String(cString: sf_strerror(nil))
+            throw .unreadable(path: path, reason: container ? detail : "not a recognised audio file (libsndfile: \(detail))")
         }
         self.handle = handle
         self.info = info
+    }
+
+    /// Whether the file starts like a container libsndfile reads by its header (RIFF/RF64 WAV,
+    /// FLAC, Ogg, AIFF, CAF, AU, W64), rather than raw MPEG frames or something else.
+    static func knownContainer(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = [UInt8]((try? handle.read(upToCount: 4)) ?? Data())
+        guard head.count == 4, let magic = String(bytes: head, encoding: .isoLatin1) else { return false }
+        return ["RIFF", "RIFX", "RF64", "fLaC", "OggS", "FORM", "caff", ".snd", "riff"].contains(magic)
+    }
+
+    private static let standardErrorLock = NSLock()
+
+    /// Runs `body` with file descriptor 2 pointed at /dev/null (serialised: the descriptor is
+    /// process-wide), then restores it. (The C decoders write to stderr unbuffered.)
+    static func withStandardErrorSilenced<T>(_ body: () -> T) -> T {
+        standardErrorLock.lock()
+        defer { standardErrorLock.unlock() }
+        let saved = dup(STDERR_FILENO)
+        let null = open("/dev/null", O_WRONLY)
+        guard saved >= 0, null >= 0 else {
+            if saved >= 0 { close(saved) }
+            if null >= 0 { close(null) }
+            return body()
+        }
+        dup2(null, STDERR_FILENO)
+        close(null)
+        defer {
+            dup2(saved, STDERR_FILENO)
+            close(saved)
+        }
+        return body()
     }
 
     deinit { sf_close(handle) }

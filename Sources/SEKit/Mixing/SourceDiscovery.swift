@@ -38,6 +38,10 @@ public enum SourceDiscovery {
                 guard audioExtensions.contains(ext), !(relative as NSString).lastPathComponent.hasPrefix(".") else { continue }
                 found.append((root + "/" + relative, base + "/" + relative))
             }
+            guard !found.isEmpty else {
+                throw MixError.invalidOption(name: option, value: input,
+                    reason: "the folder holds no audio files (\(audioExtensions.sorted().joined(separator: ", ")), searched recursively)")
+            }
             return found.sorted { $0.1 < $1.1 }
         }
         if listExtensions.contains(url.pathExtension.lowercased()) {

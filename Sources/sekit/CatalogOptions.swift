@@ -15,9 +15,14 @@ struct CatalogOptions: ParsableArguments {
         return Catalog.defaultURL()
     }
 
-    /// Opens the catalogue; `create` for commands that record into it, not for those that only read.
+    /// Opens the catalogue for writing (and migrates it); `create` for commands that record into it.
     func open(create: Bool) throws -> Catalog {
         try Catalog.open(at: url, create: create)
+    }
+
+    /// Opens the existing catalogue read-only, for commands that only list or inspect: its bytes stay as they are.
+    func openForReading() throws -> Catalog {
+        try Catalog.openForReading(at: url)
     }
 }
 

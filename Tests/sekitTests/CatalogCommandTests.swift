@@ -145,4 +145,29 @@ struct CatalogCLIFolder {
         #expect(missing.status != 0 && missing.stderr.contains("experiments/catalog.sqlite"))
         #expect(!FileManager.default.fileExists(atPath: folder.path("experiments/catalog.sqlite")))
     }
+
+    /// A seed above 2^63 (stored as its bit pattern, −7116203787178743192) is printed and filtered as
+    /// the unsigned value it is, in every format (hardening item 15).
+    @Test(.enabled(if: sqliteAvailable, "needs /usr/bin/sqlite3")) func seedsAboveTwoToThe63AreListedUnsigned() throws {
+        let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
+        let catalog = folder.path("c.sqlite")
+        try folder.writeWAV("n/a.wav")
+        #expect(try SEKitBinary.run(["catalog", "import", "--catalog", catalog, "--kind", "noise", "--corpus", "n", folder.path("n")]).status == 0)
+        _ = try folder.sqlite(catalog, """
+            INSERT INTO runs (id, kind, status, started_at, finished_at, tool_version, command_line, working_directory, host, pid)
+            VALUES ('mixrun', 'mix', 'finished', '2026-01-01 00:00:00.000', '2026-01-01 00:00:01.000', 'x', 'sekit mix', '/', 'h', 1);
+            INSERT INTO clips (id, run_id, clip_index, split, seed, sample_rate, duration_seconds)
+            VALUES ('big', 'mixrun', 0, 'train', -7116203787178743192, 16000, 1), ('small', 'mixrun', 1, 'train', 7, 16000, 1);
+            """)
+        for format in ["table", "csv", "json"] {
+            let listed = try SEKitBinary.run(["catalog", "clips", "--catalog", catalog, "--format", format, "--filter", "seed = 11330540286530808424"])
+            #expect(listed.status == 0, "\(listed.stderr)")
+            #expect(listed.stdout.contains("11330540286530808424") && listed.stdout.contains("big"), "\(format): \(listed.stdout)")
+            #expect(!listed.stdout.contains("-7116203787178743192") && !listed.stdout.contains("small"), "\(format): \(listed.stdout)")
+        }
+        let json = try SEKitBinary.run(["catalog", "clips", "--catalog", catalog, "--json", "--filter", "seed > 9223372036854775807"])
+        #expect(json.stdout.contains("\"seed\": 11330540286530808424") && !json.stdout.contains("small"), "\(json.stdout)")
+        let signed = try SEKitBinary.run(["catalog", "clips", "--catalog", catalog, "--filter", "seed = -7116203787178743192"])
+        #expect(signed.status != 0 && signed.stderr.contains("unsigned 64-bit integer"), "\(signed.stderr)")
+    }
 }

@@ -27,6 +27,7 @@ struct CatalogOptions: ParsableArguments {
 }
 
 extension SourceKind: ExpressibleByArgument {}
+extension Catalog.MergeConflictPolicy: ExpressibleByArgument {}
 
 /// Writes text to standard output unbuffered by Swift's `print` (for large listings).
 func writeToStandardOutput(_ text: String) {

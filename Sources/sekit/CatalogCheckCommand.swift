@@ -28,7 +28,8 @@ struct CatalogCheckCommand: AsyncParsableCommand {
     @OptionGroup var outputFormat: OutputFormatOptions
 
     func run() async throws {
-        let store = try catalog.open(create: false)
+        // --dry-run only reads: the catalogue is opened read-only and nothing is written.
+        let store = try dryRun ? catalog.openForReading() : catalog.open(create: false)
         let report = try store.check(rehashAll: rehash, dryRun: dryRun)
         try outputFormat.print(report, text: { report.text(dryRun: dryRun) }, table: { report.table })
         if !report.isClean { throw ExitCode(1) }

@@ -21,7 +21,7 @@ struct CatalogClipsCommand: AsyncParsableCommand {
     @OptionGroup var listing: ListingOptions
 
     func run() async throws {
-        let store = try catalog.open(create: false)
+        let store = try catalog.openForReading()
         try store.exportClips(filter: listing.filter, format: listing.outputFormat.resolved, limit: listing.limit, sink: writeToStandardOutput)
     }
 }

@@ -8,7 +8,13 @@ struct CatalogMergeCommand: AsyncParsableCommand {
         commandName: "merge",
         abstract: "Merge shard catalogues into OUT (created if missing); merging again adds nothing.",
         discussion: """
-            Rows already in OUT are kept; a run still 'running' in OUT takes the final status an input has.
+            Rows already in OUT are kept; a run still 'running' in OUT takes the final status an input has. \
+            A row whose key OUT holds with different content (a source with the same id but another file: \
+            sha256, bytes or path; a run or clip with the same id but other values) is a conflict: the \
+            input is refused and nothing of it is merged, unless --on-conflict keep-first (keep OUT's row) \
+            or rename (the input's source becomes ID~<first 8 hex of its sha256> and the input's clips \
+            point to it; conflicting runs and clips are still refused). Conflicts resolved are listed on \
+            standard error. Each input is merged in one transaction.
 
             Formats: table (rows added per input, then the totals), csv (input, table, rows) or json \
             (the whole report; --json is the same).
@@ -21,6 +27,10 @@ struct CatalogMergeCommand: AsyncParsableCommand {
     @Argument(help: "Input (shard) catalogues.")
     var inputs: [String]
 
+    @Option(help: ArgumentHelp("What to do with a row whose key OUT holds with different content: error (refuse the input), keep-first or rename.",
+                               valueName: "error|keep-first|rename"))
+    var onConflict: Catalog.MergeConflictPolicy = .error
+
     @OptionGroup var outputFormat: OutputFormatOptions
 
     func validate() throws {
@@ -29,7 +39,10 @@ struct CatalogMergeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let store = try Catalog.open(at: URL(fileURLWithPath: output), create: true)
-        let report = try store.merge(inputs.map { URL(fileURLWithPath: $0) })
+        let report = try store.merge(inputs.map { URL(fileURLWithPath: $0) }, onConflict: onConflict)
+        for conflict in report.conflicts {
+            printError("conflict (\(conflict.resolution)): \(conflict.input): \(conflict.table) \(conflict.id): \(conflict.detail)")
+        }
         try outputFormat.print(report, text: { report.text(output: store.url) }, table: { report.table })
     }
 }

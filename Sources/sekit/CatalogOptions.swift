@@ -15,13 +15,19 @@ struct CatalogOptions: ParsableArguments {
         return Catalog.defaultURL()
     }
 
-    /// Opens the catalogue; `create` for commands that record into it, not for those that only read.
+    /// Opens the catalogue for writing (and migrates it); `create` for commands that record into it.
     func open(create: Bool) throws -> Catalog {
         try Catalog.open(at: url, create: create)
+    }
+
+    /// Opens the existing catalogue read-only, for commands that only list or inspect: its bytes stay as they are.
+    func openForReading() throws -> Catalog {
+        try Catalog.openForReading(at: url)
     }
 }
 
 extension SourceKind: ExpressibleByArgument {}
+extension Catalog.MergeConflictPolicy: ExpressibleByArgument {}
 
 /// Writes text to standard output unbuffered by Swift's `print` (for large listings).
 func writeToStandardOutput(_ text: String) {

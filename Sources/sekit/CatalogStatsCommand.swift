@@ -25,7 +25,7 @@ struct CatalogStatsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let stats = try catalog.open(create: false).stats(snrBinWidthDB: snrBinDB)
+        let stats = try catalog.openForReading().stats(snrBinWidthDB: snrBinDB)
         try outputFormat.print(stats, text: { stats.text }, table: { stats.sourceTable })
     }
 }

@@ -21,6 +21,6 @@ struct RunsListCommand: AsyncParsableCommand {
     @OptionGroup var listing: ListingOptions
 
     func run() async throws {
-        try catalog.open(create: false).exportRuns(filter: listing.filter, format: listing.outputFormat.resolved, limit: listing.limit, sink: writeToStandardOutput)
+        try catalog.openForReading().exportRuns(filter: listing.filter, format: listing.outputFormat.resolved, limit: listing.limit, sink: writeToStandardOutput)
     }
 }

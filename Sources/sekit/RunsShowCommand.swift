@@ -22,7 +22,7 @@ struct RunsShowCommand: AsyncParsableCommand {
     @OptionGroup var outputFormat: OutputFormatOptions
 
     func run() async throws {
-        let details = try catalog.open(create: false).runDetails(id)
+        let details = try catalog.openForReading().runDetails(id)
         try outputFormat.print(details, text: { details.text }, table: { details.table })
     }
 }

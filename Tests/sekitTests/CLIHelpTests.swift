@@ -13,10 +13,12 @@ enum SEKitBinary {
 
     struct Result { let status: Int32; let stdout: String; let stderr: String }
 
-    static func run(_ arguments: [String], environment: [String: String] = [:], currentDirectory: URL? = nil) throws -> Result {
+    /// Runs the binary with `arguments`; with a `launcher` (`["/usr/bin/setpriv", ...]`), through it.
+    static func run(_ arguments: [String], environment: [String: String] = [:], currentDirectory: URL? = nil,
+                    launcher: [String] = []) throws -> Result {
         let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
+        process.executableURL = launcher.first.map { URL(fileURLWithPath: $0) } ?? url
+        process.arguments = launcher.isEmpty ? arguments : launcher.dropFirst() + [url.path] + arguments
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
         process.environment = env

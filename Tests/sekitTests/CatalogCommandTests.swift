@@ -145,4 +145,83 @@ struct CatalogCLIFolder {
         #expect(missing.status != 0 && missing.stderr.contains("experiments/catalog.sqlite"))
         #expect(!FileManager.default.fileExists(atPath: folder.path("experiments/catalog.sqlite")))
     }
+
+    /// A seed above 2^63 (stored as its bit pattern, −7116203787178743192) is printed and filtered as
+    /// the unsigned value it is, in every format (hardening item 15).
+    @Test(.enabled(if: sqliteAvailable, "needs /usr/bin/sqlite3")) func seedsAboveTwoToThe63AreListedUnsigned() throws {
+        let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
+        let catalog = folder.path("c.sqlite")
+        try folder.writeWAV("n/a.wav")
+        #expect(try SEKitBinary.run(["catalog", "import", "--catalog", catalog, "--kind", "noise", "--corpus", "n", folder.path("n")]).status == 0)
+        _ = try folder.sqlite(catalog, """
+            INSERT INTO runs (id, kind, status, started_at, finished_at, tool_version, command_line, working_directory, host, pid)
+            VALUES ('mixrun', 'mix', 'finished', '2026-01-01 00:00:00.000', '2026-01-01 00:00:01.000', 'x', 'sekit mix', '/', 'h', 1);
+            INSERT INTO clips (id, run_id, clip_index, split, seed, sample_rate, duration_seconds)
+            VALUES ('big', 'mixrun', 0, 'train', -7116203787178743192, 16000, 1), ('small', 'mixrun', 1, 'train', 7, 16000, 1);
+            """)
+        for format in ["table", "csv", "json"] {
+            let listed = try SEKitBinary.run(["catalog", "clips", "--catalog", catalog, "--format", format, "--filter", "seed = 11330540286530808424"])
+            #expect(listed.status == 0, "\(listed.stderr)")
+            #expect(listed.stdout.contains("11330540286530808424") && listed.stdout.contains("big"), "\(format): \(listed.stdout)")
+            #expect(!listed.stdout.contains("-7116203787178743192") && !listed.stdout.contains("small"), "\(format): \(listed.stdout)")
+        }
+        let json = try SEKitBinary.run(["catalog", "clips", "--catalog", catalog, "--json", "--filter", "seed > 9223372036854775807"])
+        #expect(json.stdout.contains("\"seed\": 11330540286530808424") && !json.stdout.contains("small"), "\(json.stdout)")
+        let signed = try SEKitBinary.run(["catalog", "clips", "--catalog", catalog, "--filter", "seed = -7116203787178743192"])
+        #expect(signed.status != 0 && signed.stderr.contains("unsigned 64-bit integer"), "\(signed.stderr)")
+    }
+
+    /// Two catalogues with the same source id (corpus toy, relative path a.wav) for different audio
+    /// (hardening item 4): merge refuses the second with the conflict listed and merges nothing of it;
+    /// keep-first keeps OUT's and reports it; rename gives it `toy:a.wav~<8 hex>` and re-points its clips.
+    @Test(.enabled(if: sqliteAvailable, "needs /usr/bin/sqlite3")) func mergeOfSameSourceIDWithDifferentFiles() throws {
+        let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
+        for (shard, seed) in [("a", 1), ("b", 2)] {
+            try folder.writeWAV("\(shard)/toy/a.wav", seed: seed)
+            let catalog = folder.path("\(shard).sqlite")
+            let imported = try SEKitBinary.run(["catalog", "import", "--catalog", catalog, "--kind", "speech", "--corpus", "toy", folder.path("\(shard)/toy")])
+            #expect(imported.status == 0, "\(imported.stderr)")
+            _ = try folder.sqlite(catalog, """
+                INSERT INTO runs (id, kind, status, started_at, finished_at, tool_version, command_line, working_directory, host, pid)
+                VALUES ('mix-\(shard)', 'mix', 'finished', '2026-01-01 00:00:00.000', '2026-01-01 00:00:01.000', 'x', 'sekit mix', '/', 'h', 1);
+                INSERT INTO clips (id, run_id, clip_index, split, speech_source_id, rir_source_id, seed, sample_rate, duration_seconds)
+                VALUES ('clip-\(shard)', 'mix-\(shard)', 0, 'train', 'toy:a.wav', 'toy:a.wav', \(seed), 16000, 1);
+                INSERT INTO clip_noises VALUES ('clip-\(shard)', 0, 'toy:a.wav', 0, 1);
+                """)
+        }
+        let a = folder.path("a.sqlite"), b = folder.path("b.sqlite")
+        let shaB = try folder.sqlite(b, "SELECT sha256 FROM sources")
+        #expect(try folder.sqlite(a, "SELECT sha256 FROM sources") != shaB)
+
+        let out = folder.path("out.sqlite")
+        let refused = try SEKitBinary.run(["catalog", "merge", out, a, b])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains(b) && refused.stderr.contains("sources toy:a.wav") && refused.stderr.contains("--on-conflict"), "\(refused.stderr)")
+        #expect(try folder.sqlite(out, "SELECT count(*) FROM runs WHERE id = 'mix-b' OR kind = 'import'") == "1")  // a's import only
+        #expect(try folder.sqlite(out, "SELECT count(*) FROM clips WHERE id = 'clip-b'") == "0")
+
+        let keepFirst = folder.path("keep.sqlite")
+        let kept = try SEKitBinary.run(["catalog", "merge", "--on-conflict", "keep-first", keepFirst, a, b])
+        #expect(kept.status == 0 && kept.stderr.contains("kept-first") && kept.stderr.contains("toy:a.wav"), "\(kept.stderr)")
+        #expect(try folder.sqlite(keepFirst, "SELECT count(*) || ' ' || min(sha256) FROM sources") == "1 " + (try folder.sqlite(a, "SELECT sha256 FROM sources")))
+
+        let renamed = folder.path("renamed.sqlite")
+        for _ in 0..<2 {   // the second merge adds nothing
+            let result = try SEKitBinary.run(["catalog", "merge", "--on-conflict", "rename", "--json", renamed, a, b])
+            #expect(result.status == 0 && result.stdout.contains("renamed to toy:a.wav~\(shaB.prefix(8))"), "\(result.stderr)")
+        }
+        let newID = "toy:a.wav~\(shaB.prefix(8))"
+        #expect(try folder.sqlite(renamed, "SELECT group_concat(id || '=' || sha256, ' ') FROM (SELECT * FROM sources ORDER BY id)")
+                == "toy:a.wav=\(try folder.sqlite(a, "SELECT sha256 FROM sources")) \(newID)=\(shaB)")
+        #expect(try folder.sqlite(renamed, "SELECT speech_source_id || ' ' || rir_source_id || ' ' || (SELECT source_id FROM clip_noises WHERE clip_id = 'clip-b') FROM clips WHERE id = 'clip-b'")
+                == "\(newID) \(newID) \(newID)")
+        #expect(try folder.sqlite(renamed, "SELECT speech_source_id FROM clips WHERE id = 'clip-a'") == "toy:a.wav")
+        #expect(try folder.sqlite(renamed, "SELECT count(*) FROM clips") == "2")
+
+        // A clip with the same id but other values cannot be renamed: refused under every policy but keep-first.
+        _ = try folder.sqlite(b, "UPDATE clips SET seed = 99 WHERE id = 'clip-b'")
+        let clipConflict = try SEKitBinary.run(["catalog", "merge", "--on-conflict", "rename", renamed, b])
+        #expect(clipConflict.status != 0 && clipConflict.stderr.contains("clips clip-b: same clip id, different seed"), "\(clipConflict.stderr)")
+        #expect(try folder.sqlite(renamed, "SELECT seed FROM clips WHERE id = 'clip-b'") == "2")
+    }
 }

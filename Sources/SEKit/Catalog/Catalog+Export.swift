@@ -36,7 +36,8 @@ extension Catalog {
     /// Storage of each listing column (the schema's types), for the fast CSV path.
     static let clipListingKinds: [TableWriter.ColumnKind] = clipListingColumns.map { column in
         switch column {
-        case "clip_index", "seed", "sample_rate": .integer
+        case "clip_index", "sample_rate": .integer
+        case "seed": .unsignedInteger
         case "speech_offset_seconds", "snr_requested_db", "snr_realised_db", "level_dbfs", "speech_gain",
              "noise_gain", "clipping_scale", "duration_seconds": .real
         default: .text

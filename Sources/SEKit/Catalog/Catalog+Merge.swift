@@ -5,23 +5,58 @@ extension Catalog {
     /// Tables in the order a merge copies them (parents before children, for the foreign keys).
     static let mergeOrder = ["runs", "params", "sources", "clips", "clip_noises", "artifacts", "clip_scores", "run_metrics"]
 
+    /// Columns holding a source id, per table: where a renamed source is re-pointed.
+    static let sourceIDColumns = ["sources": ["id"], "clips": ["speech_source_id", "rir_source_id"], "clip_noises": ["source_id"]]
+
+    /// What a merge does with a row whose key OUT already holds with different content.
+    public enum MergeConflictPolicy: String, Sendable, Codable, CaseIterable {
+        /// Refuse the input: nothing of it is merged, the conflicts are listed.
+        case error
+        /// Keep OUT's row; the input's rows that refer to it then refer to OUT's (reported).
+        case keepFirst = "keep-first"
+        /// Give the input's source a new id, `ID~<first 8 hex of its sha256>`, and re-point the input's
+        /// clips and clip noises to it. Conflicting runs and clips cannot be renamed: still an error.
+        case rename
+    }
+
+    /// One row whose key OUT already holds with different content.
+    public struct MergeConflict: Sendable, Codable, Equatable {
+        /// The input catalogue.
+        public var input: String
+        /// `sources`, `runs` or `clips`.
+        public var table: String
+        public var id: String
+        /// What differs, OUT's value then the input's.
+        public var detail: String
+        /// `kept-first`, `renamed to ID~…`, or empty when the merge was refused.
+        public var resolution: String
+    }
+
     /// What a merge copied.
     public struct MergeReport: Sendable, Codable {
         /// Per input file: rows inserted per table.
         public var inserted: [String: [String: Int]] = [:]
         /// Runs that were `running` in the output and are finished or failed in an input, updated.
         public var runsCompleted = 0
+        /// Rows that conflicted and how they were resolved (`--on-conflict keep-first|rename`).
+        public var conflicts: [MergeConflict] = []
         /// Total rows inserted.
         public var totalInserted: Int { inserted.values.flatMap(\.values).reduce(0, +) }
     }
 
     /// Merges shard catalogues into this one: every row whose key is not present yet is copied;
-    /// rows already present are kept (ids are UUIDs and mixer-given clip ids, so shards never collide),
-    /// except that a run still `running` here takes the final status an input has for it.
-    /// Merging the same input twice adds nothing. Each input is merged in one transaction.
+    /// rows already present with the same content are kept (ids are UUIDs, mixer-given clip ids and
+    /// `corpus:path` source ids, so shards of one job agree), except that a run still `running` here
+    /// takes the final status an input has for it. Merging the same input twice adds nothing.
+    ///
+    /// A source with the same id but another file (sha256, bytes or path differ), a run with the same
+    /// id but another kind, start, command line, host or pid, or a clip with the same id but other
+    /// values is a conflict, resolved by `onConflict`. Each input is merged in one transaction: an
+    /// input refused for conflicts adds nothing (inputs before it stay merged).
     /// - Parameter inputs: shard catalogues; each is opened (and migrated) like any catalogue first.
-    /// - Throws: ``CatalogError`` naming the input that is missing, corrupt, newer, or violates a constraint.
-    public func merge(_ inputs: [URL]) throws(CatalogError) -> MergeReport {
+    /// - Throws: ``CatalogError/mergeConflict(input:output:conflicts:)`` listing the conflicts;
+    ///   ``CatalogError`` naming the input that is missing, corrupt, newer, or violates a constraint.
+    public func merge(_ inputs: [URL], onConflict: MergeConflictPolicy = .error) throws(CatalogError) -> MergeReport {
         var report = MergeReport()
         for input in inputs {
             let inputURL = input.standardizedFileURL
@@ -30,38 +65,126 @@ extension Catalog {
             }
             // Validates and migrates the input, then releases it.
             _ = try Catalog.open(at: inputURL, create: false)
-            let counts: [String: Int]
-            var completed = 0
+            let result: (counts: [String: Int], completed: Int, conflicts: [MergeConflict])
             do {
-                counts = try writeWithoutTransaction { db in
+                result = try writeWithoutTransaction { db in
                     try db.execute(sql: "ATTACH DATABASE ? AS shard", arguments: [inputURL.path])
                     defer { try? db.execute(sql: "DETACH DATABASE shard") }
-                    var counts: [String: Int] = [:]
+                    var result: (counts: [String: Int], completed: Int, conflicts: [MergeConflict]) = ([:], 0, [])
                     try db.inTransaction(.immediate) {
-                        for table in Self.mergeOrder {
-                            let columns = try db.columns(in: table).map { "\"\($0.name)\"" }.joined(separator: ", ")
-                            try db.execute(sql: """
-                                INSERT INTO main.\(table) (\(columns)) SELECT \(columns) FROM shard.\(table) WHERE true
-                                ON CONFLICT DO NOTHING
-                                """)
-                            counts[table] = db.changesCount
-                        }
+                        result.conflicts = try Self.resolveConflicts(db, input: inputURL.path, output: url.path, policy: onConflict)
+                        result.counts = try Self.copyRows(db)
                         try db.execute(sql: """
                             UPDATE main.runs SET status = s.status, finished_at = s.finished_at, error = s.error
                             FROM shard.runs AS s
                             WHERE main.runs.id = s.id AND main.runs.status = 'running' AND s.status != 'running'
                             """)
-                        completed = db.changesCount
+                        result.completed = db.changesCount
                         return .commit
                     }
-                    return counts
+                    return result
                 }
             } catch {
+                if case .mergeConflict = error { throw error }
                 throw .database(path: inputURL.path, reason: "merging into \(url.path) failed: \(error)")
             }
-            report.inserted[inputURL.path] = counts
-            report.runsCompleted += completed
+            report.inserted[inputURL.path] = result.counts
+            report.runsCompleted += result.completed
+            report.conflicts += result.conflicts
         }
         return report
+    }
+
+    /// Copies the attached `shard`'s rows OUT lacks, table by table, source ids mapped through
+    /// `temp.merge_source_ids`; returns the rows inserted per table.
+    private static func copyRows(_ db: Database) throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for table in mergeOrder {
+            let names = try db.columns(in: table).map(\.name)
+            let mapped = sourceIDColumns[table] ?? []
+            let columns = names.map { "\"\($0)\"" }.joined(separator: ", ")
+            let values = names.map { mapped.contains($0) ? renamedSourceSQL("s.\"\($0)\"") : "s.\"\($0)\"" }.joined(separator: ", ")
+            try db.execute(sql: """
+                INSERT INTO main.\(table) (\(columns)) SELECT \(values) FROM shard.\(table) AS s WHERE true
+                ON CONFLICT DO NOTHING
+                """)
+            counts[table] = db.changesCount
+        }
+        return counts
+    }
+
+    /// The source id `expression` after renaming (itself unless renamed).
+    private static func renamedSourceSQL(_ expression: String) -> String {
+        "COALESCE((SELECT new_id FROM temp.merge_source_ids WHERE old_id = \(expression)), \(expression))"
+    }
+
+    /// Finds the shard's rows whose key OUT holds with other content and applies `policy`: fills
+    /// `temp.merge_source_ids` with renamed sources, or throws listing the conflicts.
+    private static func resolveConflicts(_ db: Database, input: String, output: String,
+                                         policy: MergeConflictPolicy) throws -> [MergeConflict] {
+        try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS merge_source_ids (old_id TEXT PRIMARY KEY, new_id TEXT NOT NULL)")
+        try db.execute(sql: "DELETE FROM temp.merge_source_ids")
+        func conflict(_ table: String, _ id: String, _ detail: String) -> MergeConflict {
+            MergeConflict(input: input, table: table, id: id, detail: detail, resolution: "")
+        }
+
+        var sources: [MergeConflict] = []
+        let sourceRows = try Row.fetchAll(db, sql: """
+            SELECT s.id, m.sha256, s.sha256, m.bytes, s.bytes, m.path, s.path
+            FROM shard.sources AS s JOIN main.sources AS m ON m.id = s.id
+            WHERE s.sha256 <> m.sha256 OR s.bytes <> m.bytes OR s.path <> m.path ORDER BY s.id
+            """)
+        var unrenamable: [MergeConflict] = []
+        for row in sourceRows {
+            let id: String = row[0], incomingSHA: String = row[2]
+            var item = conflict("sources", id, "OUT has sha256 \((row[1] as String).prefix(12))…, \(row[3] as Int) bytes, \(row[5] as String); the input has sha256 \(incomingSHA.prefix(12))…, \(row[4] as Int) bytes, \(row[6] as String)")
+            if policy == .rename {
+                let newID = "\(id)~\(incomingSHA.prefix(8))"
+                // The new id may be present from an earlier merge of the same file; another file under it is a conflict.
+                if let taken = try String.fetchOne(db, sql: "SELECT sha256 FROM main.sources WHERE id = ?", arguments: [newID]), taken != incomingSHA {
+                    item.detail += "; cannot rename: \(newID) is already another file in OUT"
+                    unrenamable.append(item)
+                    continue
+                }
+                try db.execute(sql: "INSERT INTO temp.merge_source_ids VALUES (?, ?)", arguments: [id, newID])
+                item.resolution = "renamed to \(newID)"
+            }
+            sources.append(item)
+        }
+
+        let runs = try Row.fetchAll(db, sql: """
+            SELECT s.id, m.kind, s.kind, m.started_at, s.started_at, m.command_line, s.command_line, m.host, s.host, m.pid, s.pid
+            FROM shard.runs AS s JOIN main.runs AS m ON m.id = s.id
+            WHERE s.kind <> m.kind OR s.started_at <> m.started_at OR s.command_line <> m.command_line
+               OR s.host <> m.host OR s.pid <> m.pid ORDER BY s.id
+            """).map { row in
+            conflict("runs", row[0], "OUT has \(row[1] as String) run started \(row[3] as String) on \(row[7] as String) pid \(row[9] as Int): \(row[5] as String); the input has \(row[2] as String) run started \(row[4] as String) on \(row[8] as String) pid \(row[10] as Int): \(row[6] as String)")
+        }
+
+        let clipColumns = try db.columns(in: "clips").map(\.name).filter { $0 != "id" }
+        let sourceColumns = sourceIDColumns["clips"] ?? []
+        let differs = clipColumns.map { name in
+            let incoming = sourceColumns.contains(name) ? renamedSourceSQL("s.\"\(name)\"") : "s.\"\(name)\""
+            return "(\(incoming) IS NOT m.\"\(name)\")"
+        }
+        // The names of the differing columns, "a, b, " (SQLite 3.40 has no concat_ws).
+        let differingNames = zip(clipColumns, differs).map { name, test in "(CASE WHEN \(test) THEN '\(name), ' ELSE '' END)" }
+        let clips = try Row.fetchAll(db, sql: """
+            SELECT s.id, rtrim(\(differingNames.joined(separator: " || ")), ', ')
+            FROM shard.clips AS s JOIN main.clips AS m ON m.id = s.id
+            WHERE \(differs.joined(separator: " OR ")) ORDER BY s.id
+            """).map { row in conflict("clips", row[0], "same clip id, different \(row[1] as String)") }
+
+        switch policy {
+        case .keepFirst:
+            return (sources + runs + clips).map { var item = $0; item.resolution = "kept-first"; return item }
+        case .error, .rename:
+            // Renamed sources are resolved; anything else refuses the input.
+            let refused = (policy == .error ? sources : unrenamable) + runs + clips
+            if !refused.isEmpty {
+                throw CatalogError.mergeConflict(input: input, output: output, conflicts: refused.map { "\($0.table) \($0.id): \($0.detail)" })
+            }
+            return sources
+        }
     }
 }

@@ -159,12 +159,16 @@ extension Catalog {
     func markAbandonedRuns(kind: RunKind? = nil, commandLine: String? = nil, dryRun: Bool = false) throws(CatalogError) -> [RunRecord] {
         let host = ProcessInfo.processInfo.hostName
         let me = Int(ProcessInfo.processInfo.processIdentifier)
+        var request = RunRecord.filter(RunRecord.Columns.status == RunStatus.running.rawValue && RunRecord.Columns.host == host)
+        if let kind { request = request.filter(RunRecord.Columns.kind == kind.rawValue) }
+        if let commandLine { request = request.filter(RunRecord.Columns.commandLine == commandLine) }
+        let find = { (db: Database) throws -> [RunRecord] in
+            try request.fetchAll(db).filter { $0.pid != me && !ProcessProbe.isAlive(pid: $0.pid) }
+        }
+        // A dry run only reads (it works on a catalogue opened for reading).
+        if dryRun { return try read(find) }
         return try write { db in
-            var request = RunRecord.filter(RunRecord.Columns.status == RunStatus.running.rawValue && RunRecord.Columns.host == host)
-            if let kind { request = request.filter(RunRecord.Columns.kind == kind.rawValue) }
-            if let commandLine { request = request.filter(RunRecord.Columns.commandLine == commandLine) }
-            let abandoned = try request.fetchAll(db).filter { $0.pid != me && !ProcessProbe.isAlive(pid: $0.pid) }
-            if dryRun { return abandoned }
+            let abandoned = try find(db)
             let now = Date()
             return try abandoned.map { run in
                 var run = run

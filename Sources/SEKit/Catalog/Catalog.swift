@@ -3,14 +3,18 @@ import GRDB
 
 /// The catalogue: one SQLite file remembering sources, runs, parameters, clips, artifacts and scores.
 ///
-/// Open it with ``open(at:create:)``; every write is one IMMEDIATE transaction, so several processes
-/// can record into the same file at once (WAL journal, 10 s busy timeout, foreign keys on).
-/// Opening an older catalogue migrates it; a newer one, a corrupt file or a non-SQLite file is refused
-/// and left untouched.
+/// Open it with ``open(at:create:)`` to record into it: every write is one IMMEDIATE transaction, so
+/// several processes can record into the same file at once (WAL journal, 10 s busy timeout, foreign
+/// keys on), and opening an older catalogue migrates it. Open it with ``openForReading(at:)`` to list
+/// or inspect it: SQLite's read-only mode, so not a byte of the file changes. A newer catalogue, a
+/// corrupt file or a non-SQLite file is refused and left untouched.
 public final class Catalog: Sendable {
     /// The catalogue file.
     public let url: URL
-    let pool: DatabasePool
+    /// True when opened with ``openForReading(at:)``: every write is refused.
+    public let isReadOnly: Bool
+    /// A `DatabasePool` when writing; a read-only `DatabaseQueue` when reading.
+    let database: any DatabaseWriter
 
     /// How long a writer waits for another process's transaction before failing, seconds.
     public static let busyTimeoutSeconds: Double = 10
@@ -44,9 +48,8 @@ public final class Catalog: Sendable {
             do {
                 if existing { try inspectExisting(path: path) }
                 let pool = try DatabasePool(path: path, configuration: config)
-                let catalog = Catalog(url: url, pool: pool)
-                try catalog.prepareSchema()
-                return catalog
+                try prepareSchema(pool)
+                return Catalog(url: url, database: pool, isReadOnly: false)
             } catch let error as DatabaseError where (error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED) && Date() < deadline {
                 Thread.sleep(forTimeInterval: Double.random(in: 0.005...0.05))
             } catch {
@@ -55,9 +58,78 @@ public final class Catalog: Sendable {
         }
     }
 
-    private init(url: URL, pool: DatabasePool) {
+    /// Opens the existing catalogue at `url` for reading only (SQLite's read-only mode): nothing is
+    /// migrated, stamped or marked, so the file's bytes and modification time stay as they are, and a
+    /// read-only file (or one in a folder this user cannot write) can be read.
+    ///
+    /// A catalogue in WAL mode is read through its `-shm`/`-wal` files, which SQLite creates next to
+    /// it when the folder is writable. When they cannot be created, the file is read as immutable,
+    /// which is exact as long as no `-wal` file holds changes not yet written into the catalogue.
+    /// - Throws: ``CatalogError/notFound(path:)`` when absent;
+    ///   ``CatalogError/notACatalog(path:reason:)`` for a folder, a non-SQLite, corrupt or foreign database;
+    ///   ``CatalogError/newerSchema(path:unknownMigrations:)`` for a catalogue from a newer SEKit;
+    ///   ``CatalogError/olderSchema(path:missingMigrations:)`` for one a writing command has to migrate first;
+    ///   ``CatalogError/database(path:reason:)`` when the folder is not writable and a `-wal` file holds
+    ///   changes that only a writer can apply.
+    public static func openForReading(at url: URL) throws(CatalogError) -> Catalog {
+        let url = url.standardizedFileURL
+        let path = url.path
+        guard try checkFileBeforeOpening(path: path, create: false) else {
+            throw .olderSchema(path: path, missingMigrations: CatalogSchema.migrator.migrations)
+        }
+        do {
+            do {
+                return try openReadOnlyQueue(url: url, sqlitePath: path)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY || error.resultCode == .SQLITE_CANTOPEN {
+                // WAL mode needs the -shm (and -wal) files; SQLite could not create them next to the file.
+                let wal = path + "-wal"
+                let pending = ((try? FileManager.default.attributesOfItem(atPath: wal))?[.size] as? NSNumber)?.intValue ?? 0
+                guard pending == 0 else {
+                    throw CatalogError.database(path: path, reason: "cannot be read without writing: SQLite cannot create its -shm file next to it (\(error.message ?? "\(error.resultCode)")) and \(wal) holds \(pending) bytes of changes not yet in the catalogue; open it once where the folder is writable (any writing command applies them)")
+                }
+                return try openReadOnlyQueue(url: url, sqlitePath: immutableURI(path: path))
+            }
+        } catch {
+            throw mapError(error, path: path)
+        }
+    }
+
+    /// A read-only queue on `sqlitePath` (the file, or an `immutable` URI of it), inspected like any
+    /// existing file and refused when its schema lacks migrations.
+    private static func openReadOnlyQueue(url: URL, sqlitePath: String) throws -> Catalog {
+        let path = url.path
+        let queue = try DatabaseQueue(path: sqlitePath, configuration: readOnlyConfiguration())
+        do {
+            let applied = try queue.read { db in try inspect(db, path: path) }
+            let missing = CatalogSchema.migrator.migrations.filter { !applied.contains($0) }
+            if !missing.isEmpty { throw CatalogError.olderSchema(path: path, missingMigrations: missing) }
+        } catch {
+            try? queue.close()
+            throw error
+        }
+        return Catalog(url: url, database: queue, isReadOnly: true)
+    }
+
+    /// `file:` URI of `path` with `immutable=1`: SQLite reads it without locks or a -shm file.
+    private static func immutableURI(path: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%")
+        return "file:" + (path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path) + "?immutable=1"
+    }
+
+    private static func readOnlyConfiguration() -> Configuration {
+        var config = Configuration()
+        config.readonly = true
+        config.foreignKeysEnabled = true
+        config.busyMode = .timeout(busyTimeoutSeconds)
+        config.label = "SEKit.Catalog"
+        return config
+    }
+
+    private init(url: URL, database: any DatabaseWriter, isReadOnly: Bool) {
         self.url = url
-        self.pool = pool
+        self.database = database
+        self.isReadOnly = isReadOnly
     }
 
     /// Refuses folders and files that do not start with the SQLite header, before SQLite touches them.
@@ -92,31 +164,42 @@ public final class Catalog: Sendable {
     /// that turns out not to be ours) and refuses corrupt files, other applications' databases and
     /// catalogues from a newer SEKit.
     /// - Throws: ``CatalogError`` for what it finds, or the `DatabaseError` SQLite raised.
+    /// A file not yet in WAL mode is also checked whole (`PRAGMA quick_check`) first, because
+    /// switching it to WAL writes its header: a corrupt file is refused before that write.
     private static func inspectExisting(path: String) throws {
-        var config = Configuration()
-        config.readonly = true
-        config.busyMode = .timeout(busyTimeoutSeconds)
-        do {
-            let queue = try DatabaseQueue(path: path, configuration: config)
-            defer { try? queue.close() }
-            try queue.read { db in
-                let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-                guard !tables.isEmpty else { return }
-                let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
-                if applicationID != 0 && applicationID != CatalogSchema.applicationID {
-                    throw CatalogError.notACatalog(path: path, reason: String(format: "an SQLite database of another application (application_id 0x%08x)", applicationID))
-                }
-                guard tables.contains("grdb_migrations") else {
-                    throw CatalogError.notACatalog(path: path, reason: "an SQLite database without SEKit's tables (it has \(tables.sorted().prefix(5).joined(separator: ", ")))")
-                }
-                let unknown = try CatalogSchema.migrator.appliedIdentifiers(db).subtracting(CatalogSchema.migrator.migrations)
-                if !unknown.isEmpty { throw CatalogError.newerSchema(path: path, unknownMigrations: unknown.sorted()) }
+        let queue = try DatabaseQueue(path: path, configuration: readOnlyConfiguration())
+        defer { try? queue.close() }
+        try queue.read { db in
+            _ = try inspect(db, path: path)
+            guard try String.fetchOne(db, sql: "PRAGMA journal_mode")?.lowercased() != "wal" else { return }
+            let problems = try String.fetchAll(db, sql: "PRAGMA quick_check").filter { $0 != "ok" }
+            if let first = problems.first {
+                throw CatalogError.notACatalog(path: path, reason: "SQLite reports it corrupt: \(first)")
             }
         }
     }
 
+    /// Refuses other applications' databases and catalogues from a newer SEKit; returns the applied
+    /// migrations (none for a database without tables).
+    /// - Throws: ``CatalogError`` for what it finds, or the `DatabaseError` SQLite raised.
+    private static func inspect(_ db: Database, path: String) throws -> Set<String> {
+        let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        guard !tables.isEmpty else { return [] }
+        let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+        if applicationID != 0 && applicationID != CatalogSchema.applicationID {
+            throw CatalogError.notACatalog(path: path, reason: String(format: "an SQLite database of another application (application_id 0x%08x)", applicationID))
+        }
+        guard tables.contains("grdb_migrations") else {
+            throw CatalogError.notACatalog(path: path, reason: "an SQLite database without SEKit's tables (it has \(tables.sorted().prefix(5).joined(separator: ", ")))")
+        }
+        let applied = try CatalogSchema.migrator.appliedIdentifiers(db)
+        let unknown = applied.subtracting(CatalogSchema.migrator.migrations)
+        if !unknown.isEmpty { throw CatalogError.newerSchema(path: path, unknownMigrations: unknown.sorted()) }
+        return applied
+    }
+
     /// Applies missing migrations and stamps `application_id` and `user_version`.
-    private func prepareSchema() throws {
+    private static func prepareSchema(_ pool: DatabasePool) throws {
         let migrator = CatalogSchema.migrator
         // The migrator reads what is applied outside its transaction, so when several processes
         // migrate a fresh file at once the loser fails on "table exists"; it retries and finds it done.
@@ -159,8 +242,9 @@ public final class Catalog: Sendable {
     /// Runs `body` in one IMMEDIATE write transaction (takes the write lock at once, so concurrent
     /// writers queue on the busy timeout instead of failing on a stale read snapshot).
     func write<T>(_ body: (Database) throws -> T) throws(CatalogError) -> T {
+        try refuseIfReadOnly()
         do {
-            return try pool.writeWithoutTransaction { db in
+            return try database.writeWithoutTransaction { db in
                 var result: T?
                 try db.inTransaction(.immediate) {
                     result = try body(db)
@@ -176,7 +260,7 @@ public final class Catalog: Sendable {
     /// Runs `body` on a read snapshot.
     func read<T>(_ body: (Database) throws -> T) throws(CatalogError) -> T {
         do {
-            return try pool.read { db in try body(db) }
+            return try database.read { db in try body(db) }
         } catch {
             throw Self.mapError(error, path: url.path)
         }
@@ -184,10 +268,18 @@ public final class Catalog: Sendable {
 
     /// Runs `body` on the writer connection outside a transaction (for ATTACH).
     func writeWithoutTransaction<T>(_ body: (Database) throws -> T) throws(CatalogError) -> T {
+        try refuseIfReadOnly()
         do {
-            return try pool.writeWithoutTransaction { db in try body(db) }
+            return try database.writeWithoutTransaction { db in try body(db) }
         } catch {
             throw Self.mapError(error, path: url.path)
+        }
+    }
+
+    /// A catalogue opened for reading is never written to: a write is a programming error, reported.
+    private func refuseIfReadOnly() throws(CatalogError) {
+        if isReadOnly {
+            throw .database(path: url.path, reason: "opened read-only (for reading); this operation writes and needs a command that opens it for writing")
         }
     }
 

@@ -9,6 +9,12 @@ public enum CatalogError: Error, Equatable, CustomStringConvertible, Sendable {
     case notACatalog(path: String, reason: String)
     /// The catalogue was written by a newer SEKit: it holds migrations this version does not know.
     case newerSchema(path: String, unknownMigrations: [String])
+    /// The catalogue lacks schema migrations this SEKit applies; it was opened for reading, which
+    /// never migrates. A command that writes to it migrates it.
+    case olderSchema(path: String, missingMigrations: [String])
+    /// `catalog merge`: rows of `input` whose key `output` holds with other content; nothing of the
+    /// input was merged.
+    case mergeConflict(input: String, output: String, conflicts: [String])
     /// SQLite refused an operation (constraint, I/O, lock).
     case database(path: String, reason: String)
     /// A run id was not found (or a prefix matched none or several runs).
@@ -27,6 +33,8 @@ public enum CatalogError: Error, Equatable, CustomStringConvertible, Sendable {
         case .notFound: "not-found"
         case .notACatalog: "not-a-catalog"
         case .newerSchema: "newer-schema"
+        case .olderSchema: "older-schema"
+        case .mergeConflict: "merge-conflict"
         case .database: "database"
         case .unknownRun: "unknown-run"
         case .filter: "filter"
@@ -43,6 +51,11 @@ public enum CatalogError: Error, Equatable, CustomStringConvertible, Sendable {
             "\(path): not a usable SEKit catalogue (\(reason)); the file was left untouched"
         case .newerSchema(let path, let unknown):
             "\(path): catalogue was written by a newer SEKit (unknown schema migrations: \(unknown.joined(separator: ", "))); this is SEKit \(SEKitVersion.string), please upgrade"
+        case .olderSchema(let path, let missing):
+            "\(path): catalogue has an older schema (schema migrations not applied yet: \(missing.joined(separator: ", "))); reading commands leave it as it is: a command that writes to it (sekit catalog check without --dry-run, catalog import, mix) migrates it, then it can be read"
+        case .mergeConflict(let input, let output, let conflicts):
+            "\(input): \(conflicts.count) row(s) conflict with \(output) (same key, different content); nothing of this input was merged (inputs named before it were; merging again adds nothing, so re-run choosing with --on-conflict keep-first|rename):\n"
+                + conflicts.map { "  \($0)" }.joined(separator: "\n")
         case .database(let path, let reason):
             "\(path): \(reason)"
         case .unknownRun(let path, let id, let reason):

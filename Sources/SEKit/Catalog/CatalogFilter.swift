@@ -24,7 +24,9 @@ public enum CatalogFilter {
         public var arguments: StatementArguments
     }
 
-    enum FieldType { case number, text }
+    /// `unsignedInteger`: a `UInt64` stored as its bit pattern in a signed INTEGER (the clip seed),
+    /// compared by its unsigned value.
+    enum FieldType { case number, unsignedInteger, text }
 
     /// Fields of each context: name → (SQL expression over the context table, type).
     static let fields: [Context: [String: (sql: String, type: FieldType)]] = [
@@ -45,7 +47,7 @@ public enum CatalogFilter {
             "speech_gain": ("clips.speech_gain", .number),
             "noise_gain": ("clips.noise_gain", .number),
             "clipping_scale": ("clips.clipping_scale", .number),
-            "seed": ("clips.seed", .number),
+            "seed": ("clips.seed", .unsignedInteger),
             "sample_rate": ("clips.sample_rate", .number),
             "duration_seconds": ("clips.duration_seconds", .number),
             "noisy_path": ("clips.noisy_path", .text),
@@ -131,20 +133,23 @@ public enum CatalogFilter {
             case .not(let e): return "(NOT \(try emit(e)))"
             case .compare(let field, let op, let value):
                 let sqlOp = op == "!=" ? "<>" : op
-                let target = try operand(field, for: value)
+                let (target, type) = try operand(field, for: value)
+                if type == .unsignedInteger { return try unsignedComparison(target, sqlOp, value, field: field) }
                 arguments.append(Self.databaseValue(value))
                 return "(\(target) \(sqlOp) ?)"
             case .like(let field, let pattern, let negated):
-                let target = try operand(field, for: pattern)
+                let (target, _) = try operand(field, for: pattern)
                 arguments.append(Self.databaseValue(pattern))
                 return "(\(target) \(negated ? "NOT LIKE" : "LIKE") ?)"
             case .inList(let field, let values, let negated):
-                let target = try operand(field, for: values[0])
+                let (target, type) = try operand(field, for: values[0])
                 for value in values.dropFirst() where Self.isNumber(value) != Self.isNumber(values[0]) {
                     throw fail("an 'in' list mixes numbers and strings", column: value.column)
                 }
                 // The operand was resolved once; its subquery arguments precede the list's.
-                for value in values { arguments.append(Self.databaseValue(value)) }
+                for value in values {
+                    arguments.append(type == .unsignedInteger ? try unsignedBits(value, field: field).databaseValue : Self.databaseValue(value))
+                }
                 let marks = Array(repeating: "?", count: values.count).joined(separator: ", ")
                 return "(\(target) \(negated ? "NOT IN" : "IN") (\(marks)))"
             case .isNull(let field, let negated):
@@ -157,20 +162,44 @@ public enum CatalogFilter {
             }
         }
 
-        /// The SQL for `field` when compared with `value`, type-checked; appends the field's own arguments.
-        mutating func operand(_ field: FilterField, for value: FilterValue) throws(CatalogError) -> String {
+        /// The bit pattern stored for the unsigned integer `value` compared with `field`.
+        /// - Throws: a filter error unless `value` is a whole number from 0 to 2^64 − 1.
+        func unsignedBits(_ value: FilterValue, field: FilterField) throws(CatalogError) -> Int64 {
+            guard case .number(let number) = value.literal, let unsigned = number.unsignedInteger else {
+                throw fail("'\(field.name)' is an unsigned 64-bit integer; compare it with a whole number from 0 to \(UInt64.max)", column: value.column)
+            }
+            return Int64(bitPattern: unsigned)
+        }
+
+        /// `target op value` by unsigned value, where `target` holds bit patterns: values with the top
+        /// bit set are negative as stored and above every value without it, so order within each
+        /// half is the signed order, and every value of the lower half is below the upper half.
+        mutating func unsignedComparison(_ target: String, _ op: String, _ value: FilterValue, field: FilterField) throws(CatalogError) -> String {
+            let bits = try unsignedBits(value, field: field)
+            arguments.append(bits.databaseValue)
+            let upperHalf = bits < 0
+            switch op {
+            case "=", "<>": return "(\(target) \(op) ?)"
+            case "<", "<=": return upperHalf ? "(\(target) >= 0 OR \(target) \(op) ?)" : "(\(target) >= 0 AND \(target) \(op) ?)"
+            default: return upperHalf ? "(\(target) < 0 AND \(target) \(op) ?)" : "(\(target) < 0 OR \(target) \(op) ?)"
+            }
+        }
+
+        /// The SQL for `field` when compared with `value`, and its type, type-checked; appends the field's own arguments.
+        mutating func operand(_ field: FilterField, for value: FilterValue) throws(CatalogError) -> (sql: String, type: FieldType) {
             switch try resolve(field) {
             case .column(let sql, let type):
                 switch (type, value.literal) {
-                case (.number, .text):
+                case (.number, .text), (.unsignedInteger, .text):
                     throw fail("'\(field.name)' is a number; compare it with a number, not a string", column: value.column)
                 case (.text, .number):
                     throw fail("'\(field.name)' is text; quote the value", column: value.column)
                 default:
-                    return sql
+                    return (sql, type)
                 }
             case .param(let key):
-                return paramSQL(key: key, column: Self.isNumber(value) ? "value_number" : "value_text")
+                let isNumber = Self.isNumber(value)
+                return (paramSQL(key: key, column: isNumber ? "value_number" : "value_text"), isNumber ? .number : .text)
             }
         }
 
@@ -209,7 +238,7 @@ public enum CatalogFilter {
 
         static func databaseValue(_ value: FilterValue) -> DatabaseValue {
             switch value.literal {
-            case .number(let number): number.databaseValue
+            case .number(let number): number.value.databaseValue
             case .text(let text): text.databaseValue
             }
         }

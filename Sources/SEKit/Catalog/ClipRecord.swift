@@ -21,8 +21,11 @@ public struct ClipRecord: Codable, Sendable, Equatable, FetchableRecord, Persist
     public var noiseGain: Double?
     /// Factor applied to avoid clipping, in (0, 1]; 1 when nothing was scaled.
     public var clippingScale: Double
-    /// The clip's own generator seed.
+    /// The clip's own generator seed: a `UInt64`, stored as its bit pattern (SQLite integers are
+    /// signed); ``unsignedSeed`` is the value. Listings and the filter language use the unsigned value.
     public var seed: Int64
+    /// The seed as the unsigned value it is.
+    public var unsignedSeed: UInt64 { UInt64(bitPattern: seed) }
     /// Sample rate in Hz.
     public var sampleRate: Int
     public var durationSeconds: Double

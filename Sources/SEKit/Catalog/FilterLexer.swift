@@ -2,7 +2,7 @@
 struct FilterToken: Equatable, Sendable {
     enum Kind: Equatable, Sendable {
         case identifier(String)      // snr_realised_db, params.checkpoint, metrics.stoi.mean
-        case number(Double)
+        case number(FilterNumber)
         case string(String)          // 'single quoted', '' escapes a quote
         case keyword(String)         // and or not like in is null (lower-cased)
         case op(String)              // = != < <= > >=
@@ -79,9 +79,12 @@ enum FilterLexer {
                             j = k
                         }
                     }
-                    guard let value = Double(String(chars[i..<j])), value.isFinite else { throw fail("malformed number", at: start) }
+                    let text = String(chars[i..<j])
+                    guard let value = Double(text), value.isFinite else { throw fail("malformed number", at: start) }
                     if j < chars.count, isIdentifierPart(chars[j]) { throw fail("malformed number", at: start) }
-                    tokens.append(FilterToken(kind: .number(value), column: start + 1))
+                    // Digits only (after a sign): keep the exact integer, which a Double may round (seeds ≥ 2^53).
+                    let isInteger = text.drop(while: { $0 == "-" || $0 == "+" }).allSatisfy(isDigit)
+                    tokens.append(FilterToken(kind: .number(FilterNumber(value: value, digits: isInteger ? text : nil)), column: start + 1))
                     i = j
                 } else if isIdentifierStart(c) {
                     var j = i

@@ -21,9 +21,33 @@ public struct FilterField: Equatable, Sendable {
     public var column: Int
 }
 
+/// A number literal of a filter: its value, and its exact value when written as an integer
+/// (a `Double` cannot hold every 64-bit seed: 11330540286530808424 would round).
+public struct FilterNumber: Equatable, Sendable, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral {
+    public var value: Double
+    /// The exact whole number the literal names: from its digits when written with digits only, else
+    /// from `value` when that is whole and below 2^53 in magnitude (`2.5e1` is 25); nil otherwise.
+    public var exactInteger: Int128?
+
+    /// A literal as written: `digits` is its text when it has digits only (after a sign).
+    public init(value: Double, digits: String? = nil) {
+        self.value = value
+        if let digits, let exact = Int128(digits) {
+            exactInteger = exact
+        } else {
+            exactInteger = value.rounded() == value && abs(value) <= 0x1p53 ? Int128(value) : nil
+        }
+    }
+    public init(integerLiteral value: Int) { self.init(value: Double(value), digits: String(value)) }
+    public init(floatLiteral value: Double) { self.init(value: value) }
+
+    /// The value as an unsigned 64-bit integer, when it is a whole number in 0...UInt64.max exactly.
+    public var unsignedInteger: UInt64? { exactInteger.flatMap { UInt64(exactly: $0) } }
+}
+
 /// A literal in a filter, with the column where it was written.
 public struct FilterValue: Equatable, Sendable {
-    public enum Literal: Equatable, Sendable { case number(Double), text(String) }
+    public enum Literal: Equatable, Sendable { case number(FilterNumber), text(String) }
     public var literal: Literal
     public var column: Int
 }
@@ -73,7 +97,7 @@ struct FilterParser {
     static func describe(_ token: FilterToken) -> String {
         switch token.kind {
         case .identifier(let name): "name '\(name)'"
-        case .number(let value): "number \(value)"
+        case .number(let number): "number \(number.exactInteger.map(String.init) ?? "\(number.value)")"
         case .string(let text): "string '\(text)'"
         case .keyword(let word): "'\(word)'"
         case .op(let op): "'\(op)'"

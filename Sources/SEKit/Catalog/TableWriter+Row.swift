@@ -16,13 +16,18 @@ extension TableCell {
 
 extension TableWriter {
     /// How to read a column of a GRDB row quickly (the storage class the schema guarantees, or NULL).
-    enum ColumnKind { case text, integer, real }
+    /// `unsignedInteger`: an INTEGER holding the bit pattern of a `UInt64` (a clip seed).
+    enum ColumnKind { case text, integer, unsignedInteger, real }
 
     /// Appends the current row of an SQLite cursor without building intermediate cells: for CSV,
     /// text is copied straight from SQLite's buffer (the hot path of `catalog clips --format csv`).
     mutating func append(row: Row, kinds: [ColumnKind]) {
         guard format == .csv else {
-            append((0..<kinds.count).map { TableCell(row[$0] as DatabaseValue) })
+            append((0..<kinds.count).map { index in
+                let value = row[index] as DatabaseValue
+                if kinds[index] == .unsignedInteger, case .int64(let bits) = value.storage { return .unsignedInteger(UInt64(bitPattern: bits)) }
+                return TableCell(value)
+            })
             return
         }
         for index in 0..<kinds.count {
@@ -31,6 +36,8 @@ extension TableWriter {
             switch kinds[index] {
             case .integer:
                 bytes.append(contentsOf: String(row[index] as Int64).utf8)
+            case .unsignedInteger:
+                bytes.append(contentsOf: String(UInt64(bitPattern: row[index] as Int64)).utf8)
             case .real:
                 bytes.append(contentsOf: TableCell.format(row[index] as Double).utf8)
             case .text:

@@ -13,12 +13,15 @@ public enum TableFormat: String, Sendable, CaseIterable, Codable {
 /// A table cell.
 public enum TableCell: Sendable, Equatable {
     case null, integer(Int64), real(Double), text(String)
+    /// An unsigned 64-bit integer (a clip seed), printed as its unsigned decimal.
+    case unsignedInteger(UInt64)
 
     /// The cell as plain text (empty for NULL).
     public var plain: String {
         switch self {
         case .null: ""
         case .integer(let v): String(v)
+        case .unsignedInteger(let v): String(v)
         case .real(let v): TableCell.format(v)
         case .text(let v): v
         }
@@ -74,6 +77,7 @@ public struct TableWriter {
                 switch cell {
                 case .null: buffer += "null"
                 case .integer(let v): buffer += String(v)
+                case .unsignedInteger(let v): buffer += String(v)
                 case .real(let v): buffer += v.isFinite ? "\(v)" : "null"
                 case .text(let v): buffer += Self.jsonString(v)
                 }

@@ -92,6 +92,40 @@ import Testing
         #expect(try catalog.clips(filter: "params.snr_db = 5 and clip_index < 2").map(\.clipIndex) == [0, 1])
     }
 
+    /// Seeds are unsigned 64-bit values stored as bit patterns (hardening item 15): the filter compares
+    /// the unsigned value exactly, across the 2^63 boundary, and listings print it unsigned.
+    @Test func seedsCompareAndPrintAsUnsigned() throws {
+        let folder = try TemporaryFolder(); defer { folder.cleanup() }
+        let catalog = try Catalog.open(at: folder.file("c.sqlite"))
+        let run = try catalog.beginRun(kind: .mix, commandLine: ["mix"])
+        let seeds: [UInt64] = [0, 1, 1 << 53 + 1, UInt64(Int64.max), 1 << 63, 11_330_540_286_530_808_424, .max]
+        try catalog.insertClips(seeds.enumerated().map { index, seed in
+            var clip = CatalogTestSupport.clip(run, index: index)
+            clip.seed = Int64(bitPattern: seed)
+            return clip
+        }, noises: [])
+        func selected(_ filter: String) throws -> [UInt64] { try catalog.clips(filter: filter).map(\.unsignedSeed) }
+        #expect(try selected("seed = 11330540286530808424") == [11_330_540_286_530_808_424])
+        #expect(try selected("seed = 9007199254740993") == [1 << 53 + 1])   // 2^53 + 1: no Double holds it
+        #expect(try selected("seed != 0 and seed < 9223372036854775808") == [1, 1 << 53 + 1, UInt64(Int64.max)])
+        #expect(try selected("seed >= 9223372036854775808") == [1 << 63, 11_330_540_286_530_808_424, .max])
+        #expect(try selected("seed > 11330540286530808424") == [.max])
+        #expect(try selected("seed <= 1 or seed > 18446744073709551614") == [0, 1, .max])
+        #expect(try selected("seed in (18446744073709551615, 1)") == [1, .max])
+        #expect(try selected("seed < 9223372036854775807 and seed >= 1e3") == [1 << 53 + 1])
+        for bad in ["seed = -7116203787178743192", "seed = 1.5", "seed < 18446744073709551616", "seed = '1'"] {
+            #expect(throws: CatalogError.self, "\(bad)") { _ = try catalog.clips(filter: bad) }
+        }
+        do { _ = try catalog.clips(filter: "seed = -1") } catch {
+            #expect(error.description.contains("unsigned 64-bit integer") && error.description.contains("column 8"))
+        }
+        for format in [TableFormat.csv, .json, .table] {
+            var text = ""
+            try catalog.exportClips(filter: "seed = 11330540286530808424", format: format) { text += $0 }
+            #expect(text.contains("11330540286530808424") && !text.contains("-7116203787178743192"), "\(format): \(text)")
+        }
+    }
+
     /// Hostile nesting is refused with a clear error, not a crash; long flat lists compile to SQL
     /// that SQLite's parser accepts.
     @Test func deepNestingIsRefusedAndLongListsRun() throws {

@@ -75,6 +75,38 @@ import Testing
         #expect(throws: CatalogError.self) { _ = try out.merge([out.url]) }
     }
 
+    /// A run with the same id but another command line in two catalogues is a conflict: refused
+    /// (nothing of the input merged, rolled back) under error and rename, kept and reported under keep-first.
+    @Test func mergeRefusesRunsWithTheSameIDAndOtherContent() throws {
+        let folder = try TemporaryFolder(); defer { folder.cleanup() }
+        var ids: [RunID] = []
+        for name in ["a", "b"] {
+            let catalog = try Catalog.open(at: folder.file("\(name).sqlite"))
+            let run = try catalog.beginRun(kind: .mix, commandLine: ["sekit", "mix", name])
+            try catalog.insertClips([CatalogTestSupport.clip(run, index: 0, prefix: name)], noises: [])
+            ids.append(run)
+        }
+        _ = try Catalog.open(at: folder.file("b.sqlite")).writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            try db.execute(sql: "UPDATE runs SET id = ?", arguments: [ids[0].rawValue])
+            try db.execute(sql: "UPDATE clips SET run_id = ?", arguments: [ids[0].rawValue])
+        }
+        let out = try Catalog.open(at: folder.file("out.sqlite"))
+        _ = try out.merge([folder.file("a.sqlite")])
+        for policy in [Catalog.MergeConflictPolicy.error, .rename] {
+            do {
+                _ = try out.merge([folder.file("b.sqlite")], onConflict: policy)
+                Issue.record("merged a conflicting run under \(policy)")
+            } catch {
+                #expect(error.code == "merge-conflict" && error.description.contains("runs \(ids[0].rawValue)") && error.description.contains("sekit mix b"))
+            }
+            #expect(try out.clips().count == 1)
+        }
+        let kept = try out.merge([folder.file("b.sqlite")], onConflict: .keepFirst)
+        #expect(kept.conflicts.map(\.table) == ["runs"] && kept.conflicts[0].resolution == "kept-first")
+        #expect(try out.run(ids[0].rawValue).commandLine == "sekit mix a")
+    }
+
     @Test func checkFindsVanishedChangedAbandonedAndLeaks() throws {
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
         for name in ["a", "b", "c"] { try CatalogTestSupport.writeWAV(folder.file("corpus/\(name).wav"), frequencyHz: name == "b" ? 300 : 440) }

@@ -86,6 +86,30 @@ enum MixSpecFile {
                     speech: describe(planner.speech), noise: describe(planner.noise), rir: describe(planner.rirs))
     }
 
+    /// What differs between the mix in a folder and the one asked for, for the refusal message:
+    /// options with both values (`snrDB: -5:20 in the folder, 0,5 now`), and counts of
+    /// sources that differ.
+    static func differencesBetween(_ existing: Spec, _ wanted: Spec) -> String {
+        func fields(_ spec: Spec) -> [String: String] {
+            var values: [String: String] = [:]
+            for child in Mirror(reflecting: spec.options).children {
+                guard let label = child.label else { continue }
+                let text = "\(child.value)"
+                values[label] = text.hasPrefix("Optional(") ? String(text.dropFirst(9).dropLast()) : text == "nil" ? "unset" : text
+            }
+            return values
+        }
+        let old = fields(existing), new = fields(wanted)
+        var parts = Set(old.keys).union(new.keys).sorted().compactMap { key -> String? in
+            old[key] == new[key] ? nil : "\(key): \(old[key] ?? "unset") in the folder, \(new[key] ?? "unset") now"
+        }
+        if existing.clipCount != wanted.clipCount { parts.append("clips: \(existing.clipCount) in the folder, \(wanted.clipCount) now") }
+        for (name, a, b) in [("speech", existing.speech, wanted.speech), ("noise", existing.noise, wanted.noise), ("rir", existing.rir, wanted.rir)] where a != b {
+            parts.append("\(name) sources: \(Set(a).subtracting(b).count) only in the folder's mix, \(Set(b).subtracting(a).count) only in this one")
+        }
+        return parts.isEmpty ? "see its mix.json" : parts.joined(separator: "; ")
+    }
+
     /// Writes `mix.json`, or checks that the existing one describes the same mix.
     ///
     /// A folder holds one kind of run: shards of one command (`manifest-shard-I-of-N.jsonl`) or
@@ -99,8 +123,10 @@ enum MixSpecFile {
         let entries = (try? fm.contentsOfDirectory(atPath: layout.root.path)) ?? []
         let conflict: String?
         if let data = fm.contents(atPath: layout.specFile.path) {
-            if (try? JSONDecoder().decode(Spec.self, from: data)) != wanted {
-                conflict = "holds a different mix (see its mix.json); choose another folder or ask for it to be overwritten"
+            let existing = try? JSONDecoder().decode(Spec.self, from: data)
+            if existing != wanted {
+                let differences = existing.map { differencesBetween($0, wanted) } ?? "its mix.json is not readable"
+                conflict = "holds a different mix (\(differences)); choose another folder or ask for it to be overwritten"
             } else {
                 let state = (try? fm.contentsOfDirectory(atPath: layout.stateFolder.path)) ?? []
                 let sharded = entries.contains { $0.hasPrefix("manifest-shard-") }

@@ -20,19 +20,9 @@ import Testing
         _ = try OutputLock(output: "out", lockFile: file)
     }
 
-    func mixInputs(_ folder: TemporaryFolder) throws -> MixInputs {
-        for (name, seed) in [("speech/a.wav", 1.0), ("noise/n.wav", 3.0)] {
-            let samples = (0..<16_000).map { Float(0.3 * sin(Double($0) * 0.01 * seed)) }
-            let url = folder.file(name)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try AudioWriter.write(AudioBuffer(samples: samples, sampleRate: 16_000), to: url, format: .wavPCM16)
-        }
-        return MixInputs(speech: [folder.file("speech").path], noise: [folder.file("noise").path])
-    }
-
     @Test func aMixShardIsWrittenByOneProcessButShardsShareTheFolder() throws {
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
-        let inputs = try mixInputs(folder)
+        let inputs = try GeneratedSources.mixInputs(in: folder)
         var options = MixOptions()
         options.count = 4; options.seconds = 0.25
         let out = folder.file("corpus")

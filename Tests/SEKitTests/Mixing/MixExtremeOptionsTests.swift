@@ -6,28 +6,18 @@ import Testing
 /// reason, never an infinite or NaN figure in the manifest; and a mix asked into a folder holding
 /// another says which options differ.
 @Suite struct MixExtremeOptionsTests {
-    func inputs(_ folder: TemporaryFolder) throws -> MixInputs {
-        for (name, seed) in [("speech/a.wav", 1.0), ("noise/n.wav", 3.0)] {
-            let samples = (0..<16_000).map { Float(0.3 * sin(Double($0) * 0.01 * seed)) }
-            let url = folder.file(name)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try AudioWriter.write(AudioBuffer(samples: samples, sampleRate: 16_000), to: url, format: .wavPCM16)
-        }
-        return MixInputs(speech: [folder.file("speech").path], noise: [folder.file("noise").path])
-    }
-
     @Test func noiseBelowSixteenBitsIsAPerClipFailure() throws {
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
         var options = MixOptions()
         options.count = 2; options.seconds = 0.5; options.snrDB = .list([90])
-        let result = try MixRun.prepare(options: options, inputs: try inputs(folder), output: folder.file("out"), jobs: 1).run()
+        let result = try MixRun.prepare(options: options, inputs: try GeneratedSources.mixInputs(in: folder), output: folder.file("out"), jobs: 1).run()
         #expect(result.written == 0 && result.failures.count == 2)
         #expect(result.failures.allSatisfy { $0.reason.contains("the noise vanishes at SNR 90.0 dB") })
         #expect(try String(contentsOf: folder.file("out/manifest.jsonl"), encoding: .utf8).isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("out/noisy").path).isEmpty, "no stems left behind")
         // In float32 the same mix is fine.
         options.format = .float32
-        let float = try MixRun.prepare(options: options, inputs: try inputs(folder), output: folder.file("float"), jobs: 1).run()
+        let float = try MixRun.prepare(options: options, inputs: try GeneratedSources.mixInputs(in: folder), output: folder.file("float"), jobs: 1).run()
         #expect(float.written == 2 && float.records.allSatisfy { abs($0.snrDBRealised - 90) < 0.1 })
     }
 
@@ -35,10 +25,10 @@ import Testing
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
         var options = MixOptions()
         options.count = 2; options.seconds = 0.5
-        _ = try MixRun.prepare(options: options, inputs: try inputs(folder), output: folder.file("out"), jobs: 1).run()
+        _ = try MixRun.prepare(options: options, inputs: try GeneratedSources.mixInputs(in: folder), output: folder.file("out"), jobs: 1).run()
         options.snrDB = .list([0, 5]); options.levelMode = .lufs
         do {
-            _ = try MixRun.prepare(options: options, inputs: try inputs(folder), output: folder.file("out"), jobs: 1)
+            _ = try MixRun.prepare(options: options, inputs: try GeneratedSources.mixInputs(in: folder), output: folder.file("out"), jobs: 1)
             Issue.record("a different mix was accepted")
         } catch {
             #expect("\(error)".contains("levelMode: rms in the folder, lufs now; snrDB: -5,0,5,10,15,20 in the folder, 0,5 now"), "\(error)")

@@ -5,16 +5,6 @@ import Testing
 /// The output folder of a mix: never inside an input, never holding inputs, never a folder that
 /// sekit mix did not make (unless asked to overwrite, and then only its own outputs go).
 @Suite struct MixOutputFolderTests {
-    func sources(_ folder: TemporaryFolder) throws -> MixInputs {
-        for (name, seed) in [("speech/a.wav", 1.0), ("speech/b.wav", 2.0), ("noise/n.wav", 3.0)] {
-            let samples = (0..<16_000).map { Float(0.3 * sin(Double($0) * 0.01 * seed)) }
-            let url = folder.file(name)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try AudioWriter.write(AudioBuffer(samples: samples, sampleRate: 16_000), to: url, format: .wavPCM16)
-        }
-        return MixInputs(speech: [folder.file("speech").path], noise: [folder.file("noise").path])
-    }
-
     var options: MixOptions {
         var o = MixOptions()
         o.count = 2; o.seconds = 0.5
@@ -23,7 +13,7 @@ import Testing
 
     @Test func anOutputInsideAnInputFolderIsRefused() throws {
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
-        let inputs = try sources(folder)
+        let inputs = try GeneratedSources.mixInputs(in: folder, speech: ["a.wav", "b.wav"])
         #expect(throws: MixError.self) { try MixRun.prepare(options: options, inputs: inputs, output: folder.file("speech/out"), jobs: 1) }
         do { _ = try MixRun.prepare(options: options, inputs: inputs, output: folder.file("speech/out"), jobs: 1) } catch {
             #expect("\(error)".contains("is inside the speech input"), "\(error)")
@@ -33,7 +23,7 @@ import Testing
 
     @Test func inputsInsideTheOutputFolderAreRefused() throws {
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
-        var inputs = try sources(folder)
+        var inputs = try GeneratedSources.mixInputs(in: folder, speech: ["a.wav", "b.wav"])
         // A first mix, then a second that takes the first one's stems as noise, writing beside them.
         let first = folder.file("corpus")
         _ = try MixRun.prepare(options: options, inputs: inputs, output: first, jobs: 1).run()
@@ -43,7 +33,7 @@ import Testing
 
     @Test func aForeignNonEmptyFolderIsRefusedAndOverwriteRemovesOnlyMixOutputs() throws {
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
-        let inputs = try sources(folder)
+        let inputs = try GeneratedSources.mixInputs(in: folder, speech: ["a.wav", "b.wav"])
         let out = folder.file("out")
         try FileManager.default.createDirectory(at: out.appendingPathComponent("noisy"), withIntermediateDirectories: true)
         try Data("{}\n".utf8).write(to: out.appendingPathComponent("manifest.jsonl"))

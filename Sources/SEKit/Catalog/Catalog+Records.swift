@@ -46,16 +46,18 @@ extension Catalog {
     }
 
     /// Records (or replaces) a file a run produced, hashing it (SHA-256) and taking its size from disk.
+    /// - Parameter recordedPath: the path to record when it differs from the file hashed (a file
+    ///   recorded under its final name while it still has its temporary one, just before the rename).
     /// - Throws: ``CatalogError/file(path:reason:)`` when the file cannot be read.
-    public func recordArtifact(run: RunID, fileAt fileURL: URL, kind: String) throws(CatalogError) {
-        let path = fileURL.standardizedFileURL.path
+    public func recordArtifact(run: RunID, fileAt fileURL: URL, kind: String, recordedPath: URL? = nil) throws(CatalogError) {
+        let path = (recordedPath ?? fileURL).standardizedFileURL.path
         let digest: String
         let bytes: Int
         do {
             digest = try SHA256.hex(ofFileAt: fileURL)
-            bytes = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+            bytes = (try FileManager.default.attributesOfItem(atPath: fileURL.path)[.size] as? NSNumber)?.intValue ?? 0
         } catch {
-            throw .file(path: path, reason: "cannot hash artifact: \(error.localizedDescription)")
+            throw .file(path: fileURL.path, reason: "cannot hash artifact: \(error.localizedDescription)")
         }
         try recordArtifact(ArtifactRecord(runID: run, path: path, kind: kind, sha256: digest, bytes: bytes))
     }

@@ -11,6 +11,12 @@ extension FeatureExport {
                               progress: @escaping ProgressHandler = { _, _ in }) throws -> (result: FeatureExportResult, run: RecordedRun) {
         let lock = try OutputLock(output: output.path, lockFile: OutputLock.lockFile(besideFile: output))
         defer { withExtendedLifetime(lock) {} }
+        // Holding the claim, any temporary file of this output is a killed writer's: remove it.
+        let folder = output.deletingLastPathComponent()
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        where name.hasPrefix(".\(output.lastPathComponent).tmp-") {
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+        }
         if !options.overwrite, FileManager.default.fileExists(atPath: output.path) {
             throw FeatureFileError.outputExists(path: output.path)
         }
@@ -27,10 +33,15 @@ extension FeatureExport {
         let run = try RecordedRun.begin(context, kind: .features, name: output.lastPathComponent, params: params,
                                         parent: parents.count == 1 ? parents.first : nil)
         let result = try run.failing {
+            // The file is recorded (hashed) before it takes its final name: a kill after the rename
+            // leaves a recorded artifact and a `running` run for `catalog check`, never an
+            // unrecorded file.
             let result = try FeatureExport.run(corpus: corpus, output: output, options: options,
                                                mixRunID: mixRuns.map(\.runID.rawValue).joined(separator: ","),
-                                               featuresRunID: run.id?.rawValue ?? "", progress: progress)
-            try run.recordArtifact(fileAt: output, kind: "features-hdf5")
+                                               featuresRunID: run.id?.rawValue ?? "", progress: progress,
+                                               beforeCommit: { temporary in
+                                                   try run.recordArtifact(fileAt: temporary, kind: "features-hdf5", recordedPath: output)
+                                               })
             try run.finish(params: ["clips": "\(result.clips)", "frames": "\(result.summary.totalFrames)",
                                     "statistics_split": result.statisticsSplit, "clips_missing": "\(result.missingClips)"])
             return result

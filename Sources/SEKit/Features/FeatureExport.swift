@@ -63,10 +63,12 @@ public enum FeatureExport {
     /// - Parameters:
     ///   - mixRunID, featuresRunID: provenance for the root attributes (empty when unknown).
     ///   - progress: called with (clips done, clips in total).
+    ///   - beforeCommit: called with the complete temporary file just before it is renamed to `output`.
     /// - Throws: ``FeatureExportError`` (no clips, unreadable or mismatched files),
     ///   ``FeatureFileError`` (an existing output without `overwrite`, HDF5 failures).
     public static func run(corpus: URL, output: URL, options: FeatureExportOptions, mixRunID: String = "",
-                           featuresRunID: String = "", progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws -> FeatureExportResult {
+                           featuresRunID: String = "", progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in },
+                           beforeCommit: (URL) throws -> Void = { _ in }) throws -> FeatureExportResult {
         try options.stft.validate()
         guard options.feature != .compressed || (options.exponent > 0 && options.exponent.isFinite) else {
             throw FeatureFileError.invalidParameter(name: "exponent", value: "\(options.exponent)", reason: "must be > 0")
@@ -122,7 +124,7 @@ public enum FeatureExport {
                 done += 1
                 progress(done, records.count)
             }
-            let summary = try writer.finish(statistics: statistics, statisticsSplit: statisticsSplit)
+            let summary = try writer.finish(statistics: statistics, statisticsSplit: statisticsSplit, beforeRename: beforeCommit)
             return FeatureExportResult(summary: summary, statisticsSplit: statisticsSplit, missingClips: missingClips)
         } catch {
             writer.discard()

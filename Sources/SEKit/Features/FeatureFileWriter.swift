@@ -312,24 +312,36 @@ public final class FeatureFileWriter: @unchecked Sendable {
     ///   ``FeatureFileError/hdf5(path:call:detail:)``, ``FeatureFileError/fileSystem(path:operation:reason:)``.
     @discardableResult
     public func finish(statistics: [String: FeatureStatistics] = [:], statisticsSplit: String = "train") throws(FeatureFileError) -> FeatureFileSummary {
+        do { return try finish(statistics: statistics, statisticsSplit: statisticsSplit, beforeRename: { _ in }) } catch {
+            throw error as! FeatureFileError  // the no-op callback throws nothing else
+        }
+    }
+
+    /// ``finish(statistics:statisticsSplit:)`` that calls `beforeRename` with the complete,
+    /// synced temporary file just before it takes its final name (to record it while a kill can
+    /// still only leave the temporary file behind). An error from `beforeRename` removes the
+    /// temporary file and is rethrown.
+    @discardableResult
+    public func finish(statistics: [String: FeatureStatistics] = [:], statisticsSplit: String = "train",
+                       beforeRename: (URL) throws -> Void) throws -> FeatureFileSummary {
         lock.lock()
         defer { lock.unlock() }
-        guard state == .open, let file else { throw .writerClosed(path: url.path) }
+        guard state == .open, let file else { throw FeatureFileError.writerClosed(path: url.path) }
         guard !clips.isEmpty else {
             close(removingTemporary: true)
-            throw .noClips(path: url.path)
+            throw FeatureFileError.noClips(path: url.path)
         }
         for name in statistics.keys.sorted() {
-            guard let stream = streams.first(where: { $0.name == name }) else { throw .unknownStream(path: url.path, stream: name) }
+            guard let stream = streams.first(where: { $0.name == name }) else { throw FeatureFileError.unknownStream(path: url.path, stream: name) }
             let stats = statistics[name]!
             guard stats.bins == stream.bins else {
-                throw .statisticsMismatch(path: url.path, stream: name, reason: "\(stats.bins) bins, stream has \(stream.bins)")
+                throw FeatureFileError.statisticsMismatch(path: url.path, stream: name, reason: "\(stats.bins) bins, stream has \(stream.bins)")
             }
             guard stats.count > 0 else {
-                throw .statisticsMismatch(path: url.path, stream: name, reason: "no frames were accumulated (split '\(statisticsSplit)')")
+                throw FeatureFileError.statisticsMismatch(path: url.path, stream: name, reason: "no frames were accumulated (split '\(statisticsSplit)')")
             }
         }
-        do throws(FeatureFileError) {
+        do {
             try hdf5 { () throws(HDF5Error) in
                 try writeIndex(file)
                 try writeStatistics(statistics, split: statisticsSplit, file: file)
@@ -341,6 +353,7 @@ public final class FeatureFileWriter: @unchecked Sendable {
             self.file = nil
             try syncTemporaryFile()
             if !overwrite, FileManager.default.fileExists(atPath: url.path) { throw FeatureFileError.outputExists(path: url.path) }
+            try beforeRename(temporaryURL)
             guard rename(temporaryURL.path, url.path) == 0 else {
                 throw FeatureFileError.fileSystem(path: url.path, operation: "rename from \(temporaryURL.lastPathComponent)",
                                                   reason: String(cString: strerror(errno)))

@@ -80,10 +80,11 @@ public final class RecordedRun: @unchecked Sendable {
         try catalog.setParams(params, of: id)
     }
 
-    /// Records a file the run produced (hashed now).
-    public func recordArtifact(fileAt url: URL, kind: String) throws(CatalogError) {
+    /// Records a file the run produced (hashed now), under `recordedPath` when given (a file
+    /// recorded under its final name just before its temporary name is renamed to it).
+    public func recordArtifact(fileAt url: URL, kind: String, recordedPath: URL? = nil) throws(CatalogError) {
         guard let catalog, let id else { return }
-        try catalog.recordArtifact(run: id, fileAt: url, kind: kind)
+        try catalog.recordArtifact(run: id, fileAt: url, kind: kind, recordedPath: recordedPath)
     }
 
     /// Ends the run `finished`, after setting `params` (the counts of what it did and of the items

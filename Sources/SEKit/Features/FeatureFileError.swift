@@ -69,6 +69,8 @@ public enum FeatureFileError: Error, Equatable, CustomStringConvertible, Sendabl
 
     public var description: String {
         switch self {
+        case .hdf5(let path, let call, let detail) where detail.contains("No space left on device"):
+            "\(path): no space left on device (\(call) failed); the file was not written"
         case .hdf5(let path, let call, let detail):
             "\(path): \(call) failed\(detail.isEmpty ? "" : ": \(detail)")"
         case .outputExists(let path):

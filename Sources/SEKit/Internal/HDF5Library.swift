@@ -14,7 +14,15 @@ import Foundation
 /// with HDF5's own description read from the error stack (`H5Ewalk2`).
 enum HDF5Library {
     private static let lock = NSRecursiveLock()
-    private static let initialised: Bool = H5open() >= 0
+    /// `H5dont_atexit` first: HDF5's exit handler closes and flushes every file still open, and
+    /// a file whose flush or close already failed (a full disk) is half torn down, so the
+    /// handler crashed the process (SIGSEGV) after SEKit had reported the error and removed the
+    /// file. SEKit closes every file it writes itself (deinit of its handles), so nothing is lost
+    /// by skipping the handler.
+    private static let initialised: Bool = {
+        _ = H5dont_atexit()
+        return H5open() >= 0
+    }()
 
     /// Runs `body` holding the process-wide HDF5 lock, with automatic error printing off.
     static func locked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {

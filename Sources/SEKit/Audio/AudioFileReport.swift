@@ -31,21 +31,35 @@ public struct AudioFileReport: Sendable, Codable, Equatable {
         case lufs, clippedRatio = "clipped_ratio", dcOffset = "dc_offset"
     }
 
-    /// Measures the file at `url` (multichannel files are averaged to mono for the levels).
+    /// Measures the file at `url` (multichannel files are averaged to mono for the levels),
+    /// block by block: memory stays flat whatever the file's length (a 3-hour file is never held).
     /// - Throws: ``AudioError`` naming the file.
     public static func analyze(_ url: URL) throws -> AudioFileReport {
         let info = try AudioFile.info(at: url)
-        let buffer = try AudioFile.read(at: url)
-        let doubles = SampleConversion.doubles(buffer.samples)
-        let active = try? doubles.withUnsafeBufferPointer { try ActiveSpeechLevel.measure($0, sampleRate: buffer.sampleRate) }
-        let loudness = try? Levels.loudnessLUFS(doubles, sampleRate: buffer.sampleRate)
+        var levels = LevelAccumulator()
+        var active = ActiveSpeechLevel.Accumulator(sampleRate: info.sampleRate)
+        let loudness = try? Ebur128Meter.Session(sampleRate: info.sampleRate)
+        var loudnessFailed = false
+        var doubles = [Double](repeating: 0, count: AudioFile.defaultBlockFrames)
+        try AudioFile.forEachMonoBlock(at: url) { block in
+            levels.add(block)
+            let n = block.count
+            doubles.withUnsafeMutableBufferPointer { out in for i in 0..<n { out[i] = Double(block[i]) } }
+            doubles.withUnsafeBufferPointer { all in
+                let part = UnsafeBufferPointer(rebasing: all[0..<n])
+                active.add(part)
+                if !loudnessFailed { do { try loudness?.add(part) } catch { loudnessFailed = true } }
+            }
+        }
+        let activeLevel = try? active.result()
+        let lufs = loudnessFailed ? nil : (try? loudness?.loudness()) ?? nil
         return AudioFileReport(
             path: url.path, format: info.format, encoding: info.encoding, sampleRate: info.sampleRate,
             channels: info.channels, frames: info.frames, durationSeconds: info.durationSeconds,
-            peakDBFS: Levels.peakDBFS(buffer.samples), rmsDBFS: Levels.rmsDBFS(buffer.samples),
-            activeLevelDBFS: active?.levelDBFS, activeRatio: active?.activityFactor,
-            lufs: loudness.flatMap { $0.isFinite ? $0 : nil },
-            clippedRatio: Levels.clippedRatio(buffer.samples), dcOffset: Levels.dcOffset(buffer.samples))
+            peakDBFS: levels.peakDBFS, rmsDBFS: levels.rmsDBFS,
+            activeLevelDBFS: activeLevel?.levelDBFS, activeRatio: activeLevel?.activityFactor,
+            lufs: lufs.flatMap { $0.isFinite ? $0 : nil },
+            clippedRatio: levels.clippedRatio, dcOffset: levels.dcOffset)
     }
 
     /// One JSON object on one line; −inf levels become null.

@@ -8,26 +8,48 @@ enum Ebur128Meter {
     /// role (left, weight 1.0), as BS.1770 weighs one channel. Returns -inf for a signal that is
     /// silent by the gating rules.
     static func integratedLoudness(_ samples: UnsafeBufferPointer<Double>, sampleRate: Int) throws(AudioError) -> Double {
-        guard let state = ebur128_init(1, UInt(sampleRate), Int32(EBUR128_MODE_I.rawValue)) else {
-            throw .invalidParameter(name: "sampleRate", value: "\(sampleRate)", reason: "libebur128 cannot measure at this rate")
-        }
-        defer { var s: UnsafeMutablePointer<ebur128_state>? = state; ebur128_destroy(&s) }
-        // Feed in blocks so libebur128's internal buffers stay small.
-        let block = 65536
-        var start = 0
-        while start < samples.count {
-            let n = min(block, samples.count - start)
-            let status = ebur128_add_frames_double(state, samples.baseAddress! + start, n)
-            guard status == Int32(EBUR128_SUCCESS.rawValue) else {
-                throw .invalidParameter(name: "samples", value: "\(samples.count)", reason: "libebur128 add_frames failed (\(status))")
+        let session = try Session(sampleRate: sampleRate)
+        try session.add(samples)
+        return try session.loudness()
+    }
+
+    /// A measurement fed block by block (a long file in constant memory).
+    final class Session {
+        private let state: UnsafeMutablePointer<ebur128_state>
+        private var frames = 0
+
+        init(sampleRate: Int) throws(AudioError) {
+            guard let state = ebur128_init(1, UInt(max(0, sampleRate)), Int32(EBUR128_MODE_I.rawValue)) else {
+                throw .invalidParameter(name: "sampleRate", value: "\(sampleRate)", reason: "libebur128 cannot measure at this rate")
             }
-            start += n
+            self.state = state
         }
-        var loudness = 0.0
-        let status = ebur128_loudness_global(state, &loudness)
-        guard status == Int32(EBUR128_SUCCESS.rawValue) else {
-            throw .invalidParameter(name: "samples", value: "\(samples.count)", reason: "libebur128 loudness_global failed (\(status))")
+
+        deinit { var s: UnsafeMutablePointer<ebur128_state>? = state; ebur128_destroy(&s) }
+
+        /// Adds samples, in blocks so libebur128's internal buffers stay small.
+        func add(_ samples: UnsafeBufferPointer<Double>) throws(AudioError) {
+            let block = 65536
+            var start = 0
+            while start < samples.count {
+                let n = min(block, samples.count - start)
+                let status = ebur128_add_frames_double(state, samples.baseAddress! + start, n)
+                guard status == Int32(EBUR128_SUCCESS.rawValue) else {
+                    throw .invalidParameter(name: "samples", value: "\(frames + start)", reason: "libebur128 add_frames failed (\(status))")
+                }
+                start += n
+            }
+            frames += samples.count
         }
-        return loudness
+
+        /// Integrated loudness of everything added, LUFS (-inf when silent by the gating rules).
+        func loudness() throws(AudioError) -> Double {
+            var loudness = 0.0
+            let status = ebur128_loudness_global(state, &loudness)
+            guard status == Int32(EBUR128_SUCCESS.rawValue) else {
+                throw .invalidParameter(name: "samples", value: "\(frames)", reason: "libebur128 loudness_global failed (\(status))")
+            }
+            return loudness
+        }
     }
 }

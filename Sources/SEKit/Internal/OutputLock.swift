@@ -28,7 +28,10 @@ public final class OutputLock: @unchecked Sendable {
     /// - Throws: ``Busy`` when another process holds it; ``AtomicFile/Failure`` when the lock file
     ///   cannot be created.
     public init(output: String, lockFile: URL) throws {
-        try? FileManager.default.createDirectory(at: lockFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let folder = lockFile.deletingLastPathComponent()
+        do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
+            throw AtomicFile.Failure(path: folder.path, reason: "cannot create the folder: \(Self.systemReason(error))")
+        }
         let fd = open(lockFile.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw AtomicFile.Failure(path: lockFile.path, reason: "open (lock file): \(String(cString: strerror(errno)))")
@@ -57,6 +60,16 @@ public final class OutputLock: @unchecked Sendable {
         let parts = String(decoding: buffer[0..<count], as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ", maxSplits: 1)
         return (parts.first.flatMap { Int($0) }, parts.count > 1 ? String(parts[1]) : nil)
+    }
+
+    /// The operating system's reason inside a Foundation file error (`Read-only file system`),
+    /// rather than Foundation's generic sentence.
+    static func systemReason(_ error: Error) -> String {
+        let ns = error as NSError
+        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return ns.localizedDescription
     }
 
     /// The lock file beside a file output: `FOLDER/.NAME.lock`.

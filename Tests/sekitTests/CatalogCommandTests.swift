@@ -224,4 +224,22 @@ struct CatalogCLIFolder {
         #expect(clipConflict.status != 0 && clipConflict.stderr.contains("clips clip-b: same clip id, different seed"), "\(clipConflict.stderr)")
         #expect(try folder.sqlite(renamed, "SELECT seed FROM clips WHERE id = 'clip-b'") == "2")
     }
+
+    /// Dangling and looping links named like audio are listed as failures (exit 1), not skipped
+    /// without a word.
+    @Test func brokenLinksAreReportedByImport() throws {
+        let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
+        try folder.writeWAV("corpus/a.wav")
+        let fm = FileManager.default
+        try fm.createSymbolicLink(atPath: folder.path("corpus/dangling.wav"), withDestinationPath: folder.path("nowhere.wav"))
+        try fm.createSymbolicLink(atPath: folder.path("corpus/loop1.wav"), withDestinationPath: folder.path("corpus/loop2.wav"))
+        try fm.createSymbolicLink(atPath: folder.path("corpus/loop2.wav"), withDestinationPath: folder.path("corpus/loop1.wav"))
+        let result = try SEKitBinary.run(["catalog", "import", "--catalog", folder.path("c.sqlite"), "--kind", "speech",
+                                          "--corpus", "t", folder.path("corpus")])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("1 added") && result.stdout.contains("3 failed"), "\(result.stdout)")
+        let lines = result.stderr.split(separator: "\n").filter { $0.hasPrefix("failed:") }.map(String.init)
+        #expect(lines == ["dangling", "loop1", "loop2"].map { "failed: \(folder.path("corpus/\($0).wav")): dangling or looping symbolic link" },
+                "\(result.stderr)")
+    }
 }

@@ -98,21 +98,36 @@ extension Catalog {
                 files.append((root, root.lastPathComponent))
                 continue
             }
-            guard let enumerator = manager.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey],
-                                                      options: [.skipsHiddenFiles]) else {
+            // Sub-folders that cannot be listed are failures to report, not silently skipped.
+            var unlisted: [ImportReport.Failure] = []
+            guard let enumerator = manager.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey, .isSymbolicLinkKey],
+                                                      options: [.skipsHiddenFiles], errorHandler: { url, error in
+                                                          unlisted.append(.init(path: url.path, reason: "cannot list folder: \(error.localizedDescription)"))
+                                                          return true
+                                                      }) else {
                 report.failures.append(.init(path: root.path, reason: "cannot list folder"))
                 continue
             }
             var found: [(URL, String)] = []
             let prefix = root.path.hasSuffix("/") ? root.path : root.path + "/"
             for case let url as URL in enumerator {
-                guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
+                guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else {
+                    // A link that leads nowhere (dangling, or a loop) with an audio name is a file
+                    // the user meant to import: report it.
+                    let isLink = (try? url.resourceValues(forKeys: [.isSymbolicLinkKey]).isSymbolicLink) == true
+                    if isLink, audioExtensions.contains(url.pathExtension.lowercased()),
+                       !manager.fileExists(atPath: url.path) {
+                        unlisted.append(.init(path: url.path, reason: "dangling or looping symbolic link"))
+                    }
+                    continue
+                }
                 let file = url.standardizedFileURL
                 guard audioExtensions.contains(file.pathExtension.lowercased()) else { report.skippedNonAudio += 1; continue }
                 let relative = file.path.hasPrefix(prefix) ? String(file.path.dropFirst(prefix.count)) : file.lastPathComponent
                 found.append((file, relative))
             }
             files += found.sorted { $0.1 < $1.1 }
+            report.failures += unlisted.sorted { $0.path < $1.path }  // in path order, whatever the listing order
         }
         return files
     }

@@ -15,6 +15,9 @@ final class SndfileReader {
         self.path = path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            if (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil {
+                throw .unreadable(path: path, reason: "dangling or looping symbolic link")
+            }
             throw .fileNotFound(path: path)
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil

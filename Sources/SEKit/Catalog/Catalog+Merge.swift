@@ -60,8 +60,9 @@ extension Catalog {
         var report = MergeReport()
         for input in inputs {
             let inputURL = input.standardizedFileURL
-            guard inputURL.path != url.path else {
-                throw .invalidParameter(name: "IN", value: inputURL.path, reason: "is the output catalogue")
+            // The same file under another name (a symbolic or hard link) is the output too.
+            guard inputURL.path != url.path, !Self.sameFile(inputURL, url) else {
+                throw .invalidParameter(name: "IN", value: inputURL.path, reason: "is the output catalogue \(url.path) (the same file)")
             }
             // Validates and migrates the input, then releases it.
             _ = try Catalog.open(at: inputURL, create: false)
@@ -186,5 +187,14 @@ extension Catalog {
             }
             return sources
         }
+    }
+
+    /// Whether two paths name the same file (same device and inode, links followed).
+    static func sameFile(_ a: URL, _ b: URL) -> Bool {
+        let fm = FileManager.default
+        guard let x = try? fm.attributesOfItem(atPath: a.resolvingSymlinksInPath().path),
+              let y = try? fm.attributesOfItem(atPath: b.resolvingSymlinksInPath().path) else { return false }
+        return (x[.systemNumber] as? NSNumber) == (y[.systemNumber] as? NSNumber)
+            && (x[.systemFileNumber] as? NSNumber) == (y[.systemFileNumber] as? NSNumber)
     }
 }

@@ -186,4 +186,21 @@ import Testing
         #expect(try catalog.runs(filter: "kind = 'import'").count == 3)
         #expect(throws: CatalogError.self) { _ = try catalog.importSources([], kind: .speech, corpus: "toy", speakerPattern: "(", commandLine: []) }
     }
+
+    /// The output catalogue under another name (a symbolic or a hard link) is refused as an
+    /// input with a clear message ("database is locked" before).
+    @Test func mergingTheOutputIntoItselfThroughALinkIsRefused() throws {
+        let folder = try TemporaryFolder(); defer { folder.cleanup() }
+        let out = try Catalog.open(at: folder.file("out.sqlite"))
+        try FileManager.default.createSymbolicLink(at: folder.file("soft.sqlite"), withDestinationURL: folder.file("out.sqlite"))
+        try FileManager.default.linkItem(at: folder.file("out.sqlite"), to: folder.file("hard.sqlite"))
+        for name in ["soft.sqlite", "hard.sqlite"] {
+            do {
+                _ = try out.merge([folder.file(name)])
+                Issue.record("\(name) was merged into itself")
+            } catch {
+                #expect("\(error)".contains("is the output catalogue") && "\(error)".contains("(the same file)"), "\(error)")
+            }
+        }
+    }
 }

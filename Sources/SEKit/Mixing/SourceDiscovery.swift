@@ -21,6 +21,12 @@ public enum SourceDiscovery {
     /// not depend on where the corpus lives or on listing order.
     /// - Throws: ``MixError/invalidOption(name:value:reason:)`` when the input does not exist.
     public static func files(in input: String, option: String) throws -> [(path: String, key: String)] {
+        try files(in: input, option: option, unlisted: { _ in })
+    }
+
+    /// ``files(in:option:)`` that reports, through `unlisted`, each sub-folder of a folder input
+    /// that cannot be listed (its files would otherwise be left out without a word).
+    public static func files(in input: String, option: String, unlisted: (String) -> Void) throws -> [(path: String, key: String)] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) else {
             throw MixError.invalidOption(name: option, value: input, reason: "no such file or folder")
@@ -35,7 +41,17 @@ public enum SourceDiscovery {
             var found: [(String, String)] = []
             while let relative = walker.nextObject() as? String {
                 let ext = (relative as NSString).pathExtension.lowercased()
-                guard audioExtensions.contains(ext), !(relative as NSString).lastPathComponent.hasPrefix(".") else { continue }
+                guard audioExtensions.contains(ext) else {
+                    // A folder the walk cannot enter is skipped by the walker without a word.
+                    let full = root + "/" + relative
+                    var isFolder: ObjCBool = false
+                    if FileManager.default.fileExists(atPath: full, isDirectory: &isFolder), isFolder.boolValue,
+                       !FileManager.default.isReadableFile(atPath: full) || !FileManager.default.isExecutableFile(atPath: full) {
+                        unlisted(full)
+                    }
+                    continue
+                }
+                guard !(relative as NSString).lastPathComponent.hasPrefix(".") else { continue }
                 found.append((root + "/" + relative, base + "/" + relative))
             }
             guard !found.isEmpty else {

@@ -11,12 +11,8 @@ extension FeatureExport {
                               progress: @escaping ProgressHandler = { _, _ in }) throws -> (result: FeatureExportResult, run: RecordedRun) {
         let lock = try OutputLock(output: output.path, lockFile: OutputLock.lockFile(besideFile: output))
         defer { withExtendedLifetime(lock) {} }
-        // Holding the claim, any temporary file of this output is a killed writer's: remove it.
-        let folder = output.deletingLastPathComponent()
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        where name.hasPrefix(".\(output.lastPathComponent).tmp-") {
-            try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
-        }
+        // Temporary files of this output left by a killed writer.
+        AtomicFile.removeStaleTemporaries(in: output.deletingLastPathComponent(), named: output.lastPathComponent)
         if !options.overwrite, FileManager.default.fileExists(atPath: output.path) {
             throw FeatureFileError.outputExists(path: output.path)
         }

@@ -15,6 +15,7 @@ extension FeatureSynthesis {
                                   progress: @escaping ProgressHandler = { _, _ in }) throws -> (result: Result, run: RecordedRun) {
         let lock = try OutputLock(output: output.path, lockFile: OutputLock.lockFile(besideFile: output))
         defer { withExtendedLifetime(lock) {} }
+        AtomicFile.removeStaleTemporaries(in: output)  // WAVs of a killed earlier synthesis
         let reader = try FeatureFileReader(url: features)
         let predictionsURL = predictions ?? features
         let matrix = try PredictionMatrix(url: predictionsURL, dataset: dataset)

@@ -5,7 +5,8 @@ import Glibc
 
 /// Atomic file replacement: write to a temporary name in the same folder, then `rename(2)`.
 /// A process killed at any moment leaves either the old file, the complete new one, or no file
-/// under the final name, and at worst a hidden `.NAME.tmp-PID-N` that the next run overwrites.
+/// under the final name, and at worst a hidden `.NAME.tmp-PID-N`, which the next writer of that
+/// output removes (``removeStaleTemporaries(in:named:)``: its process is gone).
 public enum AtomicFile {
     /// Errors name the file and the failing system call.
     public struct Failure: Error, CustomStringConvertible, Sendable {
@@ -15,6 +16,25 @@ public enum AtomicFile {
     }
 
     private static let counter = Counter()
+
+    /// Removes the temporary files `.NAME.tmp-PID[-N]` in `folder` (only those of output `name`
+    /// when given) whose writing process no longer exists on this host: a writer killed between
+    /// creating its temporary file and renaming it. Files of live processes (another shard
+    /// writing right now) and of this process are left alone.
+    /// - Returns: the names removed.
+    @discardableResult
+    public static func removeStaleTemporaries(in folder: URL, named name: String? = nil) -> [String] {
+        let me = Int(getpid())
+        var removed: [String] = []
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where entry.hasPrefix(".") {
+            guard let marker = entry.range(of: ".tmp-", options: .backwards) else { continue }
+            if let name, String(entry[entry.index(after: entry.startIndex)..<marker.lowerBound]) != name { continue }
+            let digits = entry[marker.upperBound...].prefix { $0.isNumber }
+            guard let pid = Int(digits), pid != me, !ProcessProbe.isAlive(pid: pid) else { continue }
+            if (try? FileManager.default.removeItem(at: folder.appendingPathComponent(entry))) != nil { removed.append(entry) }
+        }
+        return removed
+    }
 
     /// The temporary path used for `url`: hidden, in the same folder, unique per process and call.
     public static func temporaryURL(for url: URL) -> URL {

@@ -185,6 +185,10 @@ public final class MixRun: @unchecked Sendable {
                 if mine.contains(clipID) { try? fm.removeItem(at: folder.appendingPathComponent(name)) }
             }
         }
+        // Killed inside an atomic write of mix.json or of this shard's manifest (other shards'
+        // files are theirs to clean).
+        AtomicFile.removeStaleTemporaries(in: layout.root, named: layout.specFile.lastPathComponent)
+        AtomicFile.removeStaleTemporaries(in: layout.root, named: layout.manifest.lastPathComponent)
         let journal = try MixJournal(url: layout.journal)
         let indices = shardIndices
         var done = journal.records.filter { record in

@@ -82,6 +82,9 @@ public enum ScoreJob {
         let mine = pairs.enumerated().filter { request.shard.contains($0.offset) }.map(\.element)
         let lock = try request.perClipCSV.map { try OutputLock(output: $0.path, lockFile: OutputLock.lockFile(besideFile: $0)) }
         defer { withExtendedLifetime(lock) {} }
+        if let csv = request.perClipCSV {
+            AtomicFile.removeStaleTemporaries(in: csv.deletingLastPathComponent(), named: csv.lastPathComponent)
+        }
         let recorder = try ScoreCatalogRecorder.begin(context, checkpoint: request.checkpoint, params: request.params, corpus: corpus)
         return try recorder.run.failing {
             let clips = ScoreRunner.score(mine, metrics: request.metrics, alignment: request.alignment, jobs: request.jobs,

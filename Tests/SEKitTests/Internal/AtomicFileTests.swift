@@ -119,4 +119,16 @@ import Testing
         #expect(try Self.names(folder.url) == ["features.h5"])
         #expect(throws: AtomicFile.Failure.self) { try AtomicFile.commit(temporary, to: url) }   // nothing left to rename
     }
+
+    /// Temporary files of writers that were killed (their process is gone) are removed; those of
+    /// live processes and of other outputs stay.
+    @Test func staleTemporariesOfDeadWritersAreRemoved() throws {
+        let folder = try TemporaryFolder(); defer { folder.cleanup() }
+        let dead = 4_194_301  // above the default pid_max: never a live process
+        let names = [".out.csv.tmp-\(dead)-3", ".out.csv.tmp-\(getpid())-1", ".out.csv.tmp-1-2", ".other.csv.tmp-\(dead)-1", "out.csv"]
+        for name in names { try Data("x".utf8).write(to: folder.file(name)) }
+        #expect(AtomicFile.removeStaleTemporaries(in: folder.url, named: "out.csv") == [".out.csv.tmp-\(dead)-3"])
+        #expect(try Self.names(folder.url) == names.filter { $0 != ".out.csv.tmp-\(dead)-3" }.sorted())
+        #expect(AtomicFile.removeStaleTemporaries(in: folder.url) == [".other.csv.tmp-\(dead)-1"])
+    }
 }

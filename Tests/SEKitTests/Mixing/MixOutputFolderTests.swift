@@ -57,4 +57,19 @@ import Testing
         try Data().write(to: hidden.appendingPathComponent(".DS_Store"))
         #expect(try MixRun.prepare(options: options, inputs: inputs, output: hidden, jobs: 1).run().written == 2)
     }
+
+    /// A mix killed inside the atomic write of mix.json or of its manifest leaves a temporary
+    /// file; the next run of the same mix removes it.
+    @Test func temporariesOfAKilledMixAreRemovedByTheNextRun() throws {
+        let folder = try TemporaryFolder(); defer { folder.cleanup() }
+        let inputs = try GeneratedSources.mixInputs(in: folder, speech: ["a.wav", "b.wav"])
+        let out = folder.file("out")
+        _ = try MixRun.prepare(options: options, inputs: inputs, output: out, jobs: 1).run()
+        let stale = [".mix.json.tmp-4194301-1", ".manifest.jsonl.tmp-4194301-152"]
+        for name in stale { try Data("torn".utf8).write(to: out.appendingPathComponent(name)) }
+        let again = try MixRun.prepare(options: options, inputs: inputs, output: out, jobs: 1).run()
+        #expect(again.resumed == 2)
+        let left = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.contains(".tmp-") }
+        #expect(left.isEmpty, "left behind: \(left)")
+    }
 }

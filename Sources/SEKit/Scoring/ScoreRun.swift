@@ -74,19 +74,24 @@ public enum ScoreRunner {
     static func scoreOne(_ pair: ScorePair, metrics: [Metric], alignment: ScoreAlignment, workspace: MetricWorkspace) -> ClipScores {
         var scores = ClipScores(pair: pair)
         do {
-            let reference = try AudioFile.read(at: pair.reference)
+            // Each file is held as Float only while it is converted to Double, and the enhanced
+            // output is released before the noisy input is read: an hour-long pair never has all
+            // its signals in memory in both precisions at once.
+            let (ref, rate) = try readDoubles(pair.reference)
             guard let enhancedURL = pair.enhanced else { throw ScoreError.noPairs(reason: "no enhanced file for \(pair.clipID)") }
-            let enhanced = try AudioFile.read(at: enhancedURL)
-            let noisy = try pair.noisy.map { try AudioFile.read(at: $0) }
-            let (ref, enh) = try aligned(reference, enhanced, referenceURL: pair.reference, otherURL: enhancedURL, alignment: alignment)
-            let referenceSignal = ReferenceSignal(samples: ref, sampleRate: reference.sampleRate)
-            (scores.enhanced, scores.metricErrors) = values(of: metrics, MetricComparison(reference: referenceSignal, processed: enh),
-                                                            workspace: workspace)
-            if let noisy, let noisyURL = pair.noisy {
-                let (trimmed, noi) = try aligned(reference, noisy, referenceURL: pair.reference, otherURL: noisyURL, alignment: alignment)
+            let referenceSignal: ReferenceSignal
+            do {
+                let enh = try readAligned(enhancedURL, referenceCount: ref.count, rate: rate, referenceURL: pair.reference, alignment: alignment)
+                referenceSignal = ReferenceSignal(samples: enh.count == ref.count ? ref : Array(ref[0..<enh.count]), sampleRate: rate)
+                (scores.enhanced, scores.metricErrors) = values(of: metrics, MetricComparison(reference: referenceSignal, processed: enh),
+                                                                workspace: workspace)
+            }
+            if let noisyURL = pair.noisy {
+                let noi = try readAligned(noisyURL, referenceCount: ref.count, rate: rate, referenceURL: pair.reference, alignment: alignment)
                 // The same reference signal as for the enhanced output when the lengths agree, so
                 // metrics that analyse the reference once (STOI, ESTOI) reuse that analysis.
-                let noisyReference = trimmed.count == ref.count ? referenceSignal : ReferenceSignal(samples: trimmed, sampleRate: reference.sampleRate)
+                let noisyReference = noi.count == referenceSignal.samples.count ? referenceSignal
+                    : ReferenceSignal(samples: Array(ref[0..<noi.count]), sampleRate: rate)
                 (scores.noisy, scores.noisyMetricErrors) = values(of: metrics, MetricComparison(reference: noisyReference, processed: noi),
                                                                   workspace: workspace)
             }
@@ -100,21 +105,29 @@ public enum ScoreRunner {
         return scores
     }
 
-    /// Both signals as Double, checked for rate and length.
-    static func aligned(_ a: AudioBuffer, _ b: AudioBuffer, referenceURL: URL, otherURL: URL,
-                        alignment: ScoreAlignment) throws -> ([Double], [Double]) {
-        guard a.sampleRate == b.sampleRate else {
-            throw ScoreError.invalidOption(name: "enhanced", value: otherURL.path,
-                reason: "sample rate \(b.sampleRate) Hz differs from the reference's \(a.sampleRate) Hz (\(referenceURL.path))")
+    /// A file's samples as Double, and its rate (the Float buffer is released on return).
+    static func readDoubles(_ url: URL) throws -> ([Double], Int) {
+        let buffer = try AudioFile.read(at: url)
+        return (SampleConversion.doubles(buffer.samples), buffer.sampleRate)
+    }
+
+    /// The samples of `url` as Double, checked against the reference's rate and length: a length
+    /// mismatch is an error, or with `trim` both are cut to the shorter (the caller cuts the
+    /// reference to the returned count).
+    static func readAligned(_ url: URL, referenceCount: Int, rate: Int, referenceURL: URL, alignment: ScoreAlignment) throws -> [Double] {
+        let other = try AudioFile.read(at: url)
+        guard other.sampleRate == rate else {
+            throw ScoreError.invalidOption(name: "enhanced", value: url.path,
+                reason: "sample rate \(other.sampleRate) Hz differs from the reference's \(rate) Hz (\(referenceURL.path))")
         }
-        var n = a.count
-        if a.count != b.count {
+        var n = referenceCount
+        if other.count != referenceCount {
             guard alignment == .trim else {
-                throw ScoreError.invalidOption(name: "enhanced", value: otherURL.path,
-                    reason: "\(b.count) samples, the reference has \(a.count) (with align = trim both are cut to the shorter)")
+                throw ScoreError.invalidOption(name: "enhanced", value: url.path,
+                    reason: "\(other.count) samples, the reference has \(referenceCount) (with align = trim both are cut to the shorter)")
             }
-            n = min(a.count, b.count)
+            n = min(referenceCount, other.count)
         }
-        return (SampleConversion.doubles(a.samples, count: n), SampleConversion.doubles(b.samples, count: n))
+        return SampleConversion.doubles(other.samples, count: n)
     }
 }

@@ -29,7 +29,7 @@ extension AudioFile {
                 if done + got == 0 { throw AudioError.zeroLength(path: url.path) }
                 throw AudioError.truncated(path: url.path, expectedFrames: frames, readFrames: done + got)
             }
-            if let bad = firstNonFinite(Array(interleaved[0..<(got * channels)])) {
+            if let bad = interleaved.withUnsafeBufferPointer({ firstNonFinite(UnsafeBufferPointer(rebasing: $0[0..<(got * channels)])) }) {
                 throw AudioError.nonFiniteSamples(path: url.path, sampleIndex: done + bad / channels)
             }
             if channels == 1 {

@@ -85,18 +85,21 @@ extension AudioFile {
     /// Index of the first NaN or infinite sample: one vectorised pass (x·0 is 0 for every finite
     /// x, NaN otherwise), then a search only when there is one.
     static func firstNonFinite(_ samples: [Float]) -> Int? {
-        samples.withUnsafeBufferPointer { p in
-            var sum = SIMD8<Float>()
-            var i = 0
-            let raw = UnsafeRawBufferPointer(p)
-            while i + 8 <= p.count {
-                sum += raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self) * 0
-                i += 8
-            }
-            var tail: Float = 0
-            while i < p.count { tail += p[i] * 0; i += 1 }
-            return (sum.sum() + tail).isFinite ? nil : p.firstIndex { !$0.isFinite }
+        samples.withUnsafeBufferPointer { firstNonFinite($0) }
+    }
+
+    /// ``firstNonFinite(_:)`` of a buffer (a block being read, without copying it).
+    static func firstNonFinite(_ p: UnsafeBufferPointer<Float>) -> Int? {
+        var sum = SIMD8<Float>()
+        var i = 0
+        let raw = UnsafeRawBufferPointer(p)
+        while i + 8 <= p.count {
+            sum += raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self) * 0
+            i += 8
         }
+        var tail: Float = 0
+        while i < p.count { tail += p[i] * 0; i += 1 }
+        return (sum.sum() + tail).isFinite ? nil : p.firstIndex { !$0.isFinite }
     }
 
     /// Reads and resamples block by block (libsoxr streaming), so a long file is never held at its

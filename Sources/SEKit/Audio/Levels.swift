@@ -7,7 +7,7 @@ public enum Levels {
     /// Largest absolute sample.
     public static func peak(_ x: [Float]) -> Double {
         var m: Float = 0
-        x.withUnsafeBufferPointer { p in for v in p { m = max(m, abs(v)) } }
+        x.withUnsafeBufferPointer { accumulatePeak($0, into: &m) }
         return Double(m)
     }
 
@@ -15,17 +15,46 @@ public enum Levels {
     /// every recorded figure (``meanSquareChunked(_:)`` is the mixer's faster one for its gains).
     public static func meanSquare(_ x: [Float]) -> Double {
         guard !x.isEmpty else { return 0 }
-        return x.withUnsafeBufferPointer { p in
-            var a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0
-            var i = 0
-            while i + 4 <= p.count {
-                let v0 = Double(p[i]), v1 = Double(p[i + 1]), v2 = Double(p[i + 2]), v3 = Double(p[i + 3])
-                a0 += v0 * v0; a1 += v1 * v1; a2 += v2 * v2; a3 += v3 * v3
-                i += 4
-            }
-            while i < p.count { let v = Double(p[i]); a0 += v * v; i += 1 }
-            return (a0 + a1 + a2 + a3) / Double(p.count)
+        var lanes = SquareLanes()
+        x.withUnsafeBufferPointer { accumulateSquares($0, into: &lanes) }
+        return lanes.total / Double(x.count)
+    }
+
+    // MARK: Running accumulations
+    // The whole-signal measures above and ``LevelAccumulator`` (block by block) share these, so a
+    // long file measured in blocks gives the same bits as the whole signal.
+
+    /// Σx² in four Double lanes by sample index modulo 4 (a block that does not hold a multiple
+    /// of 4 samples must be the last one).
+    struct SquareLanes {
+        var a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0
+        var total: Double { a0 + a1 + a2 + a3 }
+    }
+
+    static func accumulateSquares(_ p: UnsafeBufferPointer<Float>, into lanes: inout SquareLanes) {
+        var i = 0
+        while i + 4 <= p.count {
+            let v0 = Double(p[i]), v1 = Double(p[i + 1]), v2 = Double(p[i + 2]), v3 = Double(p[i + 3])
+            lanes.a0 += v0 * v0; lanes.a1 += v1 * v1; lanes.a2 += v2 * v2; lanes.a3 += v3 * v3
+            i += 4
         }
+        while i < p.count { let v = Double(p[i]); lanes.a0 += v * v; i += 1 }
+    }
+
+    static func accumulatePeak(_ p: UnsafeBufferPointer<Float>, into m: inout Float) {
+        for v in p { m = max(m, abs(v)) }
+    }
+
+    /// Σx in sample order, continuing `sum`.
+    static func accumulateSum(_ p: UnsafeBufferPointer<Float>, into sum: inout Double) {
+        for v in p { sum += Double(v) }
+    }
+
+    /// Samples with |x| ≥ `threshold`.
+    static func count(atOrAbove threshold: Float, in p: UnsafeBufferPointer<Float>) -> Int {
+        var n = 0
+        for v in p where abs(v) >= threshold { n += 1 }
+        return n
     }
 
     /// Peak level, dBFS.
@@ -62,7 +91,7 @@ public enum Levels {
     public static func dcOffset(_ x: [Float]) -> Double {
         guard !x.isEmpty else { return 0 }
         var s = 0.0
-        for v in x { s += Double(v) }
+        x.withUnsafeBufferPointer { accumulateSum($0, into: &s) }
         return s / Double(x.count)
     }
 
@@ -70,9 +99,7 @@ public enum Levels {
     /// 0.01 dB of full scale: what a clipped recording or a clipped mix shows).
     public static func clippedRatio(_ x: [Float], threshold: Float = 0.999) -> Double {
         guard !x.isEmpty else { return 0 }
-        var n = 0
-        for v in x where abs(v) >= threshold { n += 1 }
-        return Double(n) / Double(x.count)
+        return Double(x.withUnsafeBufferPointer { count(atOrAbove: threshold, in: $0) }) / Double(x.count)
     }
 
     /// EBU R128 integrated loudness, LUFS (libebur128, BS.1770-4 gating). −inf when silent.

@@ -9,12 +9,24 @@ missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-if ((${#missing[@]})); then
-    echo "setup: installing ${missing[*]}" >&2
+# Installed without their recommendations (LaTeX for `runs leaderboard --format latex` tests:
+# pdflatex and booktabs, not the full TeX Live).
+lean_packages=(texlive-latex-recommended)
+lean_missing=()
+for p in "${lean_packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || lean_missing+=("$p")
+done
+if ((${#missing[@]} + ${#lean_missing[@]})); then
+    echo "setup: installing ${missing[*]} ${lean_missing[*]}" >&2
     sudo_cmd=()
     [[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo)
     "${sudo_cmd[@]}" apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
+    if ((${#missing[@]})); then
+        DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
+    fi
+    if ((${#lean_missing[@]})); then
+        DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${lean_missing[@]}" >/dev/null
+    fi
 fi
 command -v swift >/dev/null || { [[ -x /opt/swift/usr/bin/swift ]] && export PATH=/opt/swift/usr/bin:$PATH; }
 command -v swift >/dev/null || { echo "setup: swift not found; install Swift 6.1 or newer" >&2; exit 1; }

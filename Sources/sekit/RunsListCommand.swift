@@ -6,11 +6,15 @@ import SEKit
 struct RunsListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List runs, newest first, optionally filtered.",
+        abstract: "List runs, newest first or in the order asked for, optionally filtered.",
         discussion: """
             Filter fields: \(CatalogFilter.fieldNames(for: .runs).joined(separator: ", ")), params.KEY, \
             metrics.NAME.mean|std|n|ci95_low|ci95_high. Example: \
             --filter "kind = 'score' and metrics.stoi.mean > 0.8 and params.checkpoint like 'crn%'"
+
+            --order-by takes the same fields, comma-separated, each followed by asc or desc (default \
+            asc); runs missing a field sort last; ties keep newest first. Example: \
+            --order-by "metrics.stoi.mean desc, params.epoch"
 
             \(ListingOptions.formatsHelp)
             """
@@ -18,9 +22,15 @@ struct RunsListCommand: AsyncParsableCommand {
 
     @OptionGroup var catalog: CatalogOptions
 
+    @Option(help: ArgumentHelp("Only runs of this kind.", valueName: "kind"))
+    var kind: RunKind?
+
+    @Option(name: .customLong("order-by"), help: ArgumentHelp("Sort by these fields (FIELD [asc|desc], comma-separated).", valueName: "fields"))
+    var orderBy: String?
+
     @OptionGroup var listing: ListingOptions
 
     func run() async throws {
-        try catalog.openForReading().exportRuns(filter: listing.filter, format: listing.outputFormat.resolved, limit: listing.limit, sink: writeToStandardOutput)
+        try catalog.openForReading().exportRuns(kind: kind, filter: listing.filter, orderBy: orderBy, format: listing.outputFormat.resolved, limit: listing.limit, sink: writeToStandardOutput)
     }
 }

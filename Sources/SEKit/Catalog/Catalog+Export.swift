@@ -25,10 +25,18 @@ extension Catalog {
         }
         var sql = "SELECT \(selected.joined(separator: ", ")) FROM clips WHERE \(compiled.sql) ORDER BY clips.run_id, clips.clip_index"
         if let limit { sql += " LIMIT \(max(0, limit))" }
-        var writer = TableWriter(columns: Self.clipListingColumns, format: format, sink: sink)
+        return try streamRows(sql: sql, arguments: compiled.arguments, columns: Self.clipListingColumns,
+                              kinds: Self.clipListingKinds, format: format, sink: sink)
+    }
+
+    /// Runs `sql` and streams its rows (one per result row, columns in `kinds`' storage classes)
+    /// through a ``TableWriter``; returns how many were written.
+    func streamRows(sql: String, arguments: StatementArguments, columns: [String], kinds: [TableWriter.ColumnKind],
+                    format: TableFormat, sink: @escaping (String) -> Void) throws(CatalogError) -> Int {
+        var writer = TableWriter(columns: columns, format: format, sink: sink)
         try read { db in
-            let rows = try Row.fetchCursor(db, sql: sql, arguments: compiled.arguments)
-            while let row = try rows.next() { writer.append(row: row, kinds: Self.clipListingKinds) }
+            let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+            while let row = try rows.next() { writer.append(row: row, kinds: kinds) }
         }
         return writer.finish()
     }
@@ -48,22 +56,30 @@ extension Catalog {
     /// `clips`: the clips a run made (mix, import) or scored (score), whichever it recorded.
     public static let runListingColumns = ["id", "kind", "name", "status", "started_at", "finished_at", "clips", "command_line"]
 
-    /// Writes the runs matching `filter`, newest first, in `format` to `sink`; returns how many.
+    /// Writes the runs of `kind` (nil: every kind) matching `filter` in `format` to `sink`; returns
+    /// how many. Ordered by `orderBy` (see ``CatalogOrdering``), then newest first.
     @discardableResult
-    public func exportRuns(filter: String?, format: TableFormat, limit: Int? = nil,
+    public func exportRuns(kind: RunKind? = nil, filter: String?, orderBy: String? = nil, format: TableFormat, limit: Int? = nil,
                            sink: @escaping (String) -> Void) throws(CatalogError) -> Int {
-        let compiled = try CatalogFilter.compile(filter, context: .runs)
+        var compiled = try CatalogFilter.compile(filter, context: .runs)
+        if let kind {
+            compiled.sql = "runs.kind = ? AND \(compiled.sql)"
+            compiled.arguments = [kind.rawValue] + compiled.arguments
+        }
+        let order = try CatalogOrdering.compile(orderBy, context: .runs)
         var sql = """
             SELECT id, kind, name, status, started_at, finished_at,
                    max((SELECT count(*) FROM clips WHERE clips.run_id = runs.id),
                        (SELECT count(DISTINCT clip_id) FROM clip_scores WHERE clip_scores.run_id = runs.id)),
                    command_line
-            FROM runs WHERE \(compiled.sql) ORDER BY started_at DESC, id
+            FROM runs WHERE \(compiled.sql) ORDER BY \(order.map { $0.sql + ", " } ?? "")started_at DESC, id
             """
         if let limit { sql += " LIMIT \(max(0, limit))" }
         var writer = TableWriter(columns: Self.runListingColumns, format: format, sink: sink)
+        var arguments = compiled.arguments
+        if let order { arguments += order.arguments }
         try read { db in
-            let rows = try Row.fetchCursor(db, sql: sql, arguments: compiled.arguments)
+            let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
             while let row = try rows.next() {
                 writer.append((0..<Self.runListingColumns.count).map { TableCell(row[$0] as DatabaseValue) })
             }

@@ -19,6 +19,8 @@ public enum CatalogError: Error, Equatable, CustomStringConvertible, Sendable {
     case database(path: String, reason: String)
     /// A run id was not found (or a prefix matched none or several runs).
     case unknownRun(path: String, id: String, reason: String)
+    /// A run reference (name or id prefix) matched several runs; `candidates` describes each.
+    case ambiguousRun(path: String, reference: String, candidates: [String])
     /// A filter expression did not parse or names an unknown column.
     /// `column` is the 1-based character position where it failed.
     case filter(expression: String, column: Int, reason: String)
@@ -37,6 +39,7 @@ public enum CatalogError: Error, Equatable, CustomStringConvertible, Sendable {
         case .mergeConflict: "merge-conflict"
         case .database: "database"
         case .unknownRun: "unknown-run"
+        case .ambiguousRun: "ambiguous-run"
         case .filter: "filter"
         case .file: "file"
         case .invalidParameter: "invalid-parameter"
@@ -60,6 +63,9 @@ public enum CatalogError: Error, Equatable, CustomStringConvertible, Sendable {
             "\(path): \(reason)"
         case .unknownRun(let path, let id, let reason):
             "\(path): run \(id): \(reason)"
+        case .ambiguousRun(let path, let reference, let candidates):
+            "\(path): '\(reference)' names \(candidates.count) runs; give the run id (or an unambiguous prefix):\n"
+                + candidates.map { "  \($0)" }.joined(separator: "\n")
         case .filter(let expression, let column, let reason):
             "filter: \(reason) at column \(column)\n  \(expression)\n  \(String(repeating: " ", count: max(0, column - 1)))^"
         case .file(let path, let reason):

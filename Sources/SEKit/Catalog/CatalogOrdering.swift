@@ -1,0 +1,50 @@
+import GRDB
+
+/// `--order-by` of `sekit runs list` (and any listing): a comma-separated list of fields of the
+/// filter language, each optionally followed by `asc` or `desc` (default `asc`), compiled to an
+/// SQL `ORDER BY` list.
+///
+/// Example: `metrics.stoi.mean desc, params.epoch asc`. Rows missing a field (NULL: no such
+/// parameter or metric) sort after the rows that have it, whatever the direction. A parameter sorts
+/// by its number when it has one, else by its text (numbers before text, as SQLite orders them).
+public enum CatalogOrdering {
+    /// Compiles `spec` for `context`; nil or blank compiles to an empty list.
+    /// - Throws: ``CatalogError/filter(expression:column:reason:)`` naming the bad field or direction.
+    public static func compile(_ spec: String?, context: CatalogFilter.Context) throws(CatalogError) -> CatalogFilter.Compiled? {
+        guard let spec, !spec.allSatisfy(\.isWhitespace) else { return nil }
+        var compiler = CatalogFilter.Compiler(expression: spec, context: context)
+        var terms: [String] = []
+        var offset = 0
+        for part in spec.split(separator: ",", omittingEmptySubsequences: false) {
+            defer { offset += part.count + 1 }
+            let words = part.split(whereSeparator: \.isWhitespace)
+            let column = offset + 1 + (part.firstIndex { !$0.isWhitespace }.map { part.distance(from: part.startIndex, to: $0) } ?? 0)
+            guard let first = words.first else { throw compiler.fail("empty sort key; write FIELD [asc|desc], comma-separated", column: column) }
+            guard words.count <= 2 else {
+                throw compiler.fail("write FIELD [asc|desc]; '\(words[2])' is not expected here", column: column)
+            }
+            var descending = false
+            if words.count == 2 {
+                switch words[1].lowercased() {
+                case "asc": descending = false
+                case "desc": descending = true
+                default: throw compiler.fail("sort direction is asc or desc, not '\(words[1])'", column: column + first.count + 1)
+                }
+            }
+            let firstArgument = compiler.arguments.count
+            let target: String
+            switch try compiler.resolve(FilterField(name: String(first), column: column)) {
+            case .column(let sql, _): target = sql
+            case .param(let key):
+                let number = compiler.paramSQL(key: key, column: "value_number")
+                let text = compiler.paramSQL(key: key, column: "value_text")
+                target = "coalesce(\(number), \(text))"
+            }
+            // `(x IS NULL)` is 0 for present values, 1 for missing ones: missing sorts last. The
+            // expression appears twice, so its arguments are bound twice.
+            compiler.arguments += compiler.arguments[firstArgument...]
+            terms.append("(\(target) IS NULL), \(target) \(descending ? "DESC" : "ASC")")
+        }
+        return CatalogFilter.Compiled(sql: terms.joined(separator: ", "), arguments: StatementArguments(compiler.arguments))
+    }
+}

@@ -4,8 +4,9 @@ import ArgumentParser
 struct RunsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "runs",
-        abstract: "List runs and show one run's parameters, artifacts and metrics.",
-        subcommands: [RunsListCommand.self, RunsShowCommand.self],
+        abstract: "List, show, compare and rank runs; export them for pandas.",
+        subcommands: [RunsListCommand.self, RunsShowCommand.self, RunsDiffCommand.self, RunsBestCommand.self,
+                      RunsLeaderboardCommand.self, RunsExportCommand.self],
         defaultSubcommand: RunsListCommand.self
     )
 }

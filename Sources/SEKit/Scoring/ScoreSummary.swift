@@ -28,13 +28,15 @@ public enum ScoreSummary {
         return "snr=" + formatNumber(rounded)
     }
 
-    /// Aggregates of the scored clips (failed clips are left out of the numbers; their count is
-    /// reported separately). SNR subsets are made only when the corpus has at most 25 distinct SNRs;
-    /// continuous SNR draws are bucketed to 5 dB (`snr=[0,5)`).
-    public static func aggregate(_ clips: [ClipScores], metrics: [Metric]) -> [ScoreAggregate] {
-        let scored = clips.filter { $0.error == nil }
-        var subsets: [(String, [ClipScores])] = [("all", scored)]
-        let snrs = Set(scored.compactMap(\.pair.snrDB))
+    /// The subsets a set of clips is summarised over, given each clip's requested SNR and split:
+    /// `all` (every clip), then one per SNR (ascending) when some clips have one, then one per split
+    /// (sorted) when there are several (or one and clips without a split). SNR subsets are exact
+    /// when there are at most 25 distinct SNRs; continuous SNR draws are bucketed to 5 dB
+    /// (`snr=[0,5)`). `members` are indices into the arrays, ascending.
+    public static func subsets(snrDB: [Double?], split: [String?]) -> [(label: String, members: [Int])] {
+        let all = Array(snrDB.indices)
+        var subsets: [(label: String, members: [Int])] = [("all", all)]
+        let snrs = Set(snrDB.compactMap { $0 })
         if !snrs.isEmpty {
             let exact = snrs.count <= 25
             func bucket(_ snr: Double) -> String {
@@ -42,19 +44,28 @@ public enum ScoreSummary {
                 let low = (snr / 5).rounded(.down) * 5
                 return "snr=[" + formatNumber(low) + "," + formatNumber(low + 5) + ")"
             }
-            var groups: [String: [ClipScores]] = [:]
+            var groups: [String: [Int]] = [:]
             var order: [String: Double] = [:]
-            for clip in scored { if let snr = clip.pair.snrDB {
+            for index in all { if let snr = snrDB[index] {
                 let key = bucket(snr)
-                groups[key, default: []].append(clip)
+                groups[key, default: []].append(index)
                 order[key] = min(order[key] ?? snr, snr)
             } }
             subsets += groups.keys.sorted { order[$0]! < order[$1]! }.map { ($0, groups[$0]!) }
         }
-        let splits = Set(scored.compactMap(\.pair.split))
-        if splits.count > 1 || (splits.count == 1 && scored.contains { $0.pair.split == nil }) {
-            subsets += splits.sorted().map { split in ("split=\(split)", scored.filter { $0.pair.split == split }) }
+        let splits = Set(split.compactMap { $0 })
+        if splits.count > 1 || (splits.count == 1 && split.contains { $0 == nil }) {
+            subsets += splits.sorted().map { name in ("split=\(name)", all.filter { split[$0] == name }) }
         }
+        return subsets
+    }
+
+    /// Aggregates of the scored clips (failed clips are left out of the numbers; their count is
+    /// reported separately), over ``subsets(snrDB:split:)``.
+    public static func aggregate(_ clips: [ClipScores], metrics: [Metric]) -> [ScoreAggregate] {
+        let scored = clips.filter { $0.error == nil }
+        let subsets = Self.subsets(snrDB: scored.map(\.pair.snrDB), split: scored.map(\.pair.split))
+            .map { ($0.label, $0.members.map { scored[$0] }) }
         var result: [ScoreAggregate] = []
         for metric in metrics {
             for (subset, group) in subsets {

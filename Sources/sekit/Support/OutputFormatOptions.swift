@@ -3,6 +3,15 @@ import Foundation
 import SEKit
 
 extension TableFormat: ExpressibleByArgument {}
+extension RunKind: ExpressibleByArgument {}
+
+/// The `--format` values one command offers, a subset of the library's ``ReportFormat``.
+protocol ReportFormatChoice: RawRepresentable<String>, ExpressibleByArgument {}
+
+extension ReportFormatChoice {
+    /// The library format of the same name.
+    var report: ReportFormat { ReportFormat(rawValue: rawValue)! }
+}
 
 /// `--format table|csv|json` and its alias `--json`, shared by every command that prints records.
 struct OutputFormatOptions: ParsableArguments {

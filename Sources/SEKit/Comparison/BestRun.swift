@@ -1,0 +1,79 @@
+import Foundation
+import GRDB
+
+/// `sekit runs best`: the run with the best mean of a metric, respecting the metric's direction
+/// (lower is better for LLR, WSS, CD), with its interval and the runner-up.
+public struct BestRun: Sendable, Codable {
+    public struct Request: Sendable {
+        /// A metric output name (`stoi`, `stoi_improvement`, `llr_noisy`...).
+        public var metric: String
+        /// `all` or a subset label as stored (`snr=0`, `split=test`).
+        public var subset = "all"
+        public var kind: RunKind = .score
+        /// Only runs on this corpus (a mix run, or a score run on it; id, prefix or name).
+        public var corpus: String?
+        /// A filter expression over runs (see ``CatalogFilter``).
+        public var filter: String?
+
+        public init(metric: String, subset: String = "all", kind: RunKind = .score, corpus: String? = nil, filter: String? = nil) {
+            self.metric = metric; self.subset = subset; self.kind = kind; self.corpus = corpus; self.filter = filter
+        }
+    }
+
+    /// A candidate run and its aggregate.
+    public struct Entry: Sendable, Codable {
+        public var id: RunID
+        public var name: String
+        public var startedAt: Date
+        public var mean: Double
+        public var ci95Low: Double?
+        public var ci95High: Double?
+        public var n: Int
+    }
+
+    public var metric: String
+    public var subset: String
+    public var higherIsBetter: Bool
+    /// Runs considered (finished, of the kind, matching, with the metric in the subset).
+    public var candidates: Int
+    public var best: Entry
+    public var runnerUp: Entry?
+}
+
+extension Catalog {
+    /// The best finished run for `request` (see ``BestRun``); ties go to the newest run.
+    /// - Throws: ``CatalogError`` for a metric of unknown direction, a bad filter or corpus, or no candidate.
+    public func bestRun(_ request: BestRun.Request) throws(CatalogError) -> BestRun {
+        guard let higherIsBetter = MetricRegistry.output(forSeries: request.metric)?.higherIsBetter else {
+            let known = MetricRegistry.all.flatMap { $0.outputs.map(\.metric.rawValue) }.joined(separator: ", ")
+            throw .invalidParameter(name: "metric", value: request.metric, reason: "not a metric SEKit knows the direction of; known: \(known) (and their _noisy, _improvement series)")
+        }
+        let compiled = try CatalogFilter.compile(request.filter, context: .runs)
+        let allowed = try request.corpus.map { reference throws(CatalogError) in Set(try scoreRuns(on: try corpus(named: reference)).map(\.id)) }
+        let subset = request.subset == "all" ? "" : request.subset
+        var entries = try read { db in
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT runs.id, runs.name, runs.started_at, m.mean, m.ci95_low, m.ci95_high, m.n
+                FROM runs JOIN run_metrics m ON m.run_id = runs.id AND m.metric = ? AND m.subset = ?
+                WHERE runs.kind = ? AND runs.status = 'finished' AND \(compiled.sql)
+                """, arguments: [request.metric, subset, request.kind.rawValue] + compiled.arguments)
+            var entries: [BestRun.Entry] = []
+            while let row = try rows.next() {
+                entries.append(BestRun.Entry(id: RunID(row[0]), name: row[1], startedAt: row[2], mean: row[3],
+                                             ci95Low: row[4], ci95High: row[5], n: row[6]))
+            }
+            return entries
+        }
+        if let allowed { entries = entries.filter { allowed.contains($0.id) } }
+        entries = entries.filter { $0.mean.isFinite }
+        entries.sort { x, y in
+            if x.mean != y.mean { return higherIsBetter ? x.mean > y.mean : x.mean < y.mean }
+            return (x.startedAt, x.id.rawValue) > (y.startedAt, y.id.rawValue)
+        }
+        guard let best = entries.first else {
+            throw .invalidParameter(name: "metric", value: request.metric, reason: "no finished \(request.kind.rawValue) run has it in subset \(request.subset)\(request.corpus.map { " on corpus \($0)" } ?? "")\(request.filter.map { " matching \($0)" } ?? "")")
+        }
+        return BestRun(metric: request.metric, subset: request.subset, higherIsBetter: higherIsBetter, candidates: entries.count,
+                       best: best, runnerUp: entries.count > 1 ? entries[1] : nil)
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import GRDB
+
+/// `sekit runs leaderboard`: one row per checkpoint scored on a corpus, the noisy input as a
+/// reference row, `mean ± half-width of the 95% interval` per metric, the best value per column
+/// marked and the mean rank.
+///
+/// Values are the aggregates `sekit score` stored (`run_metrics`: mean over the clips scored,
+/// Student-t 95% interval). The noisy row is the corpus's noisy input: the latest run that scored
+/// the noisy input itself (`score --corpus` without `--enhanced`), else the `_noisy` aggregates of
+/// the latest run that has them. Ranks are dense (equal means share a rank) per metric, among the
+/// checkpoint rows, averaged over the metrics a row has; the noisy row is not ranked or marked.
+public struct Leaderboard: Sendable, Codable {
+    public struct Request: Sendable {
+        /// The corpus: its mix run, or any score run on it (id, unique prefix or name).
+        public var corpus: String
+        /// Metric names (nil: every metric scored by a checkpoint row, registry order first).
+        public var metrics: [String]?
+        /// `all` or a subset label as `sekit score` stores it (`snr=0`, `split=test`).
+        public var subset = "all"
+        /// Every score run, not only the latest per checkpoint name.
+        public var all = false
+
+        public init(corpus: String, metrics: [String]? = nil, subset: String = "all", all: Bool = false) {
+            self.corpus = corpus; self.metrics = metrics; self.subset = subset; self.all = all
+        }
+    }
+
+    /// One metric's value in a row.
+    public struct Cell: Sendable, Codable, Equatable {
+        public var mean: Double
+        /// Half the width of the 95% interval of the mean; nil when not stored (one clip).
+        public var ciHalfWidth: Double?
+        public var n: Int
+        /// Best value of its column among the checkpoint rows.
+        public var best: Bool
+    }
+
+    public struct Row: Sendable, Codable {
+        /// The checkpoint name (`noisy` for the reference row).
+        public var name: String
+        /// The score run the row comes from.
+        public var runID: RunID
+        /// The noisy-input reference row.
+        public var isReference: Bool
+        /// One cell per metric of the board (nil: the run has no value for it in this subset).
+        public var cells: [Cell?]
+        public var meanRank: Double?
+    }
+
+    public var corpus: ScoredCorpus
+    public var subset: String
+    public var metrics: [String]
+    /// Per metric: whether higher is better (nil: unknown to the registry, not marked or ranked).
+    public var higherIsBetter: [Bool?]
+    public var rows: [Row]
+}
+
+extension Catalog {
+    /// Finished score runs on `corpus`, newest first (a sharded corpus matches any of its mix runs).
+    public func scoreRuns(on corpus: ScoredCorpus) throws(CatalogError) -> [RunRecord] {
+        let runs = try read { db in
+            try RunRecord.filter(RunRecord.Columns.kind == RunKind.score.rawValue && RunRecord.Columns.status == RunStatus.finished.rawValue)
+                .order(RunRecord.Columns.startedAt.desc, RunRecord.Columns.id).fetchAll(db)
+        }
+        var matching: [RunRecord] = []
+        for run in runs {
+            let other = try scoredCorpus(of: run)
+            if other == corpus || !Set(other.mixRuns).isDisjoint(with: corpus.mixRuns) { matching.append(run) }
+        }
+        return matching
+    }
+
+    /// The corpus a run reference stands for: a mix run's corpus, or what a score run scored.
+    func corpus(named reference: String) throws(CatalogError) -> ScoredCorpus {
+        let run = try resolveRun(reference)
+        switch run.kind {
+        case .mix: return ScoredCorpus(key: "mix:" + run.id.rawValue)
+        default: return try scoredCorpus(of: run)
+        }
+    }
+
+    /// The leaderboard of `request.corpus` (see ``Leaderboard``).
+    /// - Throws: ``CatalogError`` for an unknown corpus, a corpus with no score runs, unknown metrics.
+    public func leaderboard(_ request: Leaderboard.Request) throws(CatalogError) -> Leaderboard {
+        let corpus = try corpus(named: request.corpus)
+        let runs = try scoreRuns(on: corpus)
+        guard !runs.isEmpty else {
+            throw .invalidParameter(name: "corpus", value: request.corpus, reason: "no finished score run on the \(corpus)")
+        }
+        let subset = request.subset == "all" ? "" : request.subset
+        let aggregates = try runMetrics(of: runs.map(\.id), subset: subset)
+        var referenceRun: RunRecord?
+        var checkpoints: [RunRecord] = []
+        var seenNames = Set<String>()
+        for run in runs {
+            let params = try paramValues(of: run.id)
+            if params["corpus"] != nil && params["enhanced"] == nil {
+                if referenceRun == nil { referenceRun = run }
+                continue
+            }
+            if !request.all && !seenNames.insert(run.name).inserted { continue }
+            checkpoints.append(run)
+        }
+        let scored = checkpoints.flatMap { aggregates[$0.id]?.keys.map { $0 } ?? [] }
+            .filter { name in !MetricRegistry.seriesSuffixes.contains { name.hasSuffix($0) } }
+        let metrics = try Self.boardMetrics(request.metrics, scored: Set(scored), subset: request.subset)
+        var rows = checkpoints.map { run in
+            Leaderboard.Row(name: run.name, runID: run.id, isReference: false,
+                            cells: metrics.map { aggregates[run.id]?[$0] }, meanRank: nil)
+        }
+        Self.rank(&rows, higherIsBetter: metrics.map { MetricRegistry.output(forSeries: $0)?.higherIsBetter })
+        rows.sort { ($0.meanRank ?? .infinity, $0.name) < ($1.meanRank ?? .infinity, $1.name) }
+        if let reference = referenceRun ?? runs.first(where: { run in metrics.contains { aggregates[run.id]?[$0 + "_noisy"] != nil } }) {
+            let suffix = reference.id == referenceRun?.id ? "" : "_noisy"
+            rows.insert(Leaderboard.Row(name: "noisy", runID: reference.id, isReference: true,
+                                        cells: metrics.map { aggregates[reference.id]?[$0 + suffix] }, meanRank: nil), at: 0)
+        }
+        return Leaderboard(corpus: corpus, subset: request.subset, metrics: metrics,
+                           higherIsBetter: metrics.map { MetricRegistry.output(forSeries: $0)?.higherIsBetter }, rows: rows)
+    }
+
+    /// The board's metrics: those asked for (each scored by some checkpoint in the subset), or
+    /// every metric scored, the registry's metrics first in registry order, then others by name.
+    static func boardMetrics(_ requested: [String]?, scored: Set<String>, subset: String) throws(CatalogError) -> [String] {
+        let known = MetricRegistry.all.flatMap { $0.outputs.map(\.metric.rawValue) }
+        let available = known.filter(scored.contains) + scored.subtracting(known).sorted()
+        guard !available.isEmpty else {
+            throw .invalidParameter(name: "subset", value: subset, reason: "no score run on this corpus has aggregates for this subset")
+        }
+        guard let requested else { return available }
+        for metric in requested where !scored.contains(metric) {
+            throw .invalidParameter(name: "metrics", value: metric, reason: "no checkpoint has it in subset \(subset); available: \(available.joined(separator: ","))")
+        }
+        return requested
+    }
+
+    /// Marks the best cell per column and sets each row's mean dense rank.
+    static func rank(_ rows: inout [Leaderboard.Row], higherIsBetter: [Bool?]) {
+        var rankSums = [Double](repeating: 0, count: rows.count)
+        var rankCounts = [Int](repeating: 0, count: rows.count)
+        for (column, direction) in higherIsBetter.enumerated() {
+            guard let direction else { continue }
+            let present = rows.indices.filter { rows[$0].cells[column].map { $0.mean.isFinite } ?? false }
+            guard !present.isEmpty else { continue }
+            let ranks = Ranking.denseRanks(present.map { rows[$0].cells[column]!.mean }, higherIsBetter: direction)
+            for (k, row) in present.enumerated() {
+                rankSums[row] += Double(ranks[k])
+                rankCounts[row] += 1
+                if ranks[k] == 1 { rows[row].cells[column]!.best = true }
+            }
+        }
+        for row in rows.indices where rankCounts[row] > 0 { rows[row].meanRank = rankSums[row] / Double(rankCounts[row]) }
+    }
+
+    /// Stored aggregates of `runs` in `subset` (`""` for all clips): run → metric → cell.
+    func runMetrics(of runs: [RunID], subset: String) throws(CatalogError) -> [RunID: [String: Leaderboard.Cell]] {
+        guard !runs.isEmpty else { return [:] }
+        return try read { db in
+            var result: [RunID: [String: Leaderboard.Cell]] = [:]
+            let marks = Array(repeating: "?", count: runs.count).joined(separator: ",")
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT run_id, metric, mean, ci95_low, ci95_high, n FROM run_metrics
+                WHERE subset = ? AND run_id IN (\(marks))
+                """, arguments: StatementArguments([subset] + runs.map(\.rawValue)))
+            while let row = try rows.next() {
+                let low: Double? = row[3], high: Double? = row[4]
+                let half = low.flatMap { low in high.map { ($0 - low) / 2 } }
+                result[RunID(row[0]), default: [:]][row[1]] = Leaderboard.Cell(mean: row[2], ciHalfWidth: half, n: row[5], best: false)
+            }
+            return result
+        }
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+
+extension Catalog {
+    /// Compares score runs `a` and `b` (ids, unique id prefixes or names; see ``resolveRun(_:kind:)``).
+    /// - Throws: ``CatalogError`` for unknown or ambiguous runs, runs scored on different corpora
+    ///   without `request.unpaired`, runs without common clips, unknown metrics or subsets.
+    public func diff(_ a: String, _ b: String, request: RunDiff.Request = .init()) throws(CatalogError) -> RunDiff {
+        let runA = try resolveRun(a, kind: .score)
+        let runB = try resolveRun(b, kind: .score)
+        let corpusA = try scoredCorpus(of: runA)
+        let corpusB = try scoredCorpus(of: runB)
+        if corpusA != corpusB && !request.unpaired {
+            throw .invalidParameter(name: "unpaired", value: "", reason: """
+                runs \(runA.id) (\(runA.name)) and \(runB.id) (\(runB.name)) were scored on different corpora \
+                (\(corpusA); \(corpusB)): their clips cannot be paired; compare them with --unpaired \
+                (Mann-Whitney U and a bootstrap of the difference of means)
+                """)
+        }
+        let scoresA = try scores(of: runA)
+        let scoresB = try scores(of: runB)
+        let metrics = try Self.comparedMetrics(request.metrics, scoresA, scoresB)
+        var diff = RunDiff(
+            a: .init(id: runA.id, name: runA.name, corpus: corpusA, clips: scoresA.clipIDs.count),
+            b: .init(id: runB.id, name: runB.name, corpus: corpusB, clips: scoresB.clipIDs.count),
+            paired: !request.unpaired, resamples: request.resamples, seed: request.seed, confidence: request.confidence,
+            alpha: request.alpha, params: try paramDifferences(runA, runB), rows: [], onlyInA: [], onlyInB: [], unpairedValues: [:])
+        if request.unpaired {
+            diff.rows = try RunDiffStatistics.unpairedRows(scoresA, scoresB, metrics: metrics, request: request)
+        } else {
+            let pairs = RunDiffStatistics.ClipPairs(scoresA, scoresB)
+            guard !pairs.a.isEmpty else {
+                throw .invalidParameter(name: "runs", value: "\(runA.id) \(runB.id)", reason: "the two runs have no clip in common")
+            }
+            diff.onlyInA = pairs.onlyInA
+            diff.onlyInB = pairs.onlyInB
+            (diff.rows, diff.unpairedValues) = try RunDiffStatistics.pairedRows(scoresA, scoresB, pairs: pairs, metrics: metrics, request: request)
+        }
+        try RunDiffStatistics.correct(&diff.rows, alpha: request.alpha)
+        return diff
+    }
+
+    /// The metrics to compare: those asked for (each must have been scored by both runs), or
+    /// every metric both runs scored, in A's order.
+    static func comparedMetrics(_ requested: [String]?, _ a: RunScores, _ b: RunScores) throws(CatalogError) -> [String] {
+        let common = a.metrics.filter { b.values[$0] != nil }
+        guard let requested else {
+            guard !common.isEmpty else {
+                throw .invalidParameter(name: "metrics", value: "", reason: "the runs share no metric (A: \(a.metrics.joined(separator: ",")); B: \(b.metrics.joined(separator: ",")))")
+            }
+            return common
+        }
+        for metric in requested where !common.contains(metric) {
+            throw .invalidParameter(name: "metrics", value: metric, reason: "not scored by both runs; both have: \(common.joined(separator: ","))")
+        }
+        return requested
+    }
+}
+
+/// The arithmetic of ``RunDiff``: pairing clips, subsets, bootstrap intervals, tests, Holm.
+enum RunDiffStatistics {
+    /// Clips of A and B matched by id (positions in each run's columns), in A's order.
+    struct ClipPairs {
+        var a: [Int] = []
+        var b: [Int] = []
+        var onlyInA: [String] = []
+        var onlyInB: [String] = []
+
+        init(_ scoresA: RunScores, _ scoresB: RunScores) {
+            let indexB = scoresB.indexOfClip
+            var seenB = [Bool](repeating: false, count: scoresB.clipIDs.count)
+            for (i, id) in scoresA.clipIDs.enumerated() {
+                if let j = indexB[id] { a.append(i); b.append(j); seenB[j] = true } else { onlyInA.append(id) }
+            }
+            onlyInB = scoresB.clipIDs.indices.filter { !seenB[$0] }.map { scoresB.clipIDs[$0] }
+        }
+    }
+
+    /// The subsets to report, given the clips' SNRs and splits, filtered to `requested`.
+    static func subsets(snrDB: [Double?], split: [String?], requested: [String]?) throws(CatalogError) -> [(label: String, members: [Int])] {
+        let all = ScoreSummary.subsets(snrDB: snrDB, split: split)
+        guard let requested else { return all }
+        return try requested.map { label throws(CatalogError) in
+            let wanted = label == "" ? "all" : label
+            guard let subset = all.first(where: { $0.label == wanted }) else {
+                let known = all.map(\.label).joined(separator: ", ")
+                let hint = snrDB.allSatisfy({ $0 == nil }) ? " (the clips are not in the catalogue, so they have no SNR or split)" : ""
+                throw .invalidParameter(name: "subset", value: label, reason: "no such subset of the clips compared; known: \(known)\(hint)")
+            }
+            return subset
+        }
+    }
+
+    /// Paired rows: per subset and metric, the clips of the subset where both values are finite.
+    static func pairedRows(_ scoresA: RunScores, _ scoresB: RunScores, pairs: ClipPairs, metrics: [String],
+                           request: RunDiff.Request) throws(CatalogError) -> ([RunDiff.Row], [String: Int]) {
+        // Per metric: the value pairs of every paired clip (nil where one is missing or not finite).
+        var unpairedValues: [String: Int] = [:]
+        let differences: [[Double?]] = metrics.map { metric in
+            let valuesA = scoresA.values[metric]!, valuesB = scoresB.values[metric]!
+            var out = [Double?](repeating: nil, count: pairs.a.count)
+            var missing = 0
+            for k in pairs.a.indices {
+                if let x = valuesA[pairs.a[k]], let y = valuesB[pairs.b[k]], x.isFinite, y.isFinite { out[k] = y - x } else { missing += 1 }
+            }
+            if missing > 0 { unpairedValues[metric] = missing }
+            return out
+        }
+        let subsets = try subsets(snrDB: pairs.a.map { scoresA.snrDB[$0] }, split: pairs.a.map { scoresA.split[$0] },
+                                  requested: request.subsets)
+        var rows: [RunDiff.Row] = []
+        for subset in subsets {
+            // Metrics whose compared clips are the same are bootstrapped together (one resampling).
+            var groups: [[Int]: [Int]] = [:]
+            var groupOrder: [[Int]] = []
+            var members: [[Int]] = []
+            for m in metrics.indices {
+                let clips = subset.members.filter { differences[m][$0] != nil }
+                members.append(clips)
+                if groups[clips] == nil { groupOrder.append(clips) }
+                groups[clips, default: []].append(m)
+            }
+            var intervals: [Int: (Double, Double)] = [:]
+            for clips in groupOrder where !clips.isEmpty {
+                let group = groups[clips]!
+                var table = [Double](repeating: 0, count: clips.count * group.count)
+                for (r, clip) in clips.enumerated() { for (c, m) in group.enumerated() { table[r * group.count + c] = differences[m][clip]! } }
+                let found = try checked { () throws(StatisticsError) in
+                    try Bootstrap.meanIntervals(rows: table, columnCount: group.count, resamples: request.resamples,
+                                                confidence: request.confidence, seed: request.seed)
+                }
+                for (c, m) in group.enumerated() { intervals[m] = (found[c].low, found[c].high) }
+            }
+            for (m, metric) in metrics.enumerated() where !members[m].isEmpty {
+                let clips = members[m]
+                let d = clips.map { differences[m][$0]! }
+                let valuesA = clips.map { scoresA.values[metric]![pairs.a[$0]]! }
+                let valuesB = clips.map { scoresB.values[metric]![pairs.b[$0]]! }
+                let test = try checked { () throws(StatisticsError) in try WilcoxonSignedRank.test(differences: d) }
+                rows.append(RunDiff.Row(
+                    metric: metric, subset: subset.label, meanA: mean(valuesA), meanB: mean(valuesB), difference: mean(d),
+                    ciLow: intervals[m]!.0, ciHigh: intervals[m]!.1, test: "wilcoxon", method: test?.method.rawValue,
+                    statistic: test?.statistic, p: test?.pValue,
+                    pHolm: nil, significant: false, n: clips.count, nA: clips.count, nB: clips.count,
+                    higherIsBetter: MetricRegistry.output(forSeries: metric)?.higherIsBetter))
+            }
+        }
+        return (rows, unpairedValues)
+    }
+
+    /// Unpaired rows: per subset and metric, each run's finite values in the subset.
+    static func unpairedRows(_ scoresA: RunScores, _ scoresB: RunScores, metrics: [String],
+                             request: RunDiff.Request) throws(CatalogError) -> [RunDiff.Row] {
+        let countA = scoresA.clipIDs.count
+        let subsets = try subsets(snrDB: scoresA.snrDB + scoresB.snrDB, split: scoresA.split + scoresB.split, requested: request.subsets)
+        var rows: [RunDiff.Row] = []
+        for subset in subsets {
+            for metric in metrics {
+                let x = subset.members.filter { $0 < countA }.compactMap { scoresA.values[metric]![$0] }.filter(\.isFinite)
+                let y = subset.members.filter { $0 >= countA }.compactMap { scoresB.values[metric]![$0 - countA] }.filter(\.isFinite)
+                guard !x.isEmpty, !y.isEmpty else { continue }
+                let (interval, test) = try checked { () throws(StatisticsError) in
+                    (try Bootstrap.differenceOfMeansInterval(x: x, y: y, resamples: request.resamples,
+                                                             confidence: request.confidence, seed: request.seed),
+                     try MannWhitneyU.test(x, y))
+                }
+                rows.append(RunDiff.Row(
+                    metric: metric, subset: subset.label, meanA: mean(x), meanB: mean(y), difference: mean(y) - mean(x),
+                    ciLow: interval.low, ciHigh: interval.high, test: "mann-whitney", method: test.method.rawValue,
+                    statistic: test.statistic, p: test.pValue, pHolm: nil, significant: false, n: x.count + y.count, nA: x.count, nB: y.count,
+                    higherIsBetter: MetricRegistry.output(forSeries: metric)?.higherIsBetter))
+            }
+        }
+        return rows
+    }
+
+    /// Holm-corrects the rows' p-values (rows without a p are left out of the family) and marks
+    /// the rows whose corrected p is below `alpha`.
+    static func correct(_ rows: inout [RunDiff.Row], alpha: Double) throws(CatalogError) {
+        let tested = rows.indices.filter { rows[$0].p != nil }
+        let adjusted = try checked { () throws(StatisticsError) in try HolmCorrection.adjusted(tested.map { rows[$0].p! }) }
+        for (k, index) in tested.enumerated() {
+            rows[index].pHolm = adjusted[k]
+            rows[index].significant = adjusted[k] < alpha
+        }
+    }
+
+    /// Runs a statistic, turning its parameter errors into catalogue parameter errors.
+    static func checked<T>(_ body: () throws(StatisticsError) -> T) throws(CatalogError) -> T {
+        do { return try body() } catch {
+            let (name, value, reason) = error.invalidParameter ?? ("statistics", "", error.description)
+            throw .invalidParameter(name: name, value: value, reason: reason)
+        }
+    }
+
+    static func mean(_ values: [Double]) -> Double { values.reduce(0, +) / Double(values.count) }
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+extension Leaderboard {
+    /// The board in `format`: aligned text, CSV (`NAME_mean`, `NAME_ci95_half`, `NAME_n` per
+    /// metric, unrounded), JSON, Markdown (best values bold) or a LaTeX `tabular` with booktabs
+    /// rules (best values `\textbf`, `$\pm$` intervals).
+    public func rendered(_ format: ReportFormat) throws -> String {
+        switch format {
+        case .json: return try ReportJSON.text(self)
+        case .csv: return table.rendered(.csv)
+        case .table:
+            return "Leaderboard on the \(corpus), subset \(subset): mean ± half-width of the 95% CI; * best per column; mean rank over the metrics (dense ranks)\n\n"
+                + TextTable.render(header: header, rows: textRows(best: { $0 + " *" }), alignment: .numbersRight)
+        case .markdown:
+            return MarkdownTable.render(header: header, rows: textRows(best: { "**\($0)**" }),
+                                        rightAligned: [false] + Array(repeating: true, count: metrics.count + 1))
+        case .latex:
+            let rows = self.rows.map { row -> [LatexTable.Cell] in
+                [.text(row.name)] + zip(row.cells, decimals).map { cell, decimals -> LatexTable.Cell in
+                    guard let cell else { return .latex("--") }
+                    var value = ReportNumber.fixed(cell.mean, decimals: decimals)
+                    if cell.best && !row.isReference { value = "\\mathbf{\(value)}" }
+                    let half = cell.ciHalfWidth.map { " \\pm " + ReportNumber.fixed($0, decimals: decimals) } ?? ""
+                    return .latex("$\(value)\(half)$")
+                } + [.latex(row.meanRank.map { ReportNumber.fixed($0, decimals: 2) } ?? "--")]
+            }
+            let afterReference: Set<Int> = self.rows.first?.isReference == true ? [0] : []
+            let header: [LatexTable.Cell] = [.text("checkpoint")] + zip(metrics, higherIsBetter).map { metric, higher in
+                .latex(LatexTable.escape(metric) + (higher.map { $0 ? " $\\uparrow$" : " $\\downarrow$" } ?? ""))
+            } + [.text("mean rank")]
+            return LatexTable.render(header: header, rows: rows, rulesAfter: afterReference)
+        }
+    }
+
+    /// Column titles: checkpoint, one per metric (with its direction), mean rank.
+    var header: [String] {
+        ["checkpoint"] + zip(metrics, higherIsBetter).map { metric, higher in
+            metric + (higher.map { $0 ? " ↑" : " ↓" } ?? "")
+        } + ["mean rank"]
+    }
+
+    /// Decimals per metric column.
+    var decimals: [Int] {
+        metrics.indices.map { column in
+            ReportNumber.decimals(metric: metrics[column], values: rows.compactMap { $0.cells[column]?.mean })
+        }
+    }
+
+    func textRows(best mark: (String) -> String) -> [[String]] {
+        let decimals = self.decimals
+        return rows.map { row in
+            [row.isReference ? "\(row.name) (input)" : row.name] + zip(row.cells, decimals).map { cell, decimals in
+                guard let cell else { return "-" }
+                var text = ReportNumber.fixed(cell.mean, decimals: decimals)
+                if let half = cell.ciHalfWidth { text += " ± " + ReportNumber.fixed(half, decimals: decimals) }
+                return cell.best && !row.isReference ? mark(text) : text
+            } + [row.meanRank.map { ReportNumber.fixed($0, decimals: 2) } ?? "-"]
+        }
+    }
+
+    /// One row per board row: name, run id, reference flag, then per metric mean, half-CI, n, best.
+    public var table: ReportTable {
+        let columns = ["checkpoint", "run_id", "reference"]
+            + metrics.flatMap { ["\($0)_mean", "\($0)_ci95_half", "\($0)_n", "\($0)_best"] } + ["mean_rank"]
+        return ReportTable(columns: columns, rows: rows.map { row in
+            [.text(row.name), .text(row.runID.rawValue), .integer(row.isReference ? 1 : 0)]
+                + row.cells.flatMap { cell -> [TableCell] in
+                    guard let cell else { return [.null, .null, .null, .null] }
+                    return [.real(cell.mean), cell.ciHalfWidth.map { .real($0) } ?? .null, .integer(Int64(cell.n)), .integer(cell.best ? 1 : 0)]
+                } + [row.meanRank.map { .real($0) } ?? .null]
+        })
+    }
+}
+
+extension BestRun {
+    /// The answer in `format` (table: two lines; CSV: best and runner-up rows; JSON: all of it).
+    public func rendered(_ format: ReportFormat) throws -> String {
+        switch format {
+        case .json: return try ReportJSON.text(self)
+        case .csv: return table.rendered(.csv)
+        case .table, .markdown, .latex:
+            let decimals = ReportNumber.decimals(metric: metric, values: [best.mean])
+            func line(_ label: String, _ entry: Entry) -> String {
+                let ci = entry.ci95Low.flatMap { low in entry.ci95High.map { " [" + ReportNumber.fixed(low, decimals: decimals) + ", " + ReportNumber.fixed($0, decimals: decimals) + "]" } } ?? ""
+                return "\(label): \(entry.name.isEmpty ? "(no name)" : entry.name)  \(entry.id)  \(metric) = \(ReportNumber.fixed(entry.mean, decimals: decimals))\(ci) (95% CI, n = \(entry.n))\n"
+            }
+            var out = "\(metric) (\(higherIsBetter ? "higher" : "lower") is better), subset \(subset), \(candidates) run(s) compared\n"
+            out += line("best", best)
+            if let runnerUp {
+                out += line("runner-up", runnerUp)
+                out += "difference of means: \(ReportNumber.fixed(best.mean - runnerUp.mean, decimals: decimals + 1, signed: true)) (runs diff \(runnerUp.id.rawValue.prefix(8)) \(best.id.rawValue.prefix(8)) tests it)\n"
+            }
+            return out
+        }
+    }
+
+    /// Best and runner-up as rows.
+    public var table: ReportTable {
+        ReportTable(columns: ["rank", "id", "name", "metric", "subset", "mean", "ci95_low", "ci95_high", "n"],
+                    rows: [best, runnerUp].compactMap { $0 }.enumerated().map { rank, entry in
+                        [.integer(Int64(rank + 1)), .text(entry.id.rawValue), .text(entry.name), .text(metric), .text(subset), .real(entry.mean),
+                         entry.ci95Low.map { .real($0) } ?? .null, entry.ci95High.map { .real($0) } ?? .null, .integer(Int64(entry.n))]
+                    })
+    }
+}

@@ -1,0 +1,37 @@
+/// Output formats of the comparison reports (`runs diff`, `runs leaderboard`, `runs best`).
+public enum ReportFormat: String, Sendable, CaseIterable, Codable {
+    /// Aligned text for a terminal.
+    case table
+    /// The report's main table as CSV, numbers unrounded.
+    case csv
+    /// The whole report as JSON, numbers unrounded.
+    case json
+    /// Markdown tables (GitHub-flavoured), for notes and pull requests.
+    case markdown
+    /// A LaTeX `tabular` with booktabs rules, for papers.
+    case latex
+}
+
+/// How numbers are printed in human-facing reports (CSV and JSON keep every digit).
+public enum ReportNumber {
+    /// `value` with `decimals` decimals; `inf`, `-inf`, `nan` spelled out.
+    public static func fixed(_ value: Double, decimals: Int, signed: Bool = false) -> String {
+        guard value.isFinite else { return value.isNaN ? "nan" : (value > 0 ? "inf" : "-inf") }
+        let text = String(format: "%.\(decimals)f", value)
+        return signed && value >= 0 && !text.hasPrefix("-") ? "+" + text : text
+    }
+
+    /// A p-value: three decimals down to 0.001, then scientific with two digits; `-` for none.
+    public static func pValue(_ p: Double?) -> String {
+        guard let p else { return "-" }
+        return p >= 0.001 ? String(format: "%.3f", p) : String(format: "%.1e", p)
+    }
+
+    /// Decimals for a metric's values: 2 for decibels, 3 for scores of magnitude below 10 (STOI,
+    /// LLR, MOS), else 2.
+    public static func decimals(metric: String, values: [Double]) -> Int {
+        if MetricRegistry.output(forSeries: metric)?.unit == "dB" { return 2 }
+        let largest = values.filter(\.isFinite).map(abs).max() ?? 0
+        return largest < 10 ? 3 : 2
+    }
+}

@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import SEKit
+
+/// Formats of `sekit runs leaderboard`.
+enum LeaderboardFormat: String, CaseIterable, ReportFormatChoice {
+    case table, csv, json, markdown, latex
+}
+
+/// `sekit runs leaderboard --corpus RUN`.
+struct RunsLeaderboardCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "leaderboard",
+        abstract: "One row per checkpoint scored on a corpus, with the noisy input as reference: the table for the paper.",
+        discussion: """
+            Rows: the latest finished score run per checkpoint name on the corpus (--all: every run), \
+            ordered by mean rank; first the noisy input (a score of the corpus without --enhanced, \
+            else the noisy values the checkpoints' runs stored). Cells: mean ± half-width of the \
+            stored 95% Student-t interval over the clips each run scored. The best value per column \
+            among the checkpoints is marked (* in text, bold in Markdown and LaTeX). Mean rank: the \
+            dense rank per metric (1 = best, equal means share a rank; lower is better for llr, wss, \
+            cd), averaged over the metrics shown. Different checkpoints may have failed on different \
+            clips: n per cell is in csv and json; `sekit runs diff` compares two runs on their common clips.
+
+            Formats: table, csv (NAME_mean, NAME_ci95_half, NAME_n, NAME_best per metric, unrounded), \
+            json, markdown, latex (a tabular with booktabs rules: \\usepackage{booktabs}).
+            """
+    )
+
+    @OptionGroup var catalog: CatalogOptions
+
+    @Option(help: ArgumentHelp("The corpus: its mix run, or any score run on it (id, prefix or name).", valueName: "run"))
+    var corpus: String
+
+    @Option(help: ArgumentHelp("Comma-separated metrics (default: every metric scored).", valueName: "metrics"))
+    var metrics: String?
+
+    @Option(help: ArgumentHelp("Subset: all, snr=0, split=test, ...", valueName: "subset"))
+    var subset = "all"
+
+    @Flag(help: "Every score run on the corpus, not only the latest per checkpoint name.")
+    var all = false
+
+    @Option(help: ArgumentHelp("How to print the board.", valueName: "format"))
+    var format: LeaderboardFormat = .table
+
+    func validate() throws {
+        if let metrics, RunsDiffCommand.list(metrics).isEmpty { throw ValidationError("--metrics is empty; name at least one metric or leave it out") }
+    }
+
+    func run() async throws {
+        let board = try catalog.openForReading().leaderboard(
+            Leaderboard.Request(corpus: corpus, metrics: metrics.map(RunsDiffCommand.list), subset: subset, all: all))
+        writeToStandardOutput(try board.rendered(format.report))
+    }
+}

@@ -59,7 +59,7 @@ extension Catalog {
     ]
 
     /// Streams one row per (run, clip, metric) of the score runs matching `filter` (runs oldest
-    /// first, then clips as recorded), with the clip's split, SNRs, speaker and sources joined from
+    /// first, then clips by id and metrics by name), with the clip's split, SNRs, speaker and sources joined from
     /// the catalogue (empty when the clip was not catalogued). Memory stays flat for `csv`/`json`.
     @discardableResult
     public func exportClipScores(filter: String?, format: TableFormat, sink: @escaping (String) -> Void) throws(CatalogError) -> Int {
@@ -73,7 +73,7 @@ extension Catalog {
                  LEFT JOIN clips c ON c.id = s.clip_id
                  LEFT JOIN sources src ON src.id = c.speech_source_id
             WHERE \(compiled.sql)
-            ORDER BY runs.started_at, runs.id, s.rowid
+            ORDER BY runs.started_at, runs.id, s.clip_id, s.metric
             """
         return try streamRows(sql: sql, arguments: compiled.arguments, columns: Self.clipScoreExportColumns,
                               kinds: Self.clipScoreExportKinds, format: format, sink: sink)

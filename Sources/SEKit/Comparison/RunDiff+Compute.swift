@@ -109,19 +109,9 @@ enum RunDiffStatistics {
                                   requested: request.subsets)
         var rows: [RunDiff.Row] = []
         for subset in subsets {
-            // Metrics whose compared clips are the same are bootstrapped together (one resampling).
-            var groups: [[Int]: [Int]] = [:]
-            var groupOrder: [[Int]] = []
-            var members: [[Int]] = []
-            for m in metrics.indices {
-                let clips = subset.members.filter { differences[m][$0] != nil }
-                members.append(clips)
-                if groups[clips] == nil { groupOrder.append(clips) }
-                groups[clips, default: []].append(m)
-            }
+            let members = metrics.indices.map { m in subset.members.filter { differences[m][$0] != nil } }
             var intervals: [Int: (Double, Double)] = [:]
-            for clips in groupOrder where !clips.isEmpty {
-                let group = groups[clips]!
+            for (clips, group) in groupedByClips(members) where !clips.isEmpty {
                 var table = [Double](repeating: 0, count: clips.count * group.count)
                 for (r, clip) in clips.enumerated() { for (c, m) in group.enumerated() { table[r * group.count + c] = differences[m][clip]! } }
                 let found = try checked { () throws(StatisticsError) in
@@ -147,30 +137,55 @@ enum RunDiffStatistics {
         return (rows, unpairedValues)
     }
 
-    /// Unpaired rows: per subset and metric, each run's finite values in the subset.
+    /// Unpaired rows: per subset and metric, each run's finite values in the subset. Metrics whose
+    /// values cover the same clips of both runs are bootstrapped together.
     static func unpairedRows(_ scoresA: RunScores, _ scoresB: RunScores, metrics: [String],
                              request: RunDiff.Request) throws(CatalogError) -> [RunDiff.Row] {
         let countA = scoresA.clipIDs.count
         let subsets = try subsets(snrDB: scoresA.snrDB + scoresB.snrDB, split: scoresA.split + scoresB.split, requested: request.subsets)
+        func value(_ metric: String, _ member: Int) -> Double? {
+            let v = member < countA ? scoresA.values[metric]![member] : scoresB.values[metric]![member - countA]
+            return v.flatMap { $0.isFinite ? $0 : nil }
+        }
         var rows: [RunDiff.Row] = []
         for subset in subsets {
-            for metric in metrics {
-                let x = subset.members.filter { $0 < countA }.compactMap { scoresA.values[metric]![$0] }.filter(\.isFinite)
-                let y = subset.members.filter { $0 >= countA }.compactMap { scoresB.values[metric]![$0 - countA] }.filter(\.isFinite)
+            // Per metric, the subset's members (of A, then of B) with a finite value.
+            let members = metrics.map { metric in subset.members.filter { value(metric, $0) != nil } }
+            var intervals: [Int: BootstrapInterval] = [:]
+            for (clips, group) in groupedByClips(members) {
+                let x = clips.filter { $0 < countA }.flatMap { clip in group.map { value(metrics[$0], clip)! } }
+                let y = clips.filter { $0 >= countA }.flatMap { clip in group.map { value(metrics[$0], clip)! } }
                 guard !x.isEmpty, !y.isEmpty else { continue }
-                let (interval, test) = try checked { () throws(StatisticsError) in
-                    (try Bootstrap.differenceOfMeansInterval(x: x, y: y, resamples: request.resamples,
-                                                             confidence: request.confidence, seed: request.seed),
-                     try MannWhitneyU.test(x, y))
+                let found = try checked { () throws(StatisticsError) in
+                    try Bootstrap.differenceOfMeansIntervals(x: x, y: y, columnCount: group.count, resamples: request.resamples,
+                                                             confidence: request.confidence, seed: request.seed)
                 }
+                for (c, m) in group.enumerated() { intervals[m] = found[c] }
+            }
+            for (m, metric) in metrics.enumerated() {
+                guard let interval = intervals[m] else { continue }
+                let x = members[m].filter { $0 < countA }.map { value(metric, $0)! }
+                let y = members[m].filter { $0 >= countA }.map { value(metric, $0)! }
+                let test = try checked { () throws(StatisticsError) in try MannWhitneyU.test(x, y) }
                 rows.append(RunDiff.Row(
                     metric: metric, subset: subset.label, meanA: mean(x), meanB: mean(y), difference: mean(y) - mean(x),
                     ciLow: interval.low, ciHigh: interval.high, test: "mann-whitney", method: test.method.rawValue,
-                    statistic: test.statistic, p: test.pValue, pHolm: nil, significant: false, n: x.count + y.count, nA: x.count, nB: y.count,
-                    higherIsBetter: MetricRegistry.output(forSeries: metric)?.higherIsBetter))
+                    statistic: test.statistic, p: test.pValue, pHolm: nil, significant: false, n: x.count + y.count,
+                    nA: x.count, nB: y.count, higherIsBetter: MetricRegistry.output(forSeries: metric)?.higherIsBetter))
             }
         }
         return rows
+    }
+
+    /// Metrics (indices) grouped by the clips they are compared on, in order of first appearance:
+    /// metrics of one group are bootstrapped together, from one set of resamples.
+    static func groupedByClips(_ members: [[Int]]) -> [(clips: [Int], metrics: [Int])] {
+        var groups: [(clips: [Int], metrics: [Int])] = []
+        var position: [[Int]: Int] = [:]
+        for (m, clips) in members.enumerated() {
+            if let k = position[clips] { groups[k].metrics.append(m) } else { position[clips] = groups.count; groups.append((clips, [m])) }
+        }
+        return groups
     }
 
     /// Holm-corrects the rows' p-values (rows without a p are left out of the family) and marks

@@ -5,7 +5,7 @@ import GRDB
 /// the clip's requested SNR and split when the clip is in the catalogue (a scored mix corpus).
 public struct RunScores: Sendable {
     public var run: RunRecord
-    /// Clip ids in the catalogue's order (`MIXRUN/CLIP` for a catalogued corpus, else the pair's id).
+    /// Clip ids, sorted (`MIXRUN/CLIP` for a catalogued corpus, else the pair's id).
     public var clipIDs: [String]
     /// Metric → value per clip (nil where the run has no value: a failed clip or metric, or a
     /// metric not scored for that clip).
@@ -16,7 +16,8 @@ public struct RunScores: Sendable {
     public var snrDB: [Double?]
     /// Split per clip; nil for clips not in the catalogue.
     public var split: [String?]
-    /// Metrics with at least one row, in the order the run first recorded them.
+    /// Metrics with at least one row: in the order of the run's `metrics` parameter (the order
+    /// `sekit score` was asked for), then any others by name.
     public var metrics: [String]
 
     /// Position of each clip id.
@@ -26,45 +27,53 @@ public struct RunScores: Sendable {
 }
 
 extension Catalog {
-    /// Loads every clip score of `run` (one query, joined with `clips` for SNR and split).
+    /// Loads every clip score of `run` (one query through the `clip_scores` primary key, joined with
+    /// `clips` for SNR and split).
     /// - Throws: ``CatalogError/invalidParameter(name:value:reason:)`` when `run` is not a score run.
     public func scores(of run: RunRecord) throws(CatalogError) -> RunScores {
         guard run.kind == .score else {
             throw .invalidParameter(name: "run", value: run.id.rawValue, reason: "is a \(run.kind.rawValue) run; compare score runs")
         }
         return try read { db in
-            var scores = RunScores(run: run, clipIDs: [], values: [:], noisyValues: [:], snrDB: [], split: [], metrics: [])
-            var index: [String: Int] = [:]
+            var clipIDs: [String] = [], snrDB: [Double?] = [], split: [String?] = []
+            var metrics: [String] = []
+            var values: [[Double?]] = [], noisyValues: [[Double?]] = []
+            // Rows come in (clip, metric) order: a clip's rows are consecutive, so a clip is new
+            // when its id differs from the previous row's, and metrics are a short list.
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT s.clip_id, s.metric, s.value, s.noisy_value, c.snr_requested_db, c.split
                 FROM clip_scores s LEFT JOIN clips c ON c.id = s.clip_id
-                WHERE s.run_id = ? ORDER BY s.rowid
+                WHERE s.run_id = ? ORDER BY s.clip_id, s.metric
                 """, arguments: [run.id])
             while let row = try rows.next() {
                 let clipID: String = row[0]
+                if clipIDs.last != clipID {
+                    clipIDs.append(clipID)
+                    snrDB.append(row[4])
+                    split.append(row[5])
+                    for m in metrics.indices { values[m].append(nil); noisyValues[m].append(nil) }
+                }
                 let metric: String = row[1]
-                let clip: Int
-                if let known = index[clipID] {
-                    clip = known
+                let m: Int
+                if let known = metrics.firstIndex(of: metric) {
+                    m = known
                 } else {
-                    clip = scores.clipIDs.count
-                    index[clipID] = clip
-                    scores.clipIDs.append(clipID)
-                    scores.snrDB.append(row[4])
-                    scores.split.append(row[5])
-                    for key in scores.metrics {
-                        scores.values[key]!.append(nil)
-                        scores.noisyValues[key]!.append(nil)
-                    }
+                    m = metrics.count
+                    metrics.append(metric)
+                    values.append(Array(repeating: nil, count: clipIDs.count))
+                    noisyValues.append(Array(repeating: nil, count: clipIDs.count))
                 }
-                if scores.values[metric] == nil {
-                    scores.metrics.append(metric)
-                    scores.values[metric] = Array(repeating: nil, count: scores.clipIDs.count)
-                    scores.noisyValues[metric] = Array(repeating: nil, count: scores.clipIDs.count)
-                }
-                scores.values[metric]![clip] = row[2]
-                scores.noisyValues[metric]![clip] = row[3]
+                values[m][clipIDs.count - 1] = row[2]
+                noisyValues[m][clipIDs.count - 1] = row[3]
             }
+            var scores = RunScores(run: run, clipIDs: clipIDs,
+                                   values: Dictionary(uniqueKeysWithValues: zip(metrics, values)),
+                                   noisyValues: Dictionary(uniqueKeysWithValues: zip(metrics, noisyValues)),
+                                   snrDB: snrDB, split: split, metrics: metrics)
+            let requested = try String.fetchOne(db, sql: "SELECT value_text FROM params WHERE run_id = ? AND key = 'metrics'", arguments: [run.id])?
+                .split(separator: ",").map(String.init) ?? []
+            let present = Set(scores.metrics)
+            scores.metrics = requested.filter(present.contains) + present.subtracting(requested).sorted()
             return scores
         }
     }

@@ -88,7 +88,7 @@ extension BestRun {
             out += line("best", best)
             if let runnerUp {
                 out += line("runner-up", runnerUp)
-                out += "difference of means: \(ReportNumber.fixed(best.mean - runnerUp.mean, decimals: decimals + 1, signed: true)) (runs diff \(runnerUp.id.rawValue.prefix(8)) \(best.id.rawValue.prefix(8)) tests it)\n"
+                out += "difference of means: \(ReportNumber.fixed(best.mean - runnerUp.mean, decimals: decimals + 1, signed: true)) (`sekit runs diff \(runnerUp.id) \(best.id)` tests it)\n"
             }
             return out
         }

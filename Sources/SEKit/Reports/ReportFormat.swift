@@ -21,9 +21,11 @@ public enum ReportNumber {
         return signed && value >= 0 && !text.hasPrefix("-") ? "+" + text : text
     }
 
-    /// A p-value: three decimals down to 0.001, then scientific with two digits; `-` for none.
+    /// A p-value: three decimals down to 0.001, then scientific with two digits; `<1e-300` for
+    /// one that underflows (a huge effect on thousands of clips); `-` for none.
     public static func pValue(_ p: Double?) -> String {
         guard let p else { return "-" }
+        if p < 1e-300 { return "<1e-300" }
         return p >= 0.001 ? String(format: "%.3f", p) : String(format: "%.1e", p)
     }
 

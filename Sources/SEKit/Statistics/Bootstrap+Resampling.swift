@@ -71,38 +71,4 @@ extension Bootstrap {
             for chunk in 0..<chunks { sums[accumulator + chunk] += table[row + chunk] }
         }
     }
-
-    /// mean(y*) − mean(x*) for each resample, in resample order. Inputs are validated by the caller.
-    static func resampledDifferences(x: [Double], y: [Double], resamples: Int, seed: UInt64, jobs: Int) -> [Double] {
-        let blocks = Array(0..<((resamples + blockSize - 1) / blockSize))
-        let perBlock = ParallelMap.map(blocks, jobs: jobs) { block -> [Double] in
-            let count = min(blockSize, resamples - block * blockSize)
-            var rng = generator(seed: seed, block: block)
-            return x.withUnsafeBufferPointer { x in
-                y.withUnsafeBufferPointer { y in
-                    (0..<count).map { _ in
-                        let meanX = meanOfDraws(from: x, rng: &rng)
-                        return meanOfDraws(from: y, rng: &rng) - meanX
-                    }
-                }
-            }
-        }
-        return Array(perBlock.joined())
-    }
-
-    /// The mean of `values.count` values drawn from `values` with replacement (two alternating
-    /// partial sums, as in ``sumOfDrawnRows(_:chunks:rowCount:sums:rng:)``).
-    @inline(__always)
-    private static func meanOfDraws(from values: UnsafeBufferPointer<Double>, rng: inout SplitMix64) -> Double {
-        let bound = UInt64(values.count)
-        var even = 0.0, odd = 0.0
-        var k = 0
-        while k + 2 <= values.count {
-            even += values[rng.nextIndex(below: bound)]
-            odd += values[rng.nextIndex(below: bound)]
-            k += 2
-        }
-        if k < values.count { even += values[rng.nextIndex(below: bound)] }
-        return (even + odd) / Double(values.count)
-    }
 }

@@ -68,15 +68,7 @@ public enum Bootstrap {
                                      confidence: Double = 0.95, seed: UInt64,
                                      jobs: Int = ProcessInfo.processInfo.activeProcessorCount) throws(StatisticsError) -> [BootstrapInterval] {
         try checkSettings(resamples: resamples, confidence: confidence, jobs: jobs)
-        guard columnCount >= 1 else {
-            throw StatisticsError.invalidParameter(name: "column-count", value: "\(columnCount)", reason: "must be at least 1")
-        }
-        guard rows.count % columnCount == 0 else {
-            throw StatisticsError.invalidParameter(name: "rows", value: "\(rows.count) values",
-                                                   reason: "not a whole number of rows of \(columnCount) columns")
-        }
-        guard !rows.isEmpty else { throw StatisticsError.empty(parameter: "rows") }
-        try StatisticsError.checkValues(rows, parameter: "rows", allowInfinity: false)
+        try checkTable(rows, columnCount: columnCount, parameter: "rows")
         let means = resampledMeans(rows: rows, columnCount: columnCount, resamples: resamples, seed: seed, jobs: jobs)
         return percentileIntervals(means, columnCount: columnCount, confidence: confidence)
     }
@@ -89,22 +81,47 @@ public enum Bootstrap {
     }
 
     /// Percentile interval of mean(y) − mean(x) for two independent samples (unpaired runs:
-    /// x is run A's per-clip values, y run B's, so a positive interval means B is higher).
-    /// Each resample draws x.count values from x, then y.count values from y, with replacement,
-    /// from the block generator described above.
-    /// - Throws: ``StatisticsError/empty(parameter:)`` when `x` or `y` is empty, and as
-    ///   ``meanIntervals(rows:columnCount:resamples:confidence:seed:jobs:)`` otherwise.
-    /// - Complexity: O(resamples · (x.count + y.count)), over `jobs` threads.
+    /// x is run A's per-clip values, y run B's, so a positive interval means B is higher): the
+    /// one-column case of ``differenceOfMeansIntervals(x:y:columnCount:resamples:confidence:seed:jobs:)``.
     public static func differenceOfMeansInterval(x: [Double], y: [Double], resamples: Int = defaultResamples,
                                                  confidence: Double = 0.95, seed: UInt64,
                                                  jobs: Int = ProcessInfo.processInfo.activeProcessorCount) throws(StatisticsError) -> BootstrapInterval {
+        try differenceOfMeansIntervals(x: x, y: y, columnCount: 1, resamples: resamples, confidence: confidence, seed: seed, jobs: jobs)[0]
+    }
+
+    /// Percentile intervals of mean(y) − mean(x) for every column of two independent tables
+    /// (unpaired runs: x holds run A's clips, y run B's, one column per metric). Each resample
+    /// draws x's rows with replacement as ``meanIntervals(rows:columnCount:resamples:confidence:seed:jobs:)``
+    /// does with `seed`, and y's rows the same way with the child seed
+    /// `SplitMix64.childSeed(seed, index: 1, stream: Bootstrap.stream)`; resample r's statistic is
+    /// y's resampled mean minus x's, per column.
+    /// - Throws: ``StatisticsError/empty(parameter:)`` when `x` or `y` has no row, and as
+    ///   ``meanIntervals(rows:columnCount:resamples:confidence:seed:jobs:)`` otherwise.
+    /// - Complexity: O(resamples · (x rows + y rows) · ⌈columnCount/8⌉), over `jobs` threads.
+    public static func differenceOfMeansIntervals(x: [Double], y: [Double], columnCount: Int, resamples: Int = defaultResamples,
+                                                  confidence: Double = 0.95, seed: UInt64,
+                                                  jobs: Int = ProcessInfo.processInfo.activeProcessorCount) throws(StatisticsError) -> [BootstrapInterval] {
         try checkSettings(resamples: resamples, confidence: confidence, jobs: jobs)
-        guard !x.isEmpty else { throw StatisticsError.empty(parameter: "x") }
-        guard !y.isEmpty else { throw StatisticsError.empty(parameter: "y") }
-        try StatisticsError.checkValues(x, parameter: "x", allowInfinity: false)
-        try StatisticsError.checkValues(y, parameter: "y", allowInfinity: false)
-        let differences = resampledDifferences(x: x, y: y, resamples: resamples, seed: seed, jobs: jobs)
-        return percentileIntervals(differences, columnCount: 1, confidence: confidence)[0]
+        try checkTable(x, columnCount: columnCount, parameter: "x")
+        try checkTable(y, columnCount: columnCount, parameter: "y")
+        let meansX = resampledMeans(rows: x, columnCount: columnCount, resamples: resamples, seed: seed, jobs: jobs)
+        var differences = resampledMeans(rows: y, columnCount: columnCount, resamples: resamples,
+                                         seed: SplitMix64.childSeed(seed, index: 1, stream: stream), jobs: jobs)
+        for k in differences.indices { differences[k] -= meansX[k] }
+        return percentileIntervals(differences, columnCount: columnCount, confidence: confidence)
+    }
+
+    /// A table is whole rows of `columnCount` (≥ 1) finite values, at least one row.
+    private static func checkTable(_ values: [Double], columnCount: Int, parameter: String) throws(StatisticsError) {
+        guard columnCount >= 1 else {
+            throw StatisticsError.invalidParameter(name: "column-count", value: "\(columnCount)", reason: "must be at least 1")
+        }
+        guard values.count % columnCount == 0 else {
+            throw StatisticsError.invalidParameter(name: parameter, value: "\(values.count) values",
+                                                   reason: "not a whole number of rows of \(columnCount) columns")
+        }
+        guard !values.isEmpty else { throw StatisticsError.empty(parameter: parameter) }
+        try StatisticsError.checkValues(values, parameter: parameter, allowInfinity: false)
     }
 
     private static func checkSettings(resamples: Int, confidence: Double, jobs: Int) throws(StatisticsError) {

@@ -36,11 +36,14 @@ import Testing
         }
         let fewer = Bootstrap.resampledMeans(rows: rows, columnCount: 3, resamples: 300, seed: 9, jobs: 2)
         #expect(fewer == Array(one[0..<(300 * 3)]))
-        let x = Array(rows[0..<40]), y = Array(rows[40..<97])
-        let differences = Bootstrap.resampledDifferences(x: x, y: y, resamples: resamples, seed: 9, jobs: 1)
+        let x = Array(rows[0..<(40 * 3)]), y = Array(rows[(40 * 3)...])
+        let differences = try Bootstrap.differenceOfMeansIntervals(x: x, y: y, columnCount: 3, resamples: resamples, seed: 9, jobs: 1)
         for jobs in [2, 5] {
-            #expect(Bootstrap.resampledDifferences(x: x, y: y, resamples: resamples, seed: 9, jobs: jobs) == differences)
+            #expect(try Bootstrap.differenceOfMeansIntervals(x: x, y: y, columnCount: 3, resamples: resamples, seed: 9, jobs: jobs) == differences)
         }
+        // A column's unpaired interval is the one-column interval of that column.
+        let column = { (table: [Double], c: Int) in stride(from: c, to: table.count, by: 3).map { table[$0] } }
+        #expect(try Bootstrap.differenceOfMeansInterval(x: column(x, 1), y: column(y, 1), resamples: resamples, seed: 9) == differences[1])
     }
 
     /// A column's interval is the same bits whether it is bootstrapped alone or with others
@@ -83,7 +86,7 @@ import Testing
                                                                   resamples: 1000, seed: 2024)
         let bits = intervals.flatMap { [$0.low.bitPattern, $0.high.bitPattern] } + [difference.low.bitPattern, difference.high.bitPattern]
         #expect(bits == [13_818_015_402_209_607_356, 4_603_219_824_119_206_595, 13_823_931_724_100_888_258, 4_601_350_186_723_598_337,
-                         13_825_275_419_038_259_212, 4_603_532_070_980_717_354],
+                         13_825_628_142_906_006_083, 4_603_198_671_400_736_918],
                 "\(intervals), \(difference)")
     }
 

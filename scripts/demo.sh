@@ -7,7 +7,9 @@
 #   5. exports STFT features and the ideal ratio mask to HDF5 and prints the layout (sekit features),
 #   6. resynthesises the oracle-mask output (sekit synthesize),
 #   7. scores the noisy test inputs and the oracle output against the clean references (sekit score),
-#   8. lists the runs the catalogue remembers (sekit runs list).
+#   8. lists the runs the catalogue remembers (sekit runs list),
+#   9. compares the oracle with the noisy input (sekit runs diff: paired bootstrap CI and Wilcoxon test)
+#      and prints the leaderboard of the test corpus (sekit runs leaderboard).
 # Everything it writes is under demo-out/ (and the catalogue demo-out/catalog.sqlite).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -55,4 +57,13 @@ echo "== sekit score: the oracle-mask resynthesis (an upper bound for mask-based
 
 echo "== sekit runs list" >&2
 "$sekit" runs list --limit 6
+
+# The latest score run of each checkpoint (the demo may have run before: names repeat, ids do not).
+latest() { "$sekit" runs list --kind score --filter "name = '$1'" --limit 1 --format csv | tail -n +2 | cut -d, -f1; }
+noisy_run="$(latest noisy)"
+oracle_run="$(latest oracle-irm)"
+echo "== sekit runs diff: is the oracle mask better than the noisy input, and by how much?" >&2
+"$sekit" runs diff "$noisy_run" "$oracle_run" --subset all
+echo "== sekit runs leaderboard: the table for the paper" >&2
+"$sekit" runs leaderboard --corpus "$oracle_run" --format markdown
 echo "demo: outputs in $out (catalogue $SEKIT_CATALOG; try: $sekit catalog stats)" >&2

@@ -69,17 +69,25 @@ struct RunsCompareCommandTests {
         #expect(board.status == 0, "\(board.stderr)")
         let rows = board.stdout.split(separator: "\n")
         #expect(rows.count == 4 && rows[2].hasPrefix("| noisy (input) |") && rows[3].hasPrefix("| copy |"))
+        // A checkpoint scored twice: its latest run only, or with --all both, told apart by id.
+        let again = try SEKitBinary.run(["score", "--corpus", folder.path("out"), "--enhanced", folder.path("copy"), "--metrics", "snr",
+                                         "--checkpoint", "copy", "--catalog", catalog])
+        #expect(again.status == 0)
+        let latest = try SEKitBinary.run(["runs", "leaderboard", "--corpus", "noisy", "--catalog", catalog, "--format", "csv"])
+        #expect(latest.stdout.split(separator: "\n").count == 3)
+        let all = try SEKitBinary.run(["runs", "leaderboard", "--corpus", "noisy", "--catalog", catalog, "--format", "csv", "--all"])
+        #expect(all.stdout.split(separator: "\n").filter { $0.hasPrefix("copy [") }.count == 2, "\(all.stdout)")
         let best = try SEKitBinary.run(["runs", "best", "--metric", "segsnr", "--catalog", catalog, "--format", "csv"])
         #expect(best.status == 0, "\(best.stderr)")
         #expect(best.stdout.split(separator: "\n").count == 3)
         let listed = try SEKitBinary.run(["runs", "list", "--kind", "score", "--order-by", "name desc", "--format", "csv", "--catalog", catalog])
-        #expect(listed.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",")[2] } == ["noisy", "copy"])
+        #expect(listed.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",")[2] } == ["noisy", "copy", "copy"])
         let bad = try SEKitBinary.run(["runs", "list", "--order-by", "name sideways", "--catalog", catalog])
         #expect(bad.status != 0 && bad.stderr.contains("asc or desc"))
         let export = try SEKitBinary.run(["runs", "export", "--per-clip", "--filter", "name = 'copy'", "--catalog", catalog])
-        #expect(export.status == 0 && export.stdout.split(separator: "\n").count == 1 + 8 * 3)
+        #expect(export.status == 0 && export.stdout.split(separator: "\n").count == 1 + 8 * 3 + 8)
         let table = try SEKitBinary.run(["runs", "export", "--format", "json", "--catalog", catalog])
         let objects = try #require(try JSONSerialization.jsonObject(with: Data(table.stdout.utf8)) as? [[String: Any]])
-        #expect(objects.count == 3 && objects.contains { $0["metrics.snr.mean"] is Double })
+        #expect(objects.count == 4 && objects.contains { $0["metrics.snr.mean"] is Double })
     }
 }

@@ -105,8 +105,11 @@ extension Catalog {
         let scored = checkpoints.flatMap { aggregates[$0.id]?.keys.map { $0 } ?? [] }
             .filter { name in !MetricRegistry.seriesSuffixes.contains { name.hasSuffix($0) } }
         let metrics = try Self.boardMetrics(request.metrics, scored: Set(scored), subset: request.subset)
+        let repeated = Dictionary(grouping: checkpoints, by: \.name).filter { $0.value.count > 1 }.keys
         var rows = checkpoints.map { run in
-            Leaderboard.Row(name: run.name, runID: run.id, isReference: false,
+            // With --all a checkpoint may have several runs: their rows carry the run id's start.
+            Leaderboard.Row(name: repeated.contains(run.name) ? "\(run.name) [\(run.id.rawValue.prefix(8))]" : run.name,
+                            runID: run.id, isReference: false,
                             cells: metrics.map { aggregates[run.id]?[$0] }, meanRank: nil)
         }
         Self.rank(&rows, higherIsBetter: metrics.map { MetricRegistry.output(forSeries: $0)?.higherIsBetter })

@@ -34,8 +34,8 @@ public enum Convolution {
             out.initialize(repeating: 0)
             x.withUnsafeBufferPointer { x in
                 overlapAdd(x, h.map(Double.init)) { position, values in
-                    let overlap = max(position, wanted.lowerBound)..<min(position + values.count, wanted.upperBound)
-                    for p in overlap { out[p - start] = Float(values[p - position]) }
+                    let first = max(position, wanted.lowerBound), end = min(position + values.count, wanted.upperBound)
+                    for p in first..<max(first, end) { out[p - start] = Float(values[p - position]) }
                 }
             }
             count = length

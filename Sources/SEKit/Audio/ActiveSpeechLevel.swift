@@ -101,9 +101,10 @@ public struct ActiveSpeechLevel: Sendable, Equatable {
         }
     }
 
-    /// Measures a Float signal.
+    /// Measures a Float signal (widened to Double a block at a time: the same value).
     public static func measure(_ x: [Float], sampleRate: Int) throws -> ActiveSpeechLevel {
-        let d = SampleConversion.doubles(x)
-        return try d.withUnsafeBufferPointer { try measure($0, sampleRate: sampleRate) }
+        var accumulator = Accumulator(sampleRate: sampleRate)
+        SampleConversion.forEachDoubleBlock(x) { accumulator.add($0) }
+        return try accumulator.result()
     }
 }

@@ -108,8 +108,13 @@ public enum Levels {
         try x.withUnsafeBufferPointer { try Ebur128Meter.integratedLoudness($0, sampleRate: sampleRate) }
     }
 
-    /// EBU R128 integrated loudness of a Float signal, LUFS.
+    /// EBU R128 integrated loudness of a Float signal, LUFS (widened to Double in libebur128's
+    /// own blocks: the same calls, and value, as for the whole signal in Double).
     public static func loudnessLUFS(_ x: [Float], sampleRate: Int) throws -> Double {
-        try loudnessLUFS(SampleConversion.doubles(x), sampleRate: sampleRate)
+        let session = try Ebur128Meter.Session(sampleRate: sampleRate)
+        try SampleConversion.forEachDoubleBlock(x, blockLength: Ebur128Meter.Session.blockFrames) { (block) throws(AudioError) in
+            try session.add(block)
+        }
+        return try session.loudness()
     }
 }

@@ -12,4 +12,24 @@ public enum SampleConversion {
             initialized = n
         }
     }
+
+    /// Calls `body` with `x` widened to Double `blockLength` samples at a time, in order (the last
+    /// block may be shorter), through one reused buffer: a measurement fed block by block sees
+    /// the values of the whole signal in Double without the whole signal in Double.
+    public static func forEachDoubleBlock<E: Error>(_ x: [Float], blockLength: Int = 1 << 16,
+                                                    _ body: (UnsafeBufferPointer<Double>) throws(E) -> Void) throws(E) {
+        precondition(blockLength > 0, "SampleConversion.forEachDoubleBlock: blockLength must be positive")
+        var block = [Double](repeating: 0, count: min(blockLength, x.count))
+        try x.withUnsafeBufferPointer { (x) throws(E) in
+            try block.withUnsafeMutableBufferPointer { (b) throws(E) in
+                var start = 0
+                while start < x.count {
+                    let n = min(blockLength, x.count - start)
+                    for i in 0..<n { b[i] = Double(x[start + i]) }
+                    try body(UnsafeBufferPointer(rebasing: b[0..<n]))
+                    start += n
+                }
+            }
+        }
+    }
 }

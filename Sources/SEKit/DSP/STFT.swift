@@ -93,10 +93,8 @@ public enum STFT {
     public static func forward(_ signal: [Float], configuration c: STFTConfiguration, jobs: Int = 1) throws(DSPError) -> Spectrogram {
         try c.validate()
         let frames = c.frameCount(samples: signal.count)
-        let bins = c.binCount, n = c.fftSize, hop = c.hopLength
-        let pad = c.center ? n / 2 : 0
+        let bins = c.binCount, n = c.fftSize
         let window = c.paddedWindow()
-        let fft = RealFFT.float(size: n)
         var values = [Float](repeating: 0, count: frames * bins * 2)
         let chunk = 256
         let chunks = (frames + chunk - 1) / chunk
@@ -107,19 +105,37 @@ public enum STFT {
                 DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, chunks))) { worker in
                     var frame = [Float](repeating: 0, count: n)
                     frame.withUnsafeMutableBufferPointer { f in
-                        var c = worker
-                        while c < chunks {
-                            for t in (c * chunk)..<min(frames, (c + 1) * chunk) {
-                                windowedFrame(x, start: t * hop - pad, window: window, into: f)
-                                fft.forward(UnsafeBufferPointer(f), into: UnsafeMutableBufferPointer(rebasing: out[(t * bins * 2)..<((t + 1) * bins * 2)]))
-                            }
-                            c += max(1, min(jobs, chunks))
+                        var k = worker
+                        while k < chunks {
+                            let first = k * chunk, end = min(frames, (k + 1) * chunk)
+                            spectra(x, configuration: c, firstFrame: first, frameCount: end - first, window: window, frame: f,
+                                    into: UnsafeMutableBufferPointer(rebasing: out[(first * bins * 2)..<(end * bins * 2)]))
+                            k += max(1, min(jobs, chunks))
                         }
                     }
                 }
             }
         }
         return Spectrogram(configuration: c, frames: frames, values: values)
+    }
+
+    /// Complex spectra of frames `firstFrame ..< firstFrame + frameCount` of `signal`, written
+    /// row-major with re/im interleaved (`frameCount × bins × 2`) into `output`, using `frame`
+    /// (`fftSize` samples) as scratch: a block of ``forward(_:configuration:jobs:)``'s frames, the
+    /// same values when each frame's output lies at the same address modulo 16 as in `forward`'s
+    /// array (FFTW picks its codelets by alignment). Frame t covers samples
+    /// `t·hop − pad ..< t·hop − pad + fftSize`, zero outside the signal.
+    public static func spectra(_ signal: UnsafeBufferPointer<Float>, configuration c: STFTConfiguration, firstFrame: Int,
+                               frameCount: Int, window: [Float], frame: UnsafeMutableBufferPointer<Float>,
+                               into output: UnsafeMutableBufferPointer<Float>) {
+        let n = c.fftSize, hop = c.hopLength, bins = c.binCount
+        let pad = c.center ? n / 2 : 0
+        precondition(output.count >= frameCount * bins * 2 && window.count == n && frame.count == n, "STFT.spectra: buffer sizes")
+        let fft = RealFFT.float(size: n)
+        for f in 0..<frameCount {
+            windowedFrame(signal, start: (firstFrame + f) * hop - pad, window: window, into: frame)
+            fft.forward(UnsafeBufferPointer(frame), into: UnsafeMutableBufferPointer(rebasing: output[(f * bins * 2)..<((f + 1) * bins * 2)]))
+        }
     }
 
     /// STFT magnitudes |X| of frames `firstFrame ..< firstFrame + frameCount` of `signal`, written

@@ -22,6 +22,13 @@ public struct FeatureExportOptions: Sendable {
     /// Export a corpus whose mix did not finish (fewer clips than planned) instead of refusing it.
     public var allowIncomplete = false
 
+    /// Clips whose streams would each hold more values than this (4.4 minutes of 16 kHz audio
+    /// with the default STFT: 16 MB a stream as float32) are exported a block of frames at a time;
+    /// internal, so that tests can stream every clip and compare the files.
+    var streamedClipValues = 1 << 22
+    /// Frames a block of such a clip holds at most (rounded down to whole chunks).
+    var streamedBlockFrames = FeatureFileWriter.blockRows
+
     public init() {}
 
     /// Stream names in file order: `noisy`, then the targets.
@@ -114,12 +121,17 @@ public enum FeatureExport {
             // Clips are transformed in parallel rounds and appended in manifest order by this
             // thread alone: the file does not depend on --jobs, and memory holds one round.
             var done = 0
-            try ParallelMap.forEachInOrder(records, jobs: options.jobs) { record in
-                try clipStreams(record, corpus: corpus, options: options)
+            // A long clip (``FeatureExportOptions/streamedClipValues``) is left to this thread, which writes it a block
+            // of frames at a time: its streams are never whole in memory.
+            try ParallelMap.forEachInOrder(records, jobs: options.jobs) { record -> [String: [Float]]? in
+                isLong(record, options: options) ? nil : try clipStreams(record, corpus: corpus, options: options)
             } consume: { record, streams in
-                try writer.append(clipID: record.clipID, split: record.split, snrDB: record.snrDBRequested, frames: streams)
-                if statisticsSplit == "all" || record.split == statisticsSplit {
-                    for name in statisticsStreams { try statistics[name]!.add(frames: streams[name]!, dtype: options.dtype) }
+                let counted = statisticsSplit == "all" || record.split == statisticsSplit ? statisticsStreams : []
+                if let streams {
+                    try writer.append(clipID: record.clipID, split: record.split, snrDB: record.snrDBRequested, frames: streams)
+                    for name in counted { try statistics[name]!.add(frames: streams[name]!, dtype: options.dtype) }
+                } else {
+                    try appendInBlocks(record, corpus: corpus, options: options, writer: writer, statisticsStreams: counted, statistics: &statistics)
                 }
                 done += 1
                 progress(done, records.count)
@@ -132,8 +144,52 @@ public enum FeatureExport {
         }
     }
 
+    /// Whether `record` is exported a block at a time (by its manifest length, ``FeatureExportOptions/streamedClipValues``).
+    static func isLong(_ record: MixManifestRecord, options: FeatureExportOptions) -> Bool {
+        options.stft.frameCount(samples: record.numSamples) * options.stft.binCount > options.streamedClipValues
+    }
+
     /// The streams of one clip, `[frames × bins]` each.
     static func clipStreams(_ record: MixManifestRecord, corpus: URL, options: FeatureExportOptions) throws -> [String: [Float]] {
+        var features = ClipFeatures(try readStems(record, corpus: corpus, options: options), options: options)
+        let all = 0..<features.frameCount
+        var streams: [String: [Float]] = [:]
+        for name in options.streamNames { streams[name] = features.values(of: name, frames: all) }
+        return streams
+    }
+
+    /// Appends one clip a block of frames at a time (``FeatureFileWriter/append(clipID:split:snrDB:numFrames:blockFrames:fill:)``),
+    /// with its statistics for `statisticsStreams`: the per-bin sums as the blocks are written,
+    /// then the deviations from the clip's mean over the same blocks made again (the values of
+    /// ``FeatureStatistics/add(frames:dtype:)-(UnsafeBufferPointer<Float>,_)`` on the whole clip).
+    static func appendInBlocks(_ record: MixManifestRecord, corpus: URL, options: FeatureExportOptions, writer: FeatureFileWriter,
+                               statisticsStreams: [String], statistics: inout [String: FeatureStatistics]) throws {
+        var features = ClipFeatures(try readStems(record, corpus: corpus, options: options), options: options)
+        let bins = options.stft.binCount, dtype = options.dtype
+        var batches = Dictionary(uniqueKeysWithValues: statisticsStreams.map { ($0, FeatureStatistics.Batch(bins: bins)) })
+        var blocks: [Range<Int>] = []
+        try writer.append(clipID: record.clipID, split: record.split, snrDB: record.snrDBRequested, numFrames: features.frameCount,
+                          blockFrames: options.streamedBlockFrames) { stream, frames, out in
+            if stream.name == options.streamNames[0] { blocks.append(frames) }
+            let values = features.values(of: stream.name, frames: frames)
+            _ = out.update(fromContentsOf: values)
+            if batches[stream.name] != nil { storedValues(values, dtype: dtype).withUnsafeBufferPointer { batches[stream.name]!.addToSums($0) } }
+        }
+        for name in statisticsStreams {
+            for frames in blocks {
+                storedValues(features.values(of: name, frames: frames), dtype: dtype).withUnsafeBufferPointer { batches[name]!.addToDeviations($0) }
+            }
+            statistics[name]!.add(batches[name]!)
+        }
+    }
+
+    /// `values` as a file of `dtype` stores them (float16: rounded to nearest even).
+    static func storedValues(_ values: [Float], dtype: FeatureDType) -> [Float] {
+        dtype == .float16 ? values.map { Float(Float16($0)) } : values
+    }
+
+    /// The stems a clip's streams need, read and checked against the manifest and each other.
+    static func readStems(_ record: MixManifestRecord, corpus: URL, options: FeatureExportOptions) throws -> ClipStems {
         let needsClean = options.targets.contains { $0 != .noisyPhase }
         let needsNoise = options.targets.contains { $0 == .noise || $0 == .irm || $0 == .ibm }
         let noisy = try read(corpus.appendingPathComponent(record.noisy), record: record)
@@ -144,75 +200,7 @@ public enum FeatureExport {
                 throw FeatureExportError.mismatch(clipID: record.clipID, reason: "\(name) has \(other.count) samples, noisy \(noisy.count)")
             }
         }
-        // Magnitudes stream straight from the FFT; the complex STFT only when a stream needs phase.
-        let needsComplex = options.targets.contains { $0 == .psm || $0 == .noisyPhase }
-        let c = options.stft
-        let frames = c.frameCount(samples: noisy.count)
-        let count = frames * c.binCount
-        let window = c.paddedWindow()
-        var scratch: [Float] = []
-        func magnitudes(_ x: [Float]) -> [Float] {
-            var out = [Float](repeating: 0, count: count)
-            x.withUnsafeBufferPointer { signal in
-                out.withUnsafeMutableBufferPointer { o in
-                    STFT.magnitudes(signal, configuration: c, firstFrame: 0, frameCount: frames, window: window, scratch: &scratch, into: o)
-                }
-            }
-            return out
-        }
-        let magY = magnitudes(noisy)
-        let magS = clean.map(magnitudes)
-        let magN = noise.map(magnitudes)
-        let Y = needsComplex ? try STFT.forward(noisy, configuration: c) : nil
-        let S = needsComplex && clean != nil ? try STFT.forward(clean!, configuration: c) : nil
-        let exponent = Float(options.exponent)
-        let threshold = Float(pow(10, options.lcDB / 10))
-        let kind = options.feature
-        func feature(_ magnitude: [Float]) -> [Float] {
-            if kind == .magnitude { return magnitude }
-            var out = magnitude
-            for i in 0..<count { out[i] = kind.apply(out[i], exponent: exponent) }
-            return out
-        }
-        var streams: [String: [Float]] = ["noisy": feature(magY)]
-        for target in options.targets {
-            if target == .clean || target == .noise {
-                streams[target.rawValue] = feature(target == .clean ? magS! : magN!)
-                continue
-            }
-            var out = [Float](repeating: 0, count: count)
-            switch target {
-            case .clean, .noise: break
-            case .irm:
-                let s = magS!, n = magN!
-                for i in 0..<count {
-                    let ps = s[i] * s[i], pn = n[i] * n[i]
-                    out[i] = ps + pn > 0 ? (ps / (ps + pn)).squareRoot() : 0
-                }
-            case .ibm:
-                let s = magS!, n = magN!
-                for i in 0..<count { out[i] = s[i] * s[i] > threshold * (n[i] * n[i]) ? 1 : 0 }
-            case .psm:
-                let s = S!.values, y = Y!.values
-                for i in 0..<count {
-                    let py = power(y, i)
-                    guard py > 0 else { continue }
-                    let real: Float = s[2 * i] * y[2 * i] + s[2 * i + 1] * y[2 * i + 1]
-                    out[i] = min(max(real / py, 0), 1)
-                }
-            case .noisyPhase:
-                out = Y!.phase()
-            }
-            streams[target.rawValue] = out
-        }
-        return streams
-    }
-
-    /// |X[i]|² of interleaved re/im values.
-    @inline(__always)
-    static func power(_ values: [Float], _ i: Int) -> Float {
-        let re = values[2 * i], im = values[2 * i + 1]
-        return re * re + im * im
+        return ClipStems(noisy: noisy, clean: clean, noise: noise)
     }
 
     /// A stem at the corpus rate, checked against the manifest.

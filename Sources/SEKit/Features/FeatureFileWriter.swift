@@ -211,6 +211,7 @@ public final class FeatureFileWriter: @unchecked Sendable {
         let first = framesWritten
         do {
             for (stream, dataset) in zip(streams, datasets) {
+                try dataset.setExtent([first + numFrames, stream.bins])
                 try write(frames[stream.name]!, stream: stream, dataset: dataset, firstRow: first, rows: numFrames)
             }
         } catch {
@@ -218,6 +219,57 @@ public final class FeatureFileWriter: @unchecked Sendable {
             throw FeatureFileError(error)
         }
         framesWritten += numFrames
+        clips.append(FeatureClip(clipID: clipID, split: split, offset: first, numFrames: numFrames, snrDB: snrDB))
+        clipIDs.insert(clipID)
+    }
+
+    /// Rows a block of ``append(clipID:split:snrDB:numFrames:blockFrames:fill:)`` holds by default.
+    public static let blockRows = 8192
+
+    /// Appends one clip whose frames are made a block at a time, so that a long clip never has a
+    /// whole stream in memory: for each stream in file order, `fill(stream, frames, values)` writes
+    /// the clip's rows `frames` (`frames.count × bins` row-major) into `values`, blocks in order;
+    /// blocks end on chunk boundaries and hold at most `blockFrames` rows (rounded down to whole
+    /// chunks, at least one). The file holds the same bytes as
+    /// ``append(clipID:split:snrDB:frames:)-(_,_,_,[String:UnsafeBufferPointer<Float>])`` given
+    /// the whole clip: the same HDF5 calls per stream, the same chunks in the same order.
+    ///
+    /// - Throws: as that `append`. The clip id and frame count are checked before anything is
+    ///   written; a bad value in a block (non-finite, beyond float16) is found when its block is
+    ///   made, after earlier blocks are written, so it closes the writer and removes the file.
+    public func append(clipID: String, split: String, snrDB: Double?, numFrames: Int, blockFrames: Int = blockRows,
+                       fill: (_ stream: StreamSpec, _ frames: Range<Int>, _ values: UnsafeMutableBufferPointer<Float>) -> Void) throws(FeatureFileError) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard state == .open else { throw .writerClosed(path: url.path) }
+        guard !clipID.isEmpty else { throw .invalidParameter(name: "clipID", value: "''", reason: "must not be empty") }
+        guard !clipIDs.contains(clipID) else { throw .duplicateClip(path: url.path, clipID: clipID) }
+        guard numFrames > 0 else { throw .emptyClip(path: url.path, clipID: clipID) }
+        let first = framesWritten, end = first + numFrames
+        let blockRows = max(1, blockFrames / chunkFrames) * chunkFrames
+        var block = [Float](repeating: 0, count: min(numFrames, blockRows) * (streams.map(\.bins).max() ?? 0))
+        do throws(FeatureFileError) {
+            try block.withUnsafeMutableBufferPointer { block throws(FeatureFileError) in
+                for (stream, dataset) in zip(streams, datasets) {
+                    try hdf5 { () throws(HDF5Error) in try dataset.setExtent([end, stream.bins]) }
+                    var row = first
+                    while row < end {
+                        let next = min(end, (row / blockRows + 1) * blockRows)
+                        let values = UnsafeMutableBufferPointer(rebasing: block[0..<((next - row) * stream.bins)])
+                        fill(stream, (row - first)..<(next - first), values)
+                        try checkValues(UnsafeBufferPointer(values), stream: stream, clipID: clipID, firstFrame: row - first)
+                        try hdf5 { () throws(HDF5Error) in
+                            try write(UnsafeBufferPointer(values), stream: stream, dataset: dataset, firstRow: row, rows: next - row)
+                        }
+                        row = next
+                    }
+                }
+            }
+        } catch {
+            close(removingTemporary: true)
+            throw error
+        }
+        framesWritten = end
         clips.append(FeatureClip(clipID: clipID, split: split, offset: first, numFrames: numFrames, snrDB: snrDB))
         clipIDs.insert(clipID)
     }
@@ -263,7 +315,9 @@ public final class FeatureFileWriter: @unchecked Sendable {
     }
 
     /// Throws at the first NaN/infinite value, or (float16) the first value beyond ±65504.
-    private func checkValues(_ values: UnsafeBufferPointer<Float>, stream: StreamSpec, clipID: String) throws(FeatureFileError) {
+    /// `firstFrame`: the clip's frame `values` start at (for the message).
+    private func checkValues(_ values: UnsafeBufferPointer<Float>, stream: StreamSpec, clipID: String,
+                             firstFrame: Int = 0) throws(FeatureFileError) {
         // A float is NaN or infinite exactly when its exponent bits are all ones: |bits| >= 0x7f800000.
         // float16's largest finite value is 65504; anything that rounds beyond it is refused.
         let limit: UInt32 = dtype == .float16 ? Float(65519.996).bitPattern : 0x7F7F_FFFF
@@ -271,16 +325,16 @@ public final class FeatureFileWriter: @unchecked Sendable {
         for value in values { largest = max(largest, value.bitPattern & 0x7FFF_FFFF) }
         guard largest > limit else { return }
         let index = values.firstIndex { ($0.bitPattern & 0x7FFF_FFFF) > limit }!
-        let frame = index / stream.bins, bin = index % stream.bins
+        let frame = firstFrame + index / stream.bins, bin = index % stream.bins
         if values[index].isFinite {
             throw .float16Overflow(path: url.path, stream: stream.name, clipID: clipID, frame: frame, bin: bin, value: values[index])
         }
         throw .nonFiniteValue(path: url.path, stream: stream.name, clipID: clipID, frame: frame, bin: bin)
     }
 
+    /// Writes `rows` rows from `firstRow` on (within the dataset's extent).
     private func write(_ values: UnsafeBufferPointer<Float>, stream: StreamSpec, dataset: HDF5Handle, firstRow: Int,
                        rows: Int) throws(HDF5Error) {
-        try dataset.setExtent([firstRow + rows, stream.bins])
         guard let base = values.baseAddress else { return }
         if dtype == .float32 {
             try dataset.writeFloatRows(firstRow: firstRow, rows: rows, columns: stream.bins, buffer: base)

@@ -54,28 +54,10 @@ public struct FeatureStatistics: Equatable, Sendable {
             let rounded = frames.map { Float(Float16($0)) }
             return try rounded.withUnsafeBufferPointer { buffer throws(FeatureFileError) in try add(frames: buffer) }
         }
-        let bins = bins
-        var batchMean = [Double](repeating: 0, count: bins)
-        var batchM2 = [Double](repeating: 0, count: bins)
-        batchMean.withUnsafeMutableBufferPointer { sums in
-            for frame in 0..<frameCount {
-                let row = frame * bins
-                for bin in 0..<bins { sums[bin] += Double(frames[row + bin]) }
-            }
-            for bin in 0..<bins { sums[bin] /= Double(frameCount) }
-        }
-        batchMean.withUnsafeBufferPointer { means in
-            batchM2.withUnsafeMutableBufferPointer { m2 in
-                for frame in 0..<frameCount {
-                    let row = frame * bins
-                    for bin in 0..<bins {
-                        let deviation = Double(frames[row + bin]) - means[bin]
-                        m2[bin] += deviation * deviation
-                    }
-                }
-            }
-        }
-        combine(count: frameCount, mean: batchMean, sumSquaredDeviations: batchM2)
+        var batch = Batch(bins: bins)
+        batch.addToSums(frames)
+        batch.addToDeviations(frames)
+        add(batch)
     }
 
     /// Adds frames `[numFrames × bins]` row-major (see ``add(frames:dtype:)-(UnsafeBufferPointer<Float>,_)``).
@@ -105,5 +87,67 @@ public struct FeatureStatistics: Equatable, Sendable {
             sumSquaredDeviations[bin] += otherM2[bin] + delta * delta * nA * nB / n
         }
         count += otherCount
+    }
+
+    /// Folds in one batch accumulated in its two passes (``Batch``).
+    public mutating func add(_ batch: Batch) {
+        guard batch.frameCount > 0 else { return }
+        precondition(batch.bins == bins && batch.meansFinished, "FeatureStatistics.add: a batch of other bins, or before its second pass")
+        combine(count: batch.frameCount, mean: batch.means, sumSquaredDeviations: batch.deviations)
+    }
+
+    /// One batch (one clip) of frames, accumulated in two passes over them so that it can be
+    /// made a block of frames at a time: the per-bin sums (pass 1: every block, in order), then
+    /// the squared deviations from the batch's mean (pass 2: the same blocks again, in order).
+    /// Sums run in frame order, so any blocking gives the values of the whole batch at once.
+    public struct Batch: Sendable {
+        public let bins: Int
+        /// Frames of pass 1.
+        public private(set) var frameCount = 0
+        /// Per-bin sums during pass 1, the means once pass 2 has begun.
+        private(set) var means: [Double]
+        private(set) var deviations: [Double]
+        private(set) var meansFinished = false
+
+        public init(bins: Int) {
+            self.bins = bins
+            means = [Double](repeating: 0, count: bins)
+            deviations = [Double](repeating: 0, count: bins)
+        }
+
+        /// Pass 1: adds frames `[n × bins]` row-major (as stored: float16-rounded for a float16 file).
+        public mutating func addToSums(_ frames: UnsafeBufferPointer<Float>) {
+            precondition(!meansFinished && frames.count % bins == 0, "FeatureStatistics.Batch: pass 1 after pass 2, or a partial frame")
+            let bins = bins, frameCount = frames.count / bins
+            means.withUnsafeMutableBufferPointer { sums in
+                for frame in 0..<frameCount {
+                    let row = frame * bins
+                    for bin in 0..<bins { sums[bin] += Double(frames[row + bin]) }
+                }
+            }
+            self.frameCount += frameCount
+        }
+
+        /// Pass 2: the same frames again, in the same order (the first call turns the sums into means).
+        public mutating func addToDeviations(_ frames: UnsafeBufferPointer<Float>) {
+            precondition(frames.count % bins == 0, "FeatureStatistics.Batch: a partial frame")
+            let bins = bins, frameCount = frames.count / bins
+            if !meansFinished {
+                let n = Double(self.frameCount)
+                means.withUnsafeMutableBufferPointer { sums in for bin in 0..<bins { sums[bin] /= n } }
+                meansFinished = true
+            }
+            means.withUnsafeBufferPointer { means in
+                deviations.withUnsafeMutableBufferPointer { m2 in
+                    for frame in 0..<frameCount {
+                        let row = frame * bins
+                        for bin in 0..<bins {
+                            let deviation = Double(frames[row + bin]) - means[bin]
+                            m2[bin] += deviation * deviation
+                        }
+                    }
+                }
+            }
+        }
     }
 }

@@ -27,9 +27,12 @@ enum Ebur128Meter {
 
         deinit { var s: UnsafeMutablePointer<ebur128_state>? = state; ebur128_destroy(&s) }
 
-        /// Adds samples, in blocks so libebur128's internal buffers stay small.
+        /// Frames per `ebur128_add_frames_double` call.
+        static let blockFrames = 65536
+
+        /// Adds samples, in blocks of ``blockFrames`` so libebur128's internal buffers stay small.
         func add(_ samples: UnsafeBufferPointer<Double>) throws(AudioError) {
-            let block = 65536
+            let block = Self.blockFrames
             var start = 0
             while start < samples.count {
                 let n = min(block, samples.count - start)

@@ -16,7 +16,7 @@ public enum LPCMeasures {
     /// most 2 (`min(2, ·)`, as in comp_llr.m; the ratio is ≥ 1 so values are ≥ 0 up to rounding),
     /// then the lowest 95% are averaged.
     /// - Throws: ``MetricError`` for length mismatch, non-finite input, or a signal shorter than one frame.
-    public static func llr(reference: [Double], processed: [Double], sampleRate: Int) throws -> Double {
+    public static func llr<T: MetricSample>(reference: [T], processed: [T], sampleRate: Int) throws -> Double {
         let framing = try LoizouFraming(metric: "llr", reference: reference, processed: processed, sampleRate: sampleRate)
         let order = lpcOrder(sampleRate: sampleRate)
         var values = [Double](repeating: 0, count: framing.count)
@@ -38,7 +38,7 @@ public enum LPCMeasures {
     /// `[1, a₁, ..., a_P]`), limited to at most 10 (`min(10, ·)`, as in comp_cep.m), then the
     /// lowest 95% are averaged.
     /// - Throws: ``MetricError`` for length mismatch, non-finite input, or a signal shorter than one frame.
-    public static func cepstralDistance(reference: [Double], processed: [Double], sampleRate: Int) throws -> Double {
+    public static func cepstralDistance<T: MetricSample>(reference: [T], processed: [T], sampleRate: Int) throws -> Double {
         let framing = try LoizouFraming(metric: "cd", reference: reference, processed: processed, sampleRate: sampleRate)
         let order = lpcOrder(sampleRate: sampleRate)
         let scale = 10 * 2.0.squareRoot() / log(10.0)

@@ -21,7 +21,7 @@ struct LoizouFraming {
     /// Validates the pair and sets up the frames for `metric`.
     /// - Throws: ``MetricError`` for length mismatch, non-finite samples, a non-positive
     ///   sample rate or a signal shorter than one frame.
-    init(metric: String, reference: [Double], processed: [Double], sampleRate: Int) throws {
+    init<T: MetricSample>(metric: String, reference: [T], processed: [T], sampleRate: Int) throws {
         try MetricError.checkPair(reference, processed)
         guard sampleRate > 0 else {
             throw MetricError.invalidParameter(name: "sampleRate", value: "\(sampleRate)", reason: "must be positive")
@@ -40,9 +40,9 @@ struct LoizouFraming {
     }
 
     /// Frame `f` of `signal` (with MATLAB eps added to each sample), multiplied by the window.
-    func frame(_ f: Int, of signal: [Double]) -> [Double] {
+    func frame<T: MetricSample>(_ f: Int, of signal: [T]) -> [Double] {
         let start = f * hop
-        return (0..<length).map { (signal[start + $0] + Self.matlabEps) * window[$0] }
+        return (0..<length).map { (signal[start + $0].double + Self.matlabEps) * window[$0] }
     }
 
     /// Mean of the lowest `round(0.95·n)` values (MATLAB `sort` then `mean(v(1:round(n*alpha)))`),

@@ -36,31 +36,11 @@ public enum MetricError: Error, Equatable, CustomStringConvertible, Sendable {
     }
 
     /// Checks equal lengths and finite samples.
-    static func checkPair(_ reference: [Double], _ processed: [Double]) throws {
+    static func checkPair<T: MetricSample>(_ reference: [T], _ processed: [T]) throws {
         guard reference.count == processed.count else {
             throw MetricError.lengthMismatch(reference: reference.count, processed: processed.count)
         }
-        if let i = firstNonFinite(reference) { throw MetricError.nonFinite(signal: "reference", index: i) }
-        if let i = firstNonFinite(processed) { throw MetricError.nonFinite(signal: "processed", index: i) }
-    }
-
-    /// Index of the first NaN or infinite sample. One vectorised pass (x·0 is 0 for every finite
-    /// x and NaN otherwise), then a search only when there is one.
-    static func firstNonFinite(_ x: [Double]) -> Int? {
-        x.withUnsafeBufferPointer { p in
-            guard let base = p.baseAddress else { return nil }
-            let raw = UnsafeRawPointer(base)
-            var s0 = SIMD2<Double>(), s1 = SIMD2<Double>()
-            var i = 0
-            while i + 4 <= p.count {
-                s0 += raw.loadUnaligned(fromByteOffset: i * 8, as: SIMD2<Double>.self) * 0
-                s1 += raw.loadUnaligned(fromByteOffset: i * 8 + 16, as: SIMD2<Double>.self) * 0
-                i += 4
-            }
-            var tail = 0.0
-            while i < p.count { tail += p[i] * 0; i += 1 }
-            if ((s0 + s1).sum() + tail).isFinite { return nil }
-            return p.firstIndex { !$0.isFinite }
-        }
+        if let i = reference.withUnsafeBufferPointer(T.firstNonFinite) { throw MetricError.nonFinite(signal: "reference", index: i) }
+        if let i = processed.withUnsafeBufferPointer(T.firstNonFinite) { throw MetricError.nonFinite(signal: "processed", index: i) }
     }
 }

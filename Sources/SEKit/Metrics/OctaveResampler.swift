@@ -95,22 +95,43 @@ enum OctaveResampler {
         func outputCount(inputCount n: Int) -> Int { (n * up + down - 1) / down }
 
         /// Computes outputs `outputs` of `x` into `out` (indexed by output index).
-        ///
-        /// Outputs i, i + up, i + 2·up, i + 3·up use the same sub-filter on inputs `down` apart, so
-        /// they are computed together, each tap loaded once for four outputs.
         func apply(_ x: UnsafeBufferPointer<Double>, outputs: Range<Int>, into out: UnsafeMutableBufferPointer<Double>) {
-            guard let xBase = x.baseAddress, !outputs.isEmpty else { return }
-            let n = x.count, width = self.width, up = self.up, down = self.down
+            guard let xBase = x.baseAddress, let outBase = out.baseAddress else { return }
+            apply(input: xBase, inputStart: 0, inputCount: x.count, outputs: outputs, into: outBase, outputStart: 0)
+        }
+
+        /// The input samples outputs `outputs` of an `inputCount`-sample signal are made of (their
+        /// taps that meet the signal).
+        func inputRange(outputs: Range<Int>, inputCount n: Int) -> Range<Int> {
+            guard !outputs.isEmpty else { return 0..<0 }
+            let low = max(0, phase(outputs.lowerBound).k0 - width + 1), high = min(n, phase(outputs.upperBound - 1).k0 + 1)
+            return low..<max(low, high)
+        }
+
+        /// Computes outputs `outputs` of an `inputCount`-sample signal of which `input` holds the
+        /// samples from index `inputStart` on (at least ``inputRange(outputs:inputCount:)``), into
+        /// `out`, whose first element is output `outputStart`: a window of a long signal resampled
+        /// without the whole signal in Double.
+        ///
+        /// Which sum computes an output depends only on its index and `inputCount`, never on the
+        /// window or on which outputs are computed with it, so every window gives the outputs of the
+        /// whole signal, bit for bit. Outputs i, i + up, i + 2·up, i + 3·up use the same sub-filter on
+        /// inputs `down` apart, so they are computed together, each tap loaded once for four outputs.
+        func apply(input: UnsafePointer<Double>, inputStart: Int, inputCount n: Int, outputs: Range<Int>,
+                   into out: UnsafeMutablePointer<Double>, outputStart: Int) {
+            guard !outputs.isEmpty else { return }
+            let width = self.width, up = self.up, down = self.down
             let rowBase = UnsafePointer(rows.baseAddress!)
+            @inline(__always) func samples(from first: Int) -> UnsafePointer<Double> { input + (first - inputStart) }
             func single(_ i: Int) {
                 let (r, k0) = phase(i)
                 let row = rowBase + r * width, first = k0 - width + 1
                 if first >= 0 && first + width <= n {
-                    out[i] = Self.dot(row, xBase + first, count: width)
+                    out[i - outputStart] = Self.dot(row, samples(from: first), count: width)
                 } else {
                     var acc = 0.0
-                    for t in max(0, -first)..<width where first + t < n { acc += row[t] * xBase[first + t] }
-                    out[i] = acc
+                    for t in max(0, -first)..<width where first + t < n { acc += row[t] * samples(from: first + t).pointee }
+                    out[i - outputStart] = acc
                 }
             }
             var i = outputs.lowerBound
@@ -120,10 +141,11 @@ enum OctaveResampler {
                 while i + 4 * up <= outputs.upperBound {
                     let k0Base = (i / up) * down
                     if k0Base + table[0].k0 - width + 1 >= 0 && k0Base + 3 * down + table[up - 1].k0 < n {
+                        let o = out + (i - outputStart)
                         for s in 0..<up {
                             let row = rowBase + table[s].row * width, first = k0Base + table[s].k0 - width + 1
-                            let sums = Self.dot4(row, xBase + first, spacing: down, count: width)
-                            out[i + s] = sums[0]; out[i + s + up] = sums[1]; out[i + s + 2 * up] = sums[2]; out[i + s + 3 * up] = sums[3]
+                            let sums = Self.dot4(row, samples(from: first), spacing: down, count: width)
+                            o[s] = sums[0]; o[s + up] = sums[1]; o[s + 2 * up] = sums[2]; o[s + 3 * up] = sums[3]
                         }
                     } else {
                         for s in i..<(i + 4 * up) { single(s) }

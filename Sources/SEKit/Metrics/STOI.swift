@@ -25,29 +25,49 @@ public enum STOI {
     ///
     /// A pure function: it analyses both signals afresh (a scorer shares the analyses between STOI
     /// and ESTOI and between comparisons with one reference through
-    /// ``compute(_:extended:workspace:)``). Complexity: O(n·taps/q) for the resampling (rate q/gcd), O(frames·512·log 512) for the
-    /// STFT, O(frames·15·30) for the segments.
+    /// ``compute(_:extended:workspace:)``). The signals may be Float or Double (``MetricSample``):
+    /// a window of them at a time is resampled in Double, so memory does not grow with their length
+    /// beyond the band envelopes (15 values per 12.8 ms of speech). Complexity: O(n·taps/q) for the
+    /// resampling (rate q/gcd), O(frames·512·log 512) for the STFT, O(frames·15·30) for the segments.
     /// - Throws: ``MetricError/tooShort(metric:samples:reason:)`` when fewer than 30 frames remain
     ///   after silence removal (pystoi would return 1e-5), and for mismatched lengths or NaN.
-    public static func compute(reference: [Double], processed: [Double], sampleRate fs: Int, extended: Bool = false) throws -> Double {
-        let comparison = MetricComparison(reference: ReferenceSignal(samples: reference, sampleRate: fs), processed: processed)
-        return try compute(comparison, extended: extended, workspace: MetricWorkspace())
+    public static func compute<T: MetricSample>(reference: [T], processed: [T], sampleRate fs: Int, extended: Bool = false) throws -> Double {
+        try compute(reference: reference, processed: processed, sampleRate: fs, extended: extended, workspace: Workspace())
+    }
+
+    /// ``compute(reference:processed:sampleRate:extended:)`` with the scratch state `workspace`.
+    static func compute<T: MetricSample>(reference: [T], processed: [T], sampleRate fs: Int, extended: Bool,
+                                         workspace: Workspace) throws -> Double {
+        guard fs > 0 else { throw MetricError.invalidParameter(name: "sampleRate", value: "\(fs)", reason: "must be positive") }
+        try MetricError.checkPair(reference, processed)
+        let analysis = reference.withUnsafeBufferPointer { referenceAnalysis($0, sampleRate: fs, workspace: workspace) }
+        let yBands = processed.withUnsafeBufferPointer { processedBands($0, reference: analysis, sampleRate: fs, workspace: workspace) }
+        return try value(analysis.bands, yBands, samples: reference.count, extended: extended)
     }
 
     /// STOI or ESTOI of one comparison, with a worker's scratch state. The band envelopes are
     /// kept on the comparison (so STOI and ESTOI of one pair analyse it once) and the reference's
     /// analysis on the reference (so several comparisons against one reference resample it once).
     static func compute(_ comparison: MetricComparison, extended: Bool, workspace: MetricWorkspace) throws -> Double {
-        let name = extended ? "estoi" : "stoi"
         let reference = comparison.reference, fs = reference.sampleRate
         guard fs > 0 else { throw MetricError.invalidParameter(name: "sampleRate", value: "\(fs)", reason: "must be positive") }
         let (xBands, yBands) = try comparison.analysis("stoi.bands") { () throws -> (x: [Double], y: [Double]) in
             try MetricError.checkPair(reference.samples, comparison.processed)
-            return comparison.processed.withUnsafeBufferPointer { y in bandEnvelopes(reference, y, workspace: workspace.stoi) }
+            let ws = workspace.stoi
+            let analysis = reference.analysis("stoi.reference") {
+                reference.samples.withUnsafeBufferPointer { referenceAnalysis($0, sampleRate: fs, workspace: ws) }
+            }
+            return (analysis.bands, comparison.processed.withUnsafeBufferPointer { processedBands($0, reference: analysis, sampleRate: fs, workspace: ws) })
         }
+        return try value(xBands, yBands, samples: reference.samples.count, extended: extended)
+    }
+
+    /// STOI or ESTOI from the band envelopes of a reference of `samples` samples and a processed signal.
+    /// - Throws: ``MetricError/tooShort(metric:samples:reason:)`` when fewer than 30 frames remain.
+    static func value(_ xBands: [Double], _ yBands: [Double], samples: Int, extended: Bool) throws -> Double {
         let frames = xBands.count / lanes
         guard frames >= segmentFrames else {
-            throw MetricError.tooShort(metric: name, samples: reference.samples.count,
+            throw MetricError.tooShort(metric: extended ? "estoi" : "stoi", samples: samples,
                 reason: "\(frames) STFT frames remain after silence removal, \(segmentFrames) are needed (384 ms of speech)")
         }
         return extended ? estoi(xBands, yBands, frames: frames) : stoi(xBands, yBands, frames: frames)
@@ -80,137 +100,6 @@ public enum STOI {
 
     @inline(__always)
     static func quad(_ p: UnsafePointer<Double>) -> SIMD4<Double> { UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Double>.self) }
-
-    /// What STOI needs of the reference alone: the samples at 10 kHz, which of its frames are
-    /// kept (within 40 dB of the loudest), and its band envelopes after silence removal.
-    struct ReferenceAnalysis: Sendable {
-        /// Length of the reference at 10 kHz.
-        let count10k: Int
-        /// Start frames (hop 128 at 10 kHz) kept by silence removal, in order.
-        let kept: [Int]
-        /// Band envelopes of the reference, `lanes` values per STFT frame.
-        let bands: [Double]
-    }
-
-    /// Band envelopes of the reference and processed signals: resampling to 10 kHz, silent-frame
-    /// removal and one-third octave analysis (pystoi's `resample_oct`, `remove_silent_frames`,
-    /// `stft` and `OBM` product, eq. 1 of Taal 2011), `lanes` values per STFT frame.
-    ///
-    /// The reference's part depends on the reference alone and is kept on it (a noisy input and an
-    /// enhanced output scored against one clean signal analyse it once). Only the processed signal's samples inside the
-    /// reference's non-silent frames are resampled (the others are never used). Scratch memory
-    /// comes from `workspace`.
-    static func bandEnvelopes(_ reference: ReferenceSignal, _ y: UnsafeBufferPointer<Double>,
-                              workspace ws: Workspace) -> (x: [Double], y: [Double]) {
-        let fs = reference.sampleRate
-        let analysis = reference.analysis("stoi.reference") {
-            reference.samples.withUnsafeBufferPointer { referenceAnalysis($0, sampleRate: fs, workspace: ws) }
-        }
-        return (analysis.bands, processedBands(y, reference: analysis, sampleRate: fs, workspace: ws))
-    }
-
-    /// Resamples the reference, finds its kept frames, and computes its band envelopes.
-    static func referenceAnalysis(_ x: UnsafeBufferPointer<Double>, sampleRate fs: Int, workspace ws: Workspace) -> ReferenceAnalysis {
-        let hop = frameLength / 2
-        let bank = ws.bank(forRate: fs)
-        let n = bank?.outputCount(inputCount: x.count) ?? x.count
-        ws.reserve(n)
-        let x10 = bank.map { bank in
-            bank.apply(x, outputs: 0..<n, into: ws.x)
-            return UnsafeBufferPointer(rebasing: ws.x[0..<n])
-        } ?? x
-        return frameWindow.withUnsafeBufferPointer { w in
-            // remove_silent_frames: frames at 0, 128, ... while start < n − 256; keep those within 40 dB of the loudest.
-            let frameCount = n > frameLength ? (n - frameLength - 1) / hop + 1 : 0
-            var energies = [Double](repeating: 0, count: frameCount)
-            for f in 0..<frameCount {
-                let e = windowedEnergy(x10.baseAddress! + f * hop, window: w.baseAddress!)
-                energies[f] = 20 * log10(e.squareRoot() + eps)
-            }
-            guard let loudest = energies.max() else { return ReferenceAnalysis(count10k: n, kept: [], bands: []) }
-            let kept = (0..<frameCount).filter { loudest - dynamicRangeDB - energies[$0] < 0 }
-            let xs = overlapAddKept(x10, kept: kept, window: w, into: ws.xs)
-            return ReferenceAnalysis(count10k: n, kept: kept, bands: thirdOctaveEnvelopes(xs, workspace: ws))
-        }
-    }
-
-    /// Band envelopes of the processed signal over the reference's kept frames (resampling only
-    /// the samples inside them).
-    static func processedBands(_ y: UnsafeBufferPointer<Double>, reference: ReferenceAnalysis, sampleRate fs: Int,
-                               workspace ws: Workspace) -> [Double] {
-        guard !reference.kept.isEmpty else { return [] }
-        let hop = frameLength / 2, n = reference.count10k
-        ws.reserve(n)
-        let y10: UnsafeBufferPointer<Double>
-        if let bank = ws.bank(forRate: fs) {
-            var ranges: [Range<Int>] = []
-            for f in reference.kept {
-                let r = (f * hop)..<(f * hop + frameLength)
-                if let last = ranges.last, last.upperBound >= r.lowerBound { ranges[ranges.count - 1] = last.lowerBound..<r.upperBound } else { ranges.append(r) }
-            }
-            for r in ranges { bank.apply(y, outputs: r, into: ws.y) }
-            y10 = UnsafeBufferPointer(rebasing: ws.y[0..<n])
-        } else {
-            y10 = y
-        }
-        return frameWindow.withUnsafeBufferPointer { w in
-            thirdOctaveEnvelopes(overlapAddKept(y10, kept: reference.kept, window: w, into: ws.ys), workspace: ws)
-        }
-    }
-
-    /// Overlap-add of the kept windowed frames (hop 128) of `x10` into the front of `out`.
-    static func overlapAddKept(_ x10: UnsafeBufferPointer<Double>, kept: [Int], window w: UnsafeBufferPointer<Double>,
-                               into out: UnsafeMutableBufferPointer<Double>) -> UnsafeBufferPointer<Double> {
-        let hop = frameLength / 2
-        let length = kept.isEmpty ? 0 : (kept.count - 1) * hop + frameLength
-        let xs = UnsafeMutableBufferPointer(rebasing: out[0..<length])
-        xs.update(repeating: 0)
-        for (k, f) in kept.enumerated() {
-            let src = f * hop, dst = k * hop
-            for i in 0..<frameLength { xs[dst + i] += w[i] * x10[src + i] }
-        }
-        return UnsafeBufferPointer(xs)
-    }
-
-    /// Σ (w[i]·x[i])², i < 256, with eight running sums.
-    @inline(__always)
-    static func windowedEnergy(_ x: UnsafePointer<Double>, window w: UnsafePointer<Double>) -> Double {
-        var s0 = SIMD4<Double>(), s1 = SIMD4<Double>()
-        let rx = UnsafeRawPointer(x), rw = UnsafeRawPointer(w)
-        for i in stride(from: 0, to: frameLength, by: 8) {
-            let o = i * MemoryLayout<Double>.stride
-            let v0 = rw.loadUnaligned(fromByteOffset: o, as: SIMD4<Double>.self) * rx.loadUnaligned(fromByteOffset: o, as: SIMD4<Double>.self)
-            let v1 = rw.loadUnaligned(fromByteOffset: o + 32, as: SIMD4<Double>.self) * rx.loadUnaligned(fromByteOffset: o + 32, as: SIMD4<Double>.self)
-            s0 += v0 * v0; s1 += v1 * v1
-        }
-        return (s0 + s1).sum()
-    }
-
-    /// Band envelopes sqrt(Σ |X(k)|² over each band's bins), `lanes` values per STFT frame
-    /// (256-sample Hann frames, hop 128, zero-padded to 512; frames start at 0 while start < n − 256,
-    /// as pystoi's `stft`).
-    static func thirdOctaveEnvelopes(_ x: UnsafeBufferPointer<Double>, workspace ws: Workspace) -> [Double] {
-        let hop = frameLength / 2
-        let frameCount = x.count > frameLength ? (x.count - frameLength - 1) / hop + 1 : 0
-        guard frameCount > 0 else { return [] }
-        let fft = RealFFT.double(size: fftSize)
-        let bands = bandBins
-        let frame = ws.frame, spectrum = ws.spectrum
-        return frameWindow.withUnsafeBufferPointer { w in [Double](unsafeUninitializedCapacity: frameCount * lanes) { out, count in
-            for f in 0..<frameCount {
-                let start = f * hop
-                for i in 0..<frameLength { frame[i] = w[i] * x[start + i] }
-                fft.forward(UnsafeBufferPointer(frame), into: spectrum)
-                for (b, (low, high)) in bands.enumerated() {
-                    var e = 0.0  // Σ |X(k)|² over the band's bins (only those bins are squared)
-                    for k in low..<high { e += spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1] }
-                    out[f * lanes + b] = e.squareRoot()
-                }
-                for b in bandCount..<lanes { out[f * lanes + b] = 0 }
-            }
-            count = frameCount * lanes
-        } }
-    }
 
     /// Classic STOI: per band and 30-frame segment, scale y to x's energy, clip at
     /// x·(1 + 10^(−β/20)), correlate (eqs. 2–5 of Taal 2011); mean over bands and segments (eq. 6).

@@ -13,7 +13,7 @@ public enum SegmentalSNR {
     /// windowed by MATLAB's `hanning(len)` (0.5·(1 − cos(2πn/(len+1))), n = 1...len); the frame
     /// count is `floor(N/hop − len/hop)`, as in comp_snr.m; eps is 2.220446049250313e-16 (MATLAB eps).
     /// - Throws: ``MetricError`` for length mismatch, non-finite input, or fewer than one frame.
-    public static func compute(reference s: [Double], processed y: [Double], sampleRate: Int) throws -> Double {
+    public static func compute<T: MetricSample>(reference s: [T], processed y: [T], sampleRate: Int) throws -> Double {
         try MetricError.checkPair(s, y)
         let length = Int((frameMilliseconds * Double(sampleRate) / 1000).rounded())
         let hop = length / 4
@@ -34,17 +34,17 @@ public enum SegmentalSNR {
                         var signal = SIMD4<Double>(), noise = SIMD4<Double>()
                         for k in 0..<quads {
                             let i = 4 * k
-                            let c0 = s[start + i] * w[i], c1 = s[start + i + 1] * w[i + 1]
-                            let c2 = s[start + i + 2] * w[i + 2], c3 = s[start + i + 3] * w[i + 3]
-                            let e0 = c0 - y[start + i] * w[i], e1 = c1 - y[start + i + 1] * w[i + 1]
-                            let e2 = c2 - y[start + i + 2] * w[i + 2], e3 = c3 - y[start + i + 3] * w[i + 3]
+                            let c0 = s[start + i].double * w[i], c1 = s[start + i + 1].double * w[i + 1]
+                            let c2 = s[start + i + 2].double * w[i + 2], c3 = s[start + i + 3].double * w[i + 3]
+                            let e0 = c0 - y[start + i].double * w[i], e1 = c1 - y[start + i + 1].double * w[i + 1]
+                            let e2 = c2 - y[start + i + 2].double * w[i + 2], e3 = c3 - y[start + i + 3].double * w[i + 3]
                             signal[0] += c0 * c0; signal[1] += c1 * c1; signal[2] += c2 * c2; signal[3] += c3 * c3
                             noise[0] += e0 * e0; noise[1] += e1 * e1; noise[2] += e2 * e2; noise[3] += e3 * e3
                         }
                         var signalEnergy = signal.sum(), noiseEnergy = noise.sum()
                         for i in (4 * quads)..<length {
-                            let c = s[start + i] * w[i]
-                            let e = c - y[start + i] * w[i]
+                            let c = s[start + i].double * w[i]
+                            let e = c - y[start + i].double * w[i]
                             signalEnergy += c * c; noiseEnergy += e * e
                         }
                         let value = 10 * log10(signalEnergy / (noiseEnergy + eps) + eps)

@@ -1,13 +1,18 @@
 import Foundation
 
-/// Energy-ratio metrics: SNR, SI-SDR, SI-SNR.
+/// Energy-ratio metrics: SNR, SI-SDR, SI-SNR. Signals are Float or Double (``MetricSample``);
+/// sums are taken in Double.
 public enum SignalRatios {
     /// SNR in dB: `10·log10(Σ s² / Σ (s − ŝ)²)`. +inf when the signals are identical.
     /// - Throws: ``MetricError`` for length mismatch, non-finite input or a silent reference.
-    public static func snr(reference s: [Double], processed y: [Double]) throws -> Double {
+    public static func snr<T: MetricSample>(reference s: [T], processed y: [T]) throws -> Double {
         try MetricError.checkPair(s, y)
         var signal = 0.0, noise = 0.0
-        for i in 0..<s.count { signal += s[i] * s[i]; let e = s[i] - y[i]; noise += e * e }
+        s.withUnsafeBufferPointer { s in
+            y.withUnsafeBufferPointer { y in
+                for i in 0..<s.count { let si = s[i].double; signal += si * si; let e = si - y[i].double; noise += e * e }
+            }
+        }
         guard signal > 0 else { throw MetricError.silentReference(metric: "snr") }
         return 10 * log10(signal / noise)
     }
@@ -16,28 +21,50 @@ public enum SignalRatios {
     /// done?", eq. 3), without mean removal: α = ⟨ŝ, s⟩ / ⟨s, s⟩, target = α·s,
     /// SI-SDR = 10·log10(‖target‖² / ‖ŝ − target‖²). No epsilon is added: a silent reference
     /// throws and a perfect estimate gives +inf.
-    public static func siSDR(reference s: [Double], processed y: [Double]) throws -> Double {
+    public static func siSDR<T: MetricSample>(reference s: [T], processed y: [T]) throws -> Double {
         try MetricError.checkPair(s, y)
-        var ss = 0.0, sy = 0.0
-        for i in 0..<s.count { ss += s[i] * s[i]; sy += s[i] * y[i] }
-        guard ss > 0 else { throw MetricError.silentReference(metric: "sisdr") }
-        let alpha = sy / ss
-        var target = 0.0, residual = 0.0
-        for i in 0..<s.count {
-            let t = alpha * s[i]
-            target += t * t
-            let e = y[i] - t
-            residual += e * e
-        }
-        return 10 * log10(target / residual)
+        return try siSDR(s, y, referenceMean: 0, processedMean: 0, metric: "sisdr")
     }
 
     /// Scale-invariant SNR: SI-SDR of the zero-mean signals (each has its own mean removed),
     /// the convention of Conv-TasNet and asteroid's `SingleSrcNegSDR("sisdr", zero_mean=True)`.
-    public static func siSNR(reference s: [Double], processed y: [Double]) throws -> Double {
+    /// The centred signals are never formed: each sample is centred where it is used.
+    public static func siSNR<T: MetricSample>(reference s: [T], processed y: [T]) throws -> Double {
         try MetricError.checkPair(s, y)
         guard !s.isEmpty else { throw MetricError.tooShort(metric: "sisnr", samples: 0, reason: "empty") }
-        let ms = s.reduce(0, +) / Double(s.count), my = y.reduce(0, +) / Double(y.count)
-        return try siSDR(reference: s.map { $0 - ms }, processed: y.map { $0 - my })
+        return try siSDR(s, y, referenceMean: mean(s), processedMean: mean(y), metric: "sisdr")
+    }
+
+    /// Σ x / n, summed in order in Double.
+    static func mean<T: MetricSample>(_ x: [T]) -> Double {
+        var sum = 0.0
+        x.withUnsafeBufferPointer { x in for i in 0..<x.count { sum += x[i].double } }
+        return sum / Double(x.count)
+    }
+
+    /// SI-SDR of `s − referenceMean` and `y − processedMean` (x − 0 is x, so means of 0 give
+    /// plain SI-SDR exactly). The pair has been checked.
+    static func siSDR<T: MetricSample>(_ s: [T], _ y: [T], referenceMean ms: Double, processedMean my: Double,
+                                       metric: String) throws -> Double {
+        var ss = 0.0, sy = 0.0
+        s.withUnsafeBufferPointer { s in
+            y.withUnsafeBufferPointer { y in
+                for i in 0..<s.count { let si = s[i].double - ms; ss += si * si; sy += si * (y[i].double - my) }
+            }
+        }
+        guard ss > 0 else { throw MetricError.silentReference(metric: metric) }
+        let alpha = sy / ss
+        var target = 0.0, residual = 0.0
+        s.withUnsafeBufferPointer { s in
+            y.withUnsafeBufferPointer { y in
+                for i in 0..<s.count {
+                    let t = alpha * (s[i].double - ms)
+                    target += t * t
+                    let e = (y[i].double - my) - t
+                    residual += e * e
+                }
+            }
+        }
+        return 10 * log10(target / residual)
     }
 }

@@ -85,7 +85,7 @@ public final class MixRenderer: Sendable {
     ///   the clip has no measurable speech or noise.
     public func render(index: Int) throws -> RenderedClip {
         var plan = planner.plan(index: index)
-        let signals = try self.signals(for: plan)
+        var signals = try self.signals(for: plan)
         var noise = try scaledNoise(signals, plan: plan)
         let (levelScale, clippingScale, attempts) = try levelAndClipping(signals.mixtureSpeech, noise: noise, plan: &plan)
         let scale = levelScale * clippingScale
@@ -102,7 +102,7 @@ public final class MixRenderer: Sendable {
             plan: plan, stems: .float32(noisy: [], clean: [], noise: []), snrDBRealised: 0, levelDBFSRealised: 0,
             speechGain: scale, noiseGains: noise.gains.map { $0 * scale },
             clippingScale: clippingScale, clippedSamples: 0, attempts: attempts)
-        try writeStems(signals, noise: noise, scale: scale, into: &clip)
+        try writeStems(&signals, noise: &noise, scale: scale, into: &clip)
         return clip
     }
 
@@ -187,16 +187,25 @@ public final class MixRenderer: Sendable {
     }
 
     /// The stems as written, each quantised once from its signal with its gain, and the SNR and
-    /// level realised in them.
-    func writeStems(_ signals: ClipSignals, noise: ScaledNoise, scale: Double, into clip: inout RenderedClip) throws {
+    /// level realised in them. Each signal is released (emptied in `signals` and `noise`) as soon
+    /// as its stem is made, so a long clip holds its signals and its stems for only one stem at a time.
+    func writeStems(_ signals: inout ClipSignals, noise: inout ScaledNoise, scale: Double, into clip: inout RenderedClip) throws {
         let options = planner.options, plan = clip.plan, length = plan.length
-        let speech = signals.mixtureSpeech
         let speechScale = Float(scale), noiseScale = Float(scale * noise.gain)
         let realisedSpeechPower: Double, realisedNoisePower: Double, realisedNoisy: [Float]?
+        /// Empties the signals whose stems are made (the last reference to a long signal frees it).
+        func release(speech: Bool = false, clean: Bool = false, noises: Bool = false) {
+            if speech { signals.mixtureSpeech = [] }
+            if clean { signals.clean = [] }
+            if noises { noise.noise = []; signals.noises = [] }
+        }
         if options.format == .pcm16 {
-            let speechCodes = PCM16.encode(speech, scale: speechScale)
-            let noiseCodes = PCM16.encode(noise.noise, scale: noiseScale)
+            let speechCodes = PCM16.encode(signals.mixtureSpeech, scale: speechScale)
+            release(speech: true, clean: !signals.cleanIsSeparate)
             let cleanCodes = signals.cleanIsSeparate ? PCM16.encode(signals.clean, scale: speechScale) : speechCodes
+            release(clean: true)
+            let noiseCodes = PCM16.encode(noise.noise, scale: noiseScale)
+            release(noises: true)
             var mix = VectorKernels.PCM16Mix(saturated: 0, speechEnergy: 0, noiseEnergy: 0, noisyEnergy: 0)
             let noisyCodes = [Int16](unsafeUninitializedCapacity: length) { out, count in
                 speechCodes.withUnsafeBufferPointer { s in
@@ -213,9 +222,12 @@ public final class MixRenderer: Sendable {
             realisedNoisy = options.levelMode == .rms ? nil : PCM16.decode(noisyCodes)
             clip.levelDBFSRealised = 10 * log10(Double(mix.noisyEnergy) / fullScale)
         } else {
-            let speechOut = MixSignals.scaled(speech, by: speechScale)
-            let noiseOut = MixSignals.scaled(noise.noise, by: noiseScale)
+            let speechOut = MixSignals.scaled(signals.mixtureSpeech, by: speechScale)
+            release(speech: true, clean: !signals.cleanIsSeparate)
             let cleanOut = signals.cleanIsSeparate ? MixSignals.scaled(signals.clean, by: speechScale) : speechOut
+            release(clean: true)
+            let noiseOut = MixSignals.scaled(noise.noise, by: noiseScale)
+            release(noises: true)
             let (noisyOut, fullScale) = MixSignals.sumCountingFullScale(speechOut, noiseOut)
             clip.stems = .float32(noisy: noisyOut, clean: cleanOut, noise: noiseOut)
             clip.clippedSamples = fullScale
@@ -241,8 +253,13 @@ public final class MixRenderer: Sendable {
         }
     }
 
-    /// The clip's speech pieces placed at their positions (zeros elsewhere).
+    /// The clip's speech pieces placed at their positions (zeros elsewhere); the source itself
+    /// (shared, not copied) when one piece is the whole clip (a full utterance).
     private func placedSpeech(_ plan: ClipPlan) throws -> [Float] {
+        if plan.speech.count == 1, let piece = plan.speech.first, piece.offset == 0, piece.position == 0 {
+            let samples = try sources.samples(of: planner.speech[piece.source])
+            if samples.count == plan.length && piece.length >= plan.length { return samples }
+        }
         var dry = [Float](repeating: 0, count: plan.length)
         try dry.withUnsafeMutableBufferPointer { out in
             for piece in plan.speech {

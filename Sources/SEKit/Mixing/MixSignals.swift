@@ -45,27 +45,36 @@ enum MixSignals {
     }
 
     /// `length` samples of `x` from `offset` on, looping `x` when it is shorter than needed;
-    /// each wrap joins the end to the start with a linear crossfade of `crossfade` samples.
+    /// each wrap joins the end to the start with a linear crossfade of `crossfade` samples. The
+    /// loop period (`x` without its last `fade` samples, its first `fade` blended with them) is
+    /// never formed: only its crossfaded head is, and the rest is copied from `x`.
     static func loopedSegment(_ x: [Float], offset: Int, length: Int, crossfade: Int) -> [Float] {
         let n = x.count
         guard n > 0 else { return [Float](repeating: 0, count: length) }
+        if offset == 0 && length == n { return x }
         if offset + length <= n { return Array(x[offset..<(offset + length)]) }
         // One loop period with a crossfaded seam: the last `fade` samples blend into the first.
         let fade = min(crossfade, n / 2)
-        var period = Array(x[0..<(n - fade)])
-        for j in 0..<fade {
+        let head = (0..<fade).map { j -> Float in
             let w = Double(j + 1) / Double(fade + 1)
             // Start of the period fades in while the file's tail fades out.
-            period[j] = Float(w * Double(x[j]) + (1 - w) * Double(x[n - fade + j]))
+            return Float(w * Double(x[j]) + (1 - w) * Double(x[n - fade + j]))
         }
-        let p = period.count
+        let p = n - fade
         return [Float](unsafeUninitializedCapacity: length) { out, count in
-            var filled = 0, position = offset % p
-            while filled < length {
-                let take = min(p - position, length - filled)
-                period.withUnsafeBufferPointer { out.baseAddress!.advanced(by: filled).initialize(from: $0.baseAddress! + position, count: take) }
-                filled += take
-                position = 0
+            x.withUnsafeBufferPointer { x in
+                head.withUnsafeBufferPointer { head in
+                    var filled = 0, position = offset % p
+                    while filled < length {
+                        let take = min(p - position, length - filled)
+                        let fromHead = max(0, min(fade, position + take) - position)
+                        if fromHead > 0 { out.baseAddress!.advanced(by: filled).initialize(from: head.baseAddress! + position, count: fromHead) }
+                        out.baseAddress!.advanced(by: filled + fromHead)
+                            .initialize(from: x.baseAddress! + position + fromHead, count: take - fromHead)
+                        filled += take
+                        position = 0
+                    }
+                }
             }
             count = length
         }
@@ -76,20 +85,37 @@ enum MixSignals {
 extension MixSignals {
     /// `length` samples of the full convolution `x * h` (computed in Double), starting at `start`
     /// (the RIR's direct-path index), so the reverberant output lines up with the dry input.
+    /// Computed a block at a time (``Convolution/fftSegment(_:_:start:length:)``): no whole signal in Double.
     static func convolveAligned(_ x: [Float], _ h: [Float], start: Int, length: Int) -> [Float] {
-        let full = Convolution.fft(SampleConversion.doubles(x), SampleConversion.doubles(h))
-        return (0..<length).map { start + $0 < full.count ? Float(full[start + $0]) : 0 }
+        Convolution.fftSegment(x, h, start: start, length: length)
     }
 
     /// Fourth-order Butterworth-like low-pass (two RBJ biquads, Q 0.5412 and 1.3066) at `cutoffHz`,
     /// filtered in Double.
+    /// A block of samples at a time goes through both sections (each keeps its state from block
+    /// to block), so no whole signal exists in Double: the values of filtering the whole signal
+    /// by the first section, then by the second.
     static func lowpass(_ x: [Float], cutoffHz: Double, sampleRate: Int) -> [Float] {
-        var y = SampleConversion.doubles(x)
-        for q in [0.541_196_100_146_197, 1.306_562_964_876_377] {
-            guard var filter = try? BiquadFilter(.lowPass, frequencyHz: cutoffHz, q: q, sampleRate: sampleRate) else { return x }
-            filter.process(&y)
+        guard var first = try? BiquadFilter(.lowPass, frequencyHz: cutoffHz, q: 0.541_196_100_146_197, sampleRate: sampleRate),
+              var second = try? BiquadFilter(.lowPass, frequencyHz: cutoffHz, q: 1.306_562_964_876_377, sampleRate: sampleRate)
+        else { return x }
+        let blockLength = 1 << 16
+        var block = [Double](repeating: 0, count: min(blockLength, x.count))
+        return [Float](unsafeUninitializedCapacity: x.count) { out, count in
+            x.withUnsafeBufferPointer { x in
+                var start = 0
+                while start < x.count {
+                    let take = min(blockLength, x.count - start)
+                    if take < block.count { block.removeLast(block.count - take) }
+                    block.withUnsafeMutableBufferPointer { b in for i in 0..<take { b[i] = Double(x[start + i]) } }
+                    first.process(&block)
+                    second.process(&block)
+                    block.withUnsafeBufferPointer { b in for i in 0..<take { out[start + i] = Float(b[i]) } }
+                    start += take
+                }
+            }
+            count = x.count
         }
-        return y.map(Float.init)
     }
 
     /// P.56 active speech power (linear).

@@ -74,10 +74,10 @@ public enum ScoreRunner {
     static func scoreOne(_ pair: ScorePair, metrics: [Metric], alignment: ScoreAlignment, workspace: MetricWorkspace) -> ClipScores {
         var scores = ClipScores(pair: pair)
         do {
-            // Each file is held as Float only while it is converted to Double, and the enhanced
-            // output is released before the noisy input is read: an hour-long pair never has all
-            // its signals in memory in both precisions at once.
-            let (ref, rate) = try readDoubles(pair.reference)
+            // Signals are held as read, in Float (the metrics promote each sample to Double where
+            // they compute), and the enhanced output is released before the noisy input is read:
+            // at most two signals of the clip are in memory at once.
+            let (ref, rate) = try readSamples(pair.reference)
             guard let enhancedURL = pair.enhanced else { throw ScoreError.noPairs(reason: "no enhanced file for \(pair.clipID)") }
             let referenceSignal: ReferenceSignal
             do {
@@ -105,16 +105,16 @@ public enum ScoreRunner {
         return scores
     }
 
-    /// A file's samples as Double, and its rate (the Float buffer is released on return).
-    static func readDoubles(_ url: URL) throws -> ([Double], Int) {
+    /// A file's samples, mono, and its rate.
+    static func readSamples(_ url: URL) throws -> ([Float], Int) {
         let buffer = try AudioFile.read(at: url)
-        return (SampleConversion.doubles(buffer.samples), buffer.sampleRate)
+        return (buffer.samples, buffer.sampleRate)
     }
 
-    /// The samples of `url` as Double, checked against the reference's rate and length: a length
+    /// The samples of `url`, checked against the reference's rate and length: a length
     /// mismatch is an error, or with `trim` both are cut to the shorter (the caller cuts the
     /// reference to the returned count).
-    static func readAligned(_ url: URL, referenceCount: Int, rate: Int, referenceURL: URL, alignment: ScoreAlignment) throws -> [Double] {
+    static func readAligned(_ url: URL, referenceCount: Int, rate: Int, referenceURL: URL, alignment: ScoreAlignment) throws -> [Float] {
         let other = try AudioFile.read(at: url)
         guard other.sampleRate == rate else {
             throw ScoreError.invalidOption(name: "enhanced", value: url.path,
@@ -128,6 +128,6 @@ public enum ScoreRunner {
             }
             n = min(referenceCount, other.count)
         }
-        return SampleConversion.doubles(other.samples, count: n)
+        return n == other.count ? other.samples : Array(other.samples[0..<n])
     }
 }

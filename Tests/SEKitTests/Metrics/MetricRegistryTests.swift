@@ -27,7 +27,7 @@ import Testing
     @Test func aRateTheMetricDoesNotAcceptIsAnError() throws {
         var descriptor = try #require(MetricRegistry.descriptor(named: "snr"))
         descriptor.sampleRates = .only([8000, 16000])
-        let x = (0..<1600).map { sin(Double($0) * 0.1) }
+        let x = (0..<1600).map { Float(sin(Double($0) * 0.1)) }
         let at = { (rate: Int) in MetricComparison(reference: ReferenceSignal(samples: x, sampleRate: rate), processed: x.map { $0 * 0.5 }) }
         #expect(try descriptor.compute(at(16000), workspace: MetricWorkspace())[.snr] != nil)
         #expect(throws: MetricError.self) { try descriptor.compute(at(44100), workspace: MetricWorkspace()) }
@@ -37,9 +37,10 @@ import Testing
     /// noisy input; STOI and ESTOI sharing band envelopes) give exactly the pure functions' values.
     @Test func sharedAnalysesGiveThePureFunctionsValues() throws {
         let n = 16000 * 2
-        let clean = (0..<n).map { i in sin(Double(i) * 0.031) * (0.5 + 0.5 * sin(Double(i) * 0.0007)) }
+        let clean: [Float] = (0..<n).map { (i: Int) -> Float in Float(sin(Double(i) * 0.031) * (0.5 + 0.5 * sin(Double(i) * 0.0007))) }
         var g = SplitMix64(seed: 3)
-        let a = clean.map { $0 + 0.3 * (g.nextUnitInterval() - 0.5) }, b = clean.map { $0 * 0.8 + 0.1 * (g.nextUnitInterval() - 0.5) }
+        let a: [Float] = clean.map { (v: Float) -> Float in v + Float(0.3 * (g.nextUnitInterval() - 0.5)) }
+        let b: [Float] = clean.map { (v: Float) -> Float in v * 0.8 + Float(0.1 * (g.nextUnitInterval() - 0.5)) }
         let workspace = MetricWorkspace()
         let reference = ReferenceSignal(samples: clean, sampleRate: 16000)
         for processed in [a, b] {

@@ -51,21 +51,16 @@ struct ClipFeatures {
         case .clean, .noise: break
         case .irm:
             let s = magnitude(of: "clean"), n = magnitude(of: "noise")
-            for i in 0..<count {
-                let ps = s[i] * s[i], pn = n[i] * n[i]
-                out[i] = ps + pn > 0 ? (ps / (ps + pn)).squareRoot() : 0
-            }
+            for i in 0..<count { out[i] = IdealMask.ratio(speech: s[i], noise: n[i]) }
         case .ibm:
             let s = magnitude(of: "clean"), n = magnitude(of: "noise")
             let threshold = Float(pow(10, options.lcDB / 10))
-            for i in 0..<count { out[i] = s[i] * s[i] > threshold * (n[i] * n[i]) ? 1 : 0 }
+            for i in 0..<count { out[i] = IdealMask.binary(speech: s[i], noise: n[i], threshold: threshold) }
         case .psm:
             let s = spectrum(of: "clean"), y = spectrum(of: "noisy")
             for i in 0..<count {
-                let py = y[2 * i] * y[2 * i] + y[2 * i + 1] * y[2 * i + 1]
-                guard py > 0 else { continue }
-                let real: Float = s[2 * i] * y[2 * i] + s[2 * i + 1] * y[2 * i + 1]
-                out[i] = min(max(real / py, 0), 1)
+                out[i] = IdealMask.phaseSensitive(speechReal: s[2 * i], speechImaginary: s[2 * i + 1],
+                                                  noisyReal: y[2 * i], noisyImaginary: y[2 * i + 1])
             }
         case .noisyPhase:
             let y = spectrum(of: "noisy")

@@ -1,0 +1,45 @@
+/// The buffers of one enhance call, allocated once when the call starts and freed when it ends
+/// (noncopyable owner): one frame in time, its spectrum, and the per-bin state of the gain rules
+/// and noise trackers. The hot loops reach them through these pointers, with no allocation and no
+/// reference counting per frame.
+struct SpectralBuffers: ~Copyable {
+    /// Number of bins, fftSize/2 + 1.
+    let bins: Int
+    /// One frame, `fftSize` samples (windowed and zero-padded; then the filtered frame).
+    let frame: UnsafeMutableBufferPointer<Float>
+    /// The frame's spectrum, `2·bins` interleaved re/im.
+    let spectrum: UnsafeMutableBufferPointer<Float>
+    /// |Y|², the noise estimate λ, the gain G, and the previous frame's clean power |Ŝ(l−1)|².
+    let power, noise, gain, previous: UnsafeMutableBufferPointer<Double>
+    /// The decision-directed rule's A = ξ/(1 + ξ) and v = A·γ.
+    let wiener, v: UnsafeMutableBufferPointer<Double>
+    /// MCRA state: smoothed power S, its running minimum and temporary minimum, speech presence p̂.
+    let smoothed, minimum, temporary, presence: UnsafeMutableBufferPointer<Double>
+
+    private let floats: UnsafeMutableBufferPointer<Float>
+    private let doubles: UnsafeMutableBufferPointer<Double>
+
+    init(fftSize: Int) {
+        let bins = fftSize / 2 + 1
+        let floats = UnsafeMutableBufferPointer<Float>.allocate(capacity: fftSize + 2 * bins)
+        floats.initialize(repeating: 0)
+        let doubles = UnsafeMutableBufferPointer<Double>.allocate(capacity: 10 * bins)
+        doubles.initialize(repeating: 0)
+        func slice(_ i: Int) -> UnsafeMutableBufferPointer<Double> {
+            UnsafeMutableBufferPointer(rebasing: doubles[(i * bins)..<((i + 1) * bins)])
+        }
+        self.bins = bins
+        self.floats = floats
+        self.doubles = doubles
+        frame = UnsafeMutableBufferPointer(rebasing: floats[0..<fftSize])
+        spectrum = UnsafeMutableBufferPointer(rebasing: floats[fftSize...])
+        power = slice(0); noise = slice(1); gain = slice(2); previous = slice(3)
+        wiener = slice(4); v = slice(5)
+        smoothed = slice(6); minimum = slice(7); temporary = slice(8); presence = slice(9)
+    }
+
+    deinit {
+        floats.deallocate()
+        doubles.deallocate()
+    }
+}

@@ -1,0 +1,16 @@
+/// The Wiener gain with decision-directed a priori SNR (Scalart & Vieira Filho, "Speech
+/// enhancement based on a priori signal to noise estimation", ICASSP 1996):
+/// G = ξ/(1 + ξ).
+///
+/// Loizou's wiener_as.m applies the square root of this gain, √(ξ/(1 + ξ)), and computes ξ from
+/// the previous frame's noise estimate; SEKit applies the Wiener gain itself, in the framing and
+/// decision-directed rule shared by the other methods (``DecisionDirectedRule``).
+enum WienerGain: DecisionDirectedGain {
+    @inline(__always)
+    static func gain(wiener a: Double, v: Double, inverseRootV: Double) -> Double { a }
+
+    static func gains(wiener a: UnsafeMutableBufferPointer<Double>, v: UnsafeMutableBufferPointer<Double>,
+                      into gain: UnsafeMutableBufferPointer<Double>) {
+        for k in 0..<a.count { gain[k] = a[k] }
+    }
+}

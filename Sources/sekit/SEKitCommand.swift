@@ -11,6 +11,7 @@ struct SEKitCommand: AsyncParsableCommand {
         subcommands: [
             // One line per subcommand; keep alphabetical.
             CatalogCommand.self,
+            EnhanceCommand.self,
             FeaturesCommand.self,
             InfoCommand.self,
             MixCommand.self,

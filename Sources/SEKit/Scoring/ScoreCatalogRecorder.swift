@@ -15,12 +15,19 @@ struct ScoreCatalogRecorder: Sendable {
     /// - Parameters:
     ///   - checkpoint: the model checkpoint or system scored (the run's name, and param `checkpoint`).
     ///   - corpus: the mixed corpus scored, if any (links the run to its mix run).
-    static func begin(_ context: RunContext, checkpoint: String, params: [String: String], corpus: URL?) throws -> ScoreCatalogRecorder {
+    ///   - enhanced: the folder of outputs scored; when `sekit enhance` wrote it into this
+    ///     catalogue (``EnhanceRunMarker``), that enhance run is the parent (its parent is the mix run).
+    static func begin(_ context: RunContext, checkpoint: String, params: [String: String], corpus: URL?,
+                      enhanced: URL? = nil) throws -> ScoreCatalogRecorder {
         let here = context.catalog?.url.standardizedFileURL.path
         let states = corpus.map { MixCatalogRunState.all(in: $0).filter { $0.catalog == here } } ?? []
         var values = params
         values["checkpoint"] = checkpoint
-        let parent = Set(states.map(\.runID)).count == 1 ? states[0].runID : nil
+        var parent = Set(states.map(\.runID)).count == 1 ? states[0].runID : nil
+        if let marker = enhanced.flatMap(EnhanceRunMarker.read(in:)), let catalog = context.catalog, marker.catalog == here,
+           let run = marker.runID, (try? catalog.run(run.rawValue)) != nil {
+            parent = run
+        }
         if states.count > 1 { values["mix_runs"] = states.map(\.runID.rawValue).joined(separator: ",") }
         var named = context
         named.name = checkpoint

@@ -85,7 +85,13 @@ public enum ScoreJob {
         if let csv = request.perClipCSV {
             AtomicFile.removeStaleTemporaries(in: csv.deletingLastPathComponent(), named: csv.lastPathComponent)
         }
-        let recorder = try ScoreCatalogRecorder.begin(context, checkpoint: request.checkpoint, params: request.params, corpus: corpus)
+        let enhancedFolder: URL?
+        switch request.pairing {
+        case let .corpus(_, enhanced, _): enhancedFolder = enhanced
+        case let .folders(_, enhanced, _): enhancedFolder = enhanced
+        }
+        let recorder = try ScoreCatalogRecorder.begin(context, checkpoint: request.checkpoint, params: request.params, corpus: corpus,
+                                                      enhanced: enhancedFolder)
         return try recorder.run.failing {
             let clips = ScoreRunner.score(mine, metrics: request.metrics, alignment: request.alignment, jobs: request.jobs,
                                           progress: progress ?? { _, _ in })

@@ -1,0 +1,187 @@
+import Foundation
+
+/// What `sekit enhance` does, as one library entry point: list the clips (a mixed corpus's
+/// manifest, or the audio files of a folder), keep this shard's, enhance them in parallel with a
+/// blind method or an oracle mask, write one WAV per clip, and record an `enhance` run (parent:
+/// the corpus's mix run when it is in the same catalogue).
+///
+/// Outputs are named so that `sekit score` pairs them: `OUT/<clip id>.wav` for a corpus
+/// (`score --corpus CORPUS --enhanced OUT`), the input's relative path for a folder
+/// (`score --reference CLEAN --enhanced OUT`). Each keeps its input's sample rate and length.
+public enum EnhanceJob {
+    /// Where the noisy inputs come from.
+    public enum Source: Sendable {
+        /// A corpus made by `sekit mix` (its noisy files; its clean and noise stems for oracle masks).
+        case corpus(URL, split: String?)
+        /// Every audio file below a folder.
+        case folder(URL)
+    }
+
+    public struct Request: Sendable {
+        public var method: EnhanceMethod
+        public var source: Source
+        public var output: URL
+        public var format: WAVSampleFormat = .float32
+        public var blind = BlindEnhancerParameters()
+        /// The IBM's local criterion, dB.
+        public var lcDB: Double = 0
+        public var jobs = 1
+        public var shard: Shard = .whole
+        /// Enhance a corpus whose mix did not finish.
+        public var allowIncomplete = false
+
+        public init(method: EnhanceMethod, source: Source, output: URL) {
+            self.method = method; self.source = source; self.output = output
+        }
+    }
+
+    /// One clip to enhance.
+    struct Item: Sendable {
+        var id: String
+        var noisy: URL
+        var clean: URL?
+        var noise: URL?
+        var output: URL
+    }
+
+    public struct Result: Sendable {
+        public var written: Int
+        /// Clips that could not be enhanced, by id, with the reason (the others are written).
+        public var failures: [(clipID: String, reason: String)]
+    }
+
+    /// Enhances the request's clips and records the run.
+    /// - Throws: ``EnhancementError`` for an oracle method without a corpus, bad parameters or no
+    ///   clips; ``MixError``/``ScoreError`` for an unusable corpus or folder; catalogue errors. Clips
+    ///   that fail are counted in `clips_failed` and returned, the run is `finished`.
+    public static func run(_ request: Request, context: RunContext,
+                           progress: @escaping ProgressHandler = { _, _ in }) throws -> (result: Result, run: RecordedRun) {
+        let enhance = try enhancer(for: request)
+        let items = try Self.items(request).enumerated().filter { request.shard.contains($0.offset) }.map(\.element)
+        guard !items.isEmpty else { throw EnhancementError.noInput(reason: "shard \(request.shard) holds no clip") }
+        try checkFolders(request)
+        let lock = try OutputLock(output: request.output.path, lockFile: OutputLock.lockFile(besideFile: request.output))
+        defer { withExtendedLifetime(lock) {} }
+        try FileManager.default.createDirectory(at: request.output, withIntermediateDirectories: true)
+        AtomicFile.removeStaleTemporaries(in: request.output)
+        let run = try RecordedRun.begin(context, kind: .enhance, name: context.name ?? request.method.description,
+                                        params: params(request), parent: mixRun(request, context: context))
+        let result = try run.failing {
+            let outcomes = ParallelMap.map(items, jobs: request.jobs, progress: progress) { item -> (clipID: String, reason: String)? in
+                do {
+                    let noisy = try AudioFile.read(at: item.noisy)
+                    let stems = try item.clean.map { clean in (try AudioFile.read(at: clean), try AudioFile.read(at: item.noise!)) }
+                    let samples = try enhance(noisy, stems?.0.samples, stems?.1.samples)
+                    try FileManager.default.createDirectory(at: item.output.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    _ = try AudioWriter.write(AudioBuffer(samples: samples, sampleRate: noisy.sampleRate), to: item.output,
+                                              format: request.format.fileFormat)
+                    return nil
+                } catch {
+                    return (item.id, "\(error)")
+                }
+            }
+            let failures = outcomes.compactMap { $0 }
+            try EnhanceRunMarker(catalog: context.catalog?.url.standardizedFileURL.path, runID: run.id, method: request.method.description)
+                .write(in: request.output)
+            try run.finish(params: ["clips_written": "\(items.count - failures.count)", "clips_failed": "\(failures.count)"])
+            return Result(written: items.count - failures.count, failures: failures)
+        }
+        return (result, run)
+    }
+
+    /// The enhancement of one clip: noisy buffer, clean and noise stems (oracle methods) → output.
+    typealias Enhance = @Sendable (AudioBuffer, [Float]?, [Float]?) throws -> [Float]
+
+    static func enhancer(for request: Request) throws -> Enhance {
+        switch request.method {
+        case .blind(let method):
+            let enhancer = try BlindEnhancer(method: method, parameters: request.blind)
+            return { noisy, _, _ in try enhancer.enhance(noisy.samples, sampleRate: noisy.sampleRate) }
+        case .oracle(let mask):
+            guard case .corpus = request.source else {
+                throw EnhancementError.invalidParameter(name: "method", value: request.method.description,
+                                                        reason: "an oracle mask needs the clean and noise stems of a corpus made by sekit mix; give --corpus")
+            }
+            guard request.lcDB.isFinite else {
+                throw EnhancementError.invalidParameter(name: "lc-db", value: "\(request.lcDB)", reason: "must be a finite number of dB")
+            }
+            let enhancer = OracleMaskEnhancer(mask: mask, lcDB: request.lcDB)
+            return { noisy, clean, noise in try enhancer.enhance(noisy: noisy.samples, clean: clean!, noise: noise!) }
+        }
+    }
+
+    /// The clips of the request's source, in manifest or path order.
+    static func items(_ request: Request) throws -> [Item] {
+        switch request.source {
+        case let .corpus(corpus, split):
+            var records = try MixManifestRecord.corpusRecords(corpus, allowIncomplete: request.allowIncomplete).records
+            if let split { records = records.filter { $0.split == split } }
+            guard !records.isEmpty else {
+                throw EnhancementError.noInput(reason: "\(corpus.path) has no clips\(split.map { " in split \($0)" } ?? "")")
+            }
+            let stems = request.method.needsStems
+            return records.map { record in
+                Item(id: record.clipID, noisy: corpus.appendingPathComponent(record.noisy),
+                     clean: stems ? corpus.appendingPathComponent(record.clean) : nil,
+                     noise: stems ? corpus.appendingPathComponent(record.noise) : nil,
+                     output: request.output.appendingPathComponent(record.clipID + ".wav"))
+            }
+        case .folder(let folder):
+            let files = try ScorePairing.audioFiles(in: folder, option: "input")
+            guard !files.isEmpty else { throw EnhancementError.noInput(reason: "\(folder.path) holds no audio files") }
+            return files.map { relative in
+                let output = request.output.appendingPathComponent((relative as NSString).deletingPathExtension + ".wav")
+                return Item(id: relative, noisy: folder.appendingPathComponent(relative), clean: nil, noise: nil, output: output)
+            }
+        }
+    }
+
+    /// Refuses an output folder inside the input folder, or holding it.
+    static func checkFolders(_ request: Request) throws {
+        let input: URL
+        switch request.source {
+        case .corpus(let corpus, _): input = corpus
+        case .folder(let folder): input = folder
+        }
+        let inputPath = input.resolvingSymlinksInPath().standardizedFileURL.path
+        let outputPath = request.output.resolvingSymlinksInPath().standardizedFileURL.path
+        func inside(_ path: String, _ folder: String) -> Bool { path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/") }
+        // A corpus may hold its enhanced outputs beside its own folders, but never in them.
+        let corpusOwned = ["noisy", "clean", "noise"].map { input.appendingPathComponent($0).resolvingSymlinksInPath().standardizedFileURL.path }
+        if case .folder = request.source, inside(outputPath, inputPath) || inside(inputPath, outputPath) {
+            throw EnhancementError.invalidParameter(name: "out", value: request.output.path, reason: "is inside the input folder \(input.path) or holds it; write elsewhere")
+        }
+        if corpusOwned.contains(where: { inside(outputPath, $0) }) || inside(inputPath, outputPath) {
+            throw EnhancementError.invalidParameter(name: "out", value: request.output.path, reason: "would write into the corpus's own folders (\(input.path)); write elsewhere")
+        }
+    }
+
+    /// The run's parameters (absolute paths; the blind method's settings by flag name).
+    static func params(_ request: Request) -> [String: String] {
+        var params = ["method": request.method.description, "out": request.output.standardizedFileURL.path,
+                      "format": request.format.rawValue, "shard": request.shard.description]
+        switch request.source {
+        case let .corpus(corpus, split):
+            params["corpus"] = corpus.standardizedFileURL.path
+            if let split { params["split"] = split }
+        case .folder(let folder):
+            params["input"] = folder.standardizedFileURL.path
+        }
+        switch request.method {
+        case .blind(let method):
+            for (flag, value) in request.blind.recorded(for: method) { params[flag.replacingOccurrences(of: "-", with: "_")] = value }
+        case .oracle(let mask):
+            let stft = OracleMaskEnhancer(mask: mask).stft
+            params["n_fft"] = "\(stft.fftSize)"; params["hop_length"] = "\(stft.hopLength)"; params["window"] = stft.window.rawValue
+            if mask == .ibm { params["lc_db"] = "\(request.lcDB)" }
+        }
+        return params
+    }
+
+    /// The corpus's mix run, when it was recorded in this catalogue (one run: the unsharded mix).
+    static func mixRun(_ request: Request, context: RunContext) -> RunID? {
+        guard case .corpus(let corpus, _) = request.source, let here = context.catalog?.url.standardizedFileURL.path else { return nil }
+        let runs = Set(MixCatalogRunState.all(in: corpus).filter { $0.catalog == here }.map(\.runID))
+        return runs.count == 1 ? runs.first : nil
+    }
+}

@@ -1,0 +1,95 @@
+import ArgumentParser
+import Foundation
+import SEKit
+
+extension EnhanceMethod: ExpressibleByArgument {
+    public init?(argument: String) { self.init(argument) }
+    public static var allValueStrings: [String] { all.map(\.description) }
+    public var defaultValueDescription: String { description }
+}
+
+/// `sekit enhance`: classical baselines and oracle masks, one WAV per clip.
+struct EnhanceCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "enhance",
+        abstract: "Enhance noisy clips with a classical method or an oracle mask: the baseline rows of a leaderboard.",
+        discussion: """
+            Methods:
+              specsub     power spectral subtraction, over-subtraction and spectral floor (Berouti, \
+            Schwartz & Makhoul 1979)
+              mmse-stsa   MMSE short-time spectral amplitude estimator, decision-directed a priori SNR \
+            (Ephraim & Malah 1984)
+              logmmse     MMSE log-spectral amplitude estimator (Ephraim & Malah 1985), as Loizou's logmmse.m
+              wiener      Wiener filter with decision-directed a priori SNR (Scalart & Filho 1996)
+              oracle-irm  ideal ratio mask sqrt(|S|^2/(|S|^2+|N|^2)) from the corpus's clean and noise stems
+              oracle-ibm  ideal binary mask: 1 where 10 log10(|S|^2/|N|^2) > --lc-db
+              oracle-psm  phase-sensitive mask Re(S conj(Y))/|Y|^2 clipped to [0, 1]
+            The blind methods estimate the noise from the signal (--noise-estimate); the oracle masks \
+            need --corpus (a folder made by sekit mix, with its clean and noise stems), use a 512-point \
+            Hann STFT with hop 256 (as sekit features) and keep the noisy phase.
+
+            Outputs: OUT/CLIP_ID.wav for --corpus (score with: sekit score --corpus CORPUS --enhanced OUT), \
+            the input's relative path for --input (score with: sekit score --reference CLEAN --enhanced OUT); \
+            sample rate and length of the input. The run (kind enhance, parent the corpus's mix run) \
+            records every parameter; scoring OUT records the enhance run as the score run's parent. \
+            A clip that fails is reported and counted (exit 1); the others are written.
+
+            Example:
+              sekit enhance --method logmmse --corpus corpus/ --split test --out enhanced/logmmse
+              sekit score --corpus corpus/ --split test --enhanced enhanced/logmmse --checkpoint logmmse
+            """
+    )
+
+    @Option(help: ArgumentHelp("Enhancement method (see below).", valueName: "method"))
+    var method: EnhanceMethod
+
+    @Option(help: ArgumentHelp("A corpus made by `sekit mix`: enhances its noisy clips.", valueName: "folder"))
+    var corpus: String?
+
+    @Option(help: ArgumentHelp("Enhance only this split of the corpus (e.g. test).", valueName: "split"))
+    var split: String?
+
+    @Option(help: ArgumentHelp("A folder of noisy audio files (blind methods only).", valueName: "folder"))
+    var input: String?
+
+    @Option(name: [.short, .long], help: ArgumentHelp("Output folder.", valueName: "folder"))
+    var out: String
+
+    @Option(help: "Output sample format.")
+    var format: WAVSampleFormat = .float32
+
+    @Option(name: .customLong("lc-db"), help: ArgumentHelp("oracle-ibm: local criterion, dB.", valueName: "dB"))
+    var lcDB: Double = 0
+
+    @Flag(help: "Enhance a corpus whose mix did not finish (fewer clips than it planned).")
+    var allowIncomplete = false
+
+    @OptionGroup(title: "Blind methods (specsub, mmse-stsa, logmmse, wiener)") var blind: EnhanceParameterOptions
+
+    @OptionGroup var job: JobOptions
+    @OptionGroup var recording: CatalogRecordingOptions
+
+    func validate() throws {
+        guard (corpus == nil) != (input == nil) else { throw ValidationError("give either --corpus or --input (one of them)") }
+        if split != nil && corpus == nil { throw ValidationError("--split selects clips of a --corpus") }
+        if lcDB != 0 && method != .oracle(.ibm) { throw ValidationError("--lc-db applies to --method oracle-ibm only") }
+        if method.needsStems && blind.changed { throw ValidationError("the blind methods' options do not apply to --method \(method)") }
+    }
+
+    func run() throws {
+        let source: EnhanceJob.Source = corpus.map { .corpus(URL(fileURLWithPath: $0), split: split) } ?? .folder(URL(fileURLWithPath: input!))
+        var request = EnhanceJob.Request(method: method, source: source, output: URL(fileURLWithPath: out))
+        request.format = format
+        request.lcDB = lcDB
+        request.blind = blind.parameters
+        request.jobs = job.jobs
+        request.shard = job.shard
+        request.allowIncomplete = allowIncomplete
+        let meter = ProgressMeter(label: "enhance")
+        let (result, _) = try EnhanceJob.run(request, context: try recording.context(), progress: { done, total in meter.update(done, of: total) })
+        print("enhanced (\(method)): \(result.written) clips into \(request.output.path)")
+        for failure in result.failures.prefix(20) { printError("failed: \(failure.clipID): \(failure.reason)") }
+        if result.failures.count > 20 { printError("... and \(result.failures.count - 20) more") }
+        if !result.failures.isEmpty { throw ExitCode(1) }
+    }
+}

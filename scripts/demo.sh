@@ -7,6 +7,7 @@
 #   5. exports STFT features and the ideal ratio mask to HDF5 and prints the layout (sekit features),
 #   6. resynthesises the oracle-mask output (sekit synthesize),
 #   7. scores the noisy test inputs and the oracle output against the clean references (sekit score),
+#      and two classical baselines (sekit enhance --method logmmse|wiener, then sekit score),
 #   8. lists the runs the catalogue remembers (sekit runs list),
 #   9. compares the oracle with the noisy input (sekit runs diff: paired bootstrap CI and Wilcoxon test)
 #      and prints the leaderboard of the test corpus (sekit runs leaderboard).
@@ -54,6 +55,13 @@ echo "== sekit score: the noisy test inputs against the clean references" >&2
 echo "== sekit score: the oracle-mask resynthesis (an upper bound for mask-based models)" >&2
 "$sekit" score --corpus "$out/corpus" --split test --enhanced "$out/oracle-irm" --metrics snr,segsnr,sisdr,stoi,estoi \
     --checkpoint oracle-irm
+
+echo "== sekit enhance + score: classical baselines (log-MMSE, Wiener) for the leaderboard" >&2
+for method in logmmse wiener; do
+    "$sekit" enhance --method "$method" --corpus "$out/corpus" --split test --out "$out/enhanced/$method"
+    "$sekit" score --corpus "$out/corpus" --split test --enhanced "$out/enhanced/$method" --metrics snr,segsnr,sisdr,stoi,estoi \
+        --checkpoint "$method" --format csv > /dev/null
+done
 
 echo "== sekit runs list" >&2
 "$sekit" runs list --limit 6

@@ -134,7 +134,13 @@ struct EnhancementFraming {
     /// buffers), the noise estimate and the overlap-add over `noisy`.
     func process<Rule: SpectralGainRule>(_ noisy: [Float], parameters: BlindEnhancerParameters,
                                          makeRule: (DecisionDirectedScratch) -> Rule) -> [Float] {
-        let buffers = SpectralBuffers(fftSize: fftSize)
+        // The buffers are borrowed for the whole call below, so the pointers taken from them stay
+        // valid until it returns (a noncopyable value may otherwise end at its last use).
+        process(noisy, parameters: parameters, buffers: SpectralBuffers(fftSize: fftSize), makeRule: makeRule)
+    }
+
+    private func process<Rule: SpectralGainRule>(_ noisy: [Float], parameters: BlindEnhancerParameters, buffers: borrowing SpectralBuffers,
+                                                 makeRule: (DecisionDirectedScratch) -> Rule) -> [Float] {
         var rule = makeRule(DecisionDirectedScratch(previous: buffers.previous, wiener: buffers.wiener, v: buffers.v))
         let leading = parameters.noiseEstimate == .leading
         var tracker = MinimaControlledRecursiveAveraging(parameters: parameters, hopSeconds: Double(hop) / Double(sampleRate), buffers: buffers)

@@ -99,6 +99,23 @@ enum SpecialFunctions {
         return exponential(-x) * p / (q * x)
     }
 
+    /// M(−½; 1; −v) = e^(−v/2)·[(1 + v)·I₀(v/2) + v·I₁(v/2)], the confluent hypergeometric
+    /// function of the MMSE-STSA gain (Ephraim & Malah 1984, eqs. 7 and 8), for 0 ≤ v ≤ 1 by its
+    /// Taylor series Σₙ mₙvⁿ to v¹¹ with mₙ = (−½)ₙ·(−1)ⁿ/(n!)², i.e. m₀ = 1 and
+    /// mₙ = −mₙ₋₁·(n − 3/2)/n² (relative error below 1e-11 against SciPy's `hyp1f1`). Estrin's
+    /// scheme; no exponential.
+    @inline(__always)
+    static func confluentHypergeometricMinusHalf(_ v: Double) -> Double {
+        let v2 = v * v, v4 = v2 * v2, v8 = v4 * v4
+        let q0 = 1.0 + v * (1.0 / 2)
+        let q1 = -1.0 / 16 + v * (1.0 / 96)
+        let q2 = -5.0 / 3072 + v * (7.0 / 30720)
+        let q3 = -7.0 / 245_760 + v * (11.0 / 3_440_640)
+        let q4 = -143.0 / 440_401_920 + v * (143.0 / 4_756_340_736)
+        let q5 = -2431.0 / 951_268_147_200 + v * (4199.0 / 20_927_899_238_400)
+        return (q0 + v2 * q1) + v4 * (q2 + v2 * q3) + v8 * (q4 + v2 * q5)
+    }
+
     /// (e^(−x)·I₀(x), e^(−x)·I₁(x)), the exponentially scaled modified Bessel functions of orders
     /// 0 and 1 for x ≥ 0 (SciPy `i0e`, `i1e`), sharing one `exp` or square root: the polynomial
     /// approximations of Abramowitz & Stegun 9.8.1 and 9.8.3 (x ≤ 3.75), 9.8.2 and 9.8.4

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 @testable import SEKit
 
-/// E1, e^(−x)I₀, e^(−x)I₁ and the Ephraim–Malah gains against SciPy (`exp1`, `i0e`, `i1e`).
+/// E1, e^(−x)I₀, e^(−x)I₁, M(−½; 1; −v) and the Ephraim–Malah gains against SciPy (`exp1`,
+/// `i0e`, `i1e`, `hyp1f1`).
 @Suite(.enabled(if: PythonReference.available, "needs SEKIT_PYTHON (run scripts/test.sh)"))
 struct EnhancementSpecialFunctionsTests {
     /// 0 < x ≤ 60 on a log grid, plus the branch points.
@@ -10,13 +11,14 @@ struct EnhancementSpecialFunctionsTests {
 
     static let script = """
     import sys, numpy as np
-    from scipy.special import exp1, i0e, i1e
+    from scipy.special import exp1, i0e, i1e, hyp1f1
     x = np.fromfile(sys.argv[1], '<f8')
     ksi = np.fromfile(sys.argv[2], '<f8'); gamma = np.fromfile(sys.argv[3], '<f8')
     a = ksi / (1 + ksi); v = a * gamma
     lsa = a * np.exp(0.5 * exp1(v))
     stsa = np.sqrt(np.pi) / 2 * np.sqrt(v) / gamma * ((1 + v) * i0e(v / 2) + v * i1e(v / 2))
-    np.concatenate([exp1(x), i0e(x), i1e(x), lsa, stsa]).astype('<f8').tofile(sys.argv[4])
+    small = x[x <= 1]
+    np.concatenate([exp1(x), i0e(x), i1e(x), lsa, stsa, hyp1f1(-0.5, 1, -small)]).astype('<f8').tofile(sys.argv[4])
     """
 
     @Test func matchSciPy() throws {
@@ -33,7 +35,8 @@ struct EnhancementSpecialFunctionsTests {
         try PythonReference.writeRaw(gamma, to: folder.file("gamma.f64"))
         try PythonReference.run(Self.script, arguments: ["x", "ksi", "gamma", "out"].map { folder.file("\($0).f64").path })
         let out = try PythonReference.readRawDoubles(folder.file("out.f64"))
-        try #require(out.count == 3 * x.count + 2 * ksi.count)
+        let small = x.filter { $0 <= 1 }
+        try #require(out.count == 3 * x.count + 2 * ksi.count + small.count)
 
         func worst(_ ours: [Double], _ reference: ArraySlice<Double>) -> Double {
             zip(ours, reference).map { abs($0 / $1 - 1) }.max() ?? .infinity
@@ -43,8 +46,10 @@ struct EnhancementSpecialFunctionsTests {
         let i1 = worst(x.map { SpecialFunctions.scaledBesselI0I1($0, inverseSquareRoot: 1 / $0.squareRoot()).i1 }, out[(2 * x.count)..<(3 * x.count)])
         let g = 3 * x.count
         let lsa = worst(zip(ksi, gamma).map { LogSpectralAmplitudeGain.gain(ksi: $0, gamma: $1) }, out[g..<(g + ksi.count)])
-        let stsa = worst(zip(ksi, gamma).map { ShortTimeSpectralAmplitudeGain.gain(ksi: $0, gamma: $1) }, out[(g + ksi.count)...])
-        print("max relative error vs SciPy: E1 \(e1), i0e \(i0), i1e \(i1), LSA gain \(lsa), STSA gain \(stsa)")
+        let stsa = worst(zip(ksi, gamma).map { ShortTimeSpectralAmplitudeGain.gain(ksi: $0, gamma: $1) }, out[(g + ksi.count)..<(g + 2 * ksi.count)])
+        let confluent = worst(small.map(SpecialFunctions.confluentHypergeometricMinusHalf), out[(g + 2 * ksi.count)...])
+        print("max relative error vs SciPy: E1 \(e1), i0e \(i0), i1e \(i1), M(-1/2; 1; -v) \(confluent), LSA gain \(lsa), STSA gain \(stsa)")
+        #expect(confluent < 2e-11)
         #expect(e1 < 3e-8)
         #expect(i0 < 5e-7 && i1 < 5e-7)
         #expect(lsa < 1e-8 && stsa < 3e-7)

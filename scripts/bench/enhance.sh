@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Enhances the same 200 real-speech clips (fixture speech mixed with fixture noise at -5...20 dB by
+# `sekit mix`, 4 s at 16 kHz, as in score.sh) with
+#   the logmmse PyPI package 1.5 in a Python loop (scripts/bench/enhance_reference.py), and
+#   sekit enhance --method logmmse --input DIR --out DIR --jobs 1
+# both on one core, each timed as a whole process (start-up, reading and writing included) with
+# /usr/bin/time, best of $RUNS runs (default 3; the machine may be shared, so the fastest run is the
+# one least disturbed). Prints the seconds of each, x real time, and the ratio (target: sekit at
+# least 20x faster).
+#
+# Installs nothing system-wide: Python comes from $SEKIT_PYTHON or the project venv
+# (scripts/python-env.sh, under .build/). Work files (clips, outputs, timings) go to
+# .build/bench/enhance/.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$root"
+command -v swift >/dev/null || export PATH=/opt/swift/usr/bin:$PATH
+python="${SEKIT_PYTHON:-$(scripts/python-env.sh)}"
+fixtures="${SEKIT_FIXTURES:-$root/../shared/fixtures}"
+runs="${RUNS:-3}"
+# One core each: no BLAS/OpenMP threads on the Python side, --jobs 1 on SEKit's.
+export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 NUMEXPR_NUM_THREADS=1
+
+swift build -c release --product sekit >&2
+sekit="$(swift build -c release --show-bin-path)/sekit"
+work="$root/.build/bench/enhance"
+clips="$work/clips"
+mkdir -p "$work"
+if [[ ! -f "$clips/manifest.jsonl" ]]; then
+    echo "enhance: mixing 200 clips from $fixtures" >&2
+    (cd "$work" && SEKIT_CATALOG="$work/catalog.sqlite" "$sekit" mix --speech "$fixtures/speech" --noise "$fixtures/noise" --count 200 \
+        --snr-db=-5,0,5,10,15,20 --seed 1 --out "$clips" >/dev/null)
+fi
+audio_seconds=$("$python" -c 'import sys, os, soundfile as sf; d = sys.argv[1]; print(sum(sf.info(os.path.join(d, n)).duration for n in os.listdir(d) if n.endswith(".wav")))' "$clips/noisy")
+
+# measure NAME COMMAND...: runs COMMAND $runs times under /usr/bin/time; prints "best_wall_seconds cpu_seconds_of_that_run".
+measure() {
+    local name="$1"; shift
+    local best="" line
+    for i in $(seq "$runs"); do
+        /usr/bin/time -f '%e %U %S' -o "$work/$name.time" "$@" >"$work/$name.out" 2>"$work/$name.err" || {
+            echo "enhance: $name failed (see $work/$name.err)" >&2; return 1; }
+        line=$(tail -n 1 "$work/$name.time")
+        best=$(awk -v best="$best" -v line="$line" 'BEGIN { split(line, t, " ");
+            if (best == "") { print t[1], t[2] + t[3]; exit }
+            split(best, b, " "); if (t[1] < b[1]) print t[1], t[2] + t[3]; else print best }')
+    done
+    echo "$best"
+}
+
+python_time=$(measure python "$python" scripts/bench/enhance_reference.py "$clips/noisy" "$work/python-out")
+read -r p_wall p_cpu <<<"$python_time"
+echo "200 clips ($audio_seconds s of audio, 16 kHz), one core each; whole processes, best of $runs runs:"
+printf '  logmmse package 1.5 (Python loop)   %8.3f s (cpu %.3f)   %7.0fx real time\n' "$p_wall" "$p_cpu" \
+    "$(awk -v a="$audio_seconds" -v t="$p_wall" 'BEGIN { print a / t }')"
+
+# TODO(issue 14): `sekit enhance` is being written alongside; until it is listed in `sekit --help`
+# this part says so and stops. Then it times exactly this command:
+sekit_enhance=("$sekit" enhance --method logmmse --input "$clips/noisy" --out "$work/sekit-out" --jobs 1 --no-catalog)
+if ! "$sekit" --help | grep -qE '^  enhance +'; then
+    echo "  sekit enhance                        not available yet (TODO: times ${sekit_enhance[*]:1})"
+    exit 0
+fi
+sekit_time=$(measure sekit "${sekit_enhance[@]}")
+read -r s_wall s_cpu <<<"$sekit_time"
+printf '  sekit enhance --method logmmse      %8.3f s (cpu %.3f)   %7.0fx real time\n' "$s_wall" "$s_cpu" \
+    "$(awk -v a="$audio_seconds" -v t="$s_wall" 'BEGIN { print a / t }')"
+awk -v p="$p_wall" -v s="$s_wall" 'BEGIN { printf "  ratio %.1fx (target at least 20x)\n", p / s }'

@@ -77,6 +77,7 @@ struct EnhanceCommand: ParsableCommand {
     }
 
     func run() throws {
+        MemoryTuning.keepFreedMemoryForReuse()  // per-clip buffers are reused instead of faulted in anew
         let source: EnhanceJob.Source = corpus.map { .corpus(URL(fileURLWithPath: $0), split: split) } ?? .folder(URL(fileURLWithPath: input!))
         var request = EnhanceJob.Request(method: method, source: source, output: URL(fileURLWithPath: out))
         request.format = format

@@ -71,6 +71,16 @@ struct EnhanceCommandTests {
         #expect(run.stderr.contains("bad.wav") && run.stdout.contains("3 clips"), "\(run.stdout) \(run.stderr)")
         let written = try FileManager.default.contentsOfDirectory(atPath: folder.path("out")).filter { $0.hasSuffix(".wav") }.sorted()
         #expect(written == ["a0.wav", "a1.wav", "a2.wav"])
+        // An oracle mask whose clean stem is missing: that clip fails naming the file, the others are written.
+        try MixCommandTests().makeSources(folder)
+        let mixed = try SEKitBinary.run(["mix", "--speech", folder.path("speech"), "--noise", folder.path("noise"), "--count", "3",
+                                         "--seconds", "0.5", "--out", folder.path("corpus"), "--no-catalog"])
+        #expect(mixed.status == 0, "\(mixed.stderr)")
+        let stems = try FileManager.default.contentsOfDirectory(atPath: folder.path("corpus/clean")).filter { $0.hasSuffix(".wav") }.sorted()
+        try FileManager.default.removeItem(atPath: folder.path("corpus/clean/\(stems[1])"))
+        let masked = try SEKitBinary.run(["enhance", "--method", "oracle-psm", "--corpus", folder.path("corpus"), "--out", folder.path("psm"), "--no-catalog"])
+        #expect(masked.status == 1 && masked.stderr.contains("clean/\(stems[1])"), "\(masked.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("psm")).filter { $0.hasSuffix(".wav") }.count == 2)
         // Output inside the input is refused.
         let inside = try SEKitBinary.run(["enhance", "--method", "wiener", "--input", folder.path("noisy"), "--out", folder.path("noisy/x"), "--no-catalog"])
         #expect(inside.status != 0 && inside.stderr.contains("inside the input folder"), "\(inside.stderr)")

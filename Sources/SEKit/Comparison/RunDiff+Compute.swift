@@ -95,8 +95,9 @@ enum RunDiffStatistics {
                            request: RunDiff.Request) throws(CatalogError) -> ([RunDiff.Row], [String: Int]) {
         // Per metric: the value pairs of every paired clip (nil where one is missing or not finite).
         var unpairedValues: [String: Int] = [:]
-        let differences: [[Double?]] = metrics.map { metric in
-            let valuesA = scoresA.values[metric]!, valuesB = scoresB.values[metric]!
+        let columnsA = metrics.map { scoresA.values[$0]! }, columnsB = metrics.map { scoresB.values[$0]! }
+        let differences: [[Double?]] = metrics.indices.map { m in
+            let metric = metrics[m], valuesA = columnsA[m], valuesB = columnsB[m]
             var out = [Double?](repeating: nil, count: pairs.a.count)
             var missing = 0
             for k in pairs.a.indices {
@@ -123,8 +124,8 @@ enum RunDiffStatistics {
             for (m, metric) in metrics.enumerated() where !members[m].isEmpty {
                 let clips = members[m]
                 let d = clips.map { differences[m][$0]! }
-                let valuesA = clips.map { scoresA.values[metric]![pairs.a[$0]]! }
-                let valuesB = clips.map { scoresB.values[metric]![pairs.b[$0]]! }
+                let valuesA = clips.map { columnsA[m][pairs.a[$0]]! }
+                let valuesB = clips.map { columnsB[m][pairs.b[$0]]! }
                 let test = try checked { () throws(StatisticsError) in try WilcoxonSignedRank.test(differences: d) }
                 rows.append(RunDiff.Row(
                     metric: metric, subset: subset.label, meanA: mean(valuesA), meanB: mean(valuesB), difference: mean(d),
@@ -143,18 +144,18 @@ enum RunDiffStatistics {
                              request: RunDiff.Request) throws(CatalogError) -> [RunDiff.Row] {
         let countA = scoresA.clipIDs.count
         let subsets = try subsets(snrDB: scoresA.snrDB + scoresB.snrDB, split: scoresA.split + scoresB.split, requested: request.subsets)
-        func value(_ metric: String, _ member: Int) -> Double? {
-            let v = member < countA ? scoresA.values[metric]![member] : scoresB.values[metric]![member - countA]
-            return v.flatMap { $0.isFinite ? $0 : nil }
+        // Per metric, A's clips then B's, finite values only (nil otherwise).
+        let finite: [[Double?]] = metrics.map { metric in
+            (scoresA.values[metric]! + scoresB.values[metric]!).map { $0.flatMap { $0.isFinite ? $0 : nil } }
         }
         var rows: [RunDiff.Row] = []
         for subset in subsets {
             // Per metric, the subset's members (of A, then of B) with a finite value.
-            let members = metrics.map { metric in subset.members.filter { value(metric, $0) != nil } }
+            let members = metrics.indices.map { m in subset.members.filter { finite[m][$0] != nil } }
             var intervals: [Int: BootstrapInterval] = [:]
             for (clips, group) in groupedByClips(members) {
-                let x = clips.filter { $0 < countA }.flatMap { clip in group.map { value(metrics[$0], clip)! } }
-                let y = clips.filter { $0 >= countA }.flatMap { clip in group.map { value(metrics[$0], clip)! } }
+                let x = clips.filter { $0 < countA }.flatMap { clip in group.map { finite[$0][clip]! } }
+                let y = clips.filter { $0 >= countA }.flatMap { clip in group.map { finite[$0][clip]! } }
                 guard !x.isEmpty, !y.isEmpty else { continue }
                 let found = try checked { () throws(StatisticsError) in
                     try Bootstrap.differenceOfMeansIntervals(x: x, y: y, columnCount: group.count, resamples: request.resamples,
@@ -164,8 +165,8 @@ enum RunDiffStatistics {
             }
             for (m, metric) in metrics.enumerated() {
                 guard let interval = intervals[m] else { continue }
-                let x = members[m].filter { $0 < countA }.map { value(metric, $0)! }
-                let y = members[m].filter { $0 >= countA }.map { value(metric, $0)! }
+                let x = members[m].filter { $0 < countA }.map { finite[m][$0]! }
+                let y = members[m].filter { $0 >= countA }.map { finite[m][$0]! }
                 let test = try checked { () throws(StatisticsError) in try MannWhitneyU.test(x, y) }
                 rows.append(RunDiff.Row(
                     metric: metric, subset: subset.label, meanA: mean(x), meanB: mean(y), difference: mean(y) - mean(x),

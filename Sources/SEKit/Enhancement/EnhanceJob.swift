@@ -143,11 +143,10 @@ public enum EnhanceJob {
         case .corpus(let corpus, _): input = corpus
         case .folder(let folder): input = folder
         }
-        let inputPath = input.resolvingSymlinksInPath().standardizedFileURL.path
-        let outputPath = request.output.resolvingSymlinksInPath().standardizedFileURL.path
-        func inside(_ path: String, _ folder: String) -> Bool { path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/") }
+        let inputPath = FilePaths.resolved(input.path), outputPath = FilePaths.resolved(request.output.path)
+        let inside = FilePaths.isInside
         // A corpus may hold its enhanced outputs beside its own folders, but never in them.
-        let corpusOwned = ["noisy", "clean", "noise"].map { input.appendingPathComponent($0).resolvingSymlinksInPath().standardizedFileURL.path }
+        let corpusOwned = ["noisy", "clean", "noise"].map { FilePaths.resolved(input.appendingPathComponent($0).path) }
         if case .folder = request.source, inside(outputPath, inputPath) || inside(inputPath, outputPath) {
             throw EnhancementError.invalidParameter(name: "out", value: request.output.path, reason: "is inside the input folder \(input.path) or holds it; write elsewhere")
         }

@@ -79,7 +79,7 @@ public final class MixRun: @unchecked Sendable {
                 throw MixError.invalidOption(name: "speaker-pattern", value: text, reason: "not a regular expression")
             }
         }
-        let outputPath = resolvedPath(output.path)
+        let outputPath = FilePaths.resolved(output.path)
         var skipped: [SkippedSource] = []
         var byKind: [MixSource.Kind: [MixSource]] = [:]
         for (kind, list) in [(MixSource.Kind.speech, inputs.speech), (.noise, inputs.noise), (.rir, inputs.rir)] {
@@ -89,8 +89,8 @@ public final class MixRun: @unchecked Sendable {
                 guard input.hasPrefix(Self.corpusPrefix) else {
                     // An output inside an input folder would feed this mix's stems to the next mix
                     // from that folder.
-                    let inputPath = resolvedPath(input)
-                    if isInside(outputPath, inputPath) {
+                    let inputPath = FilePaths.resolved(input)
+                    if FilePaths.isInside(outputPath, inputPath) {
                         throw MixError.invalidOption(name: "out", value: output.path,
                             reason: "is inside the \(kind.rawValue) input \(input); the next mix from that folder would take these stems as \(kind.rawValue)")
                     }
@@ -115,7 +115,7 @@ public final class MixRun: @unchecked Sendable {
                     if let speaker = file.speaker { cataloguedSpeakers[file.path] = speaker }
                 }
             }
-            if let inside = candidates.first(where: { isInside(resolvedPath($0.path), outputPath) }) {
+            if let inside = candidates.first(where: { FilePaths.isInside(FilePaths.resolved($0.path), outputPath) }) {
                 throw MixError.invalidOption(name: kind.rawValue, value: inside.path,
                     reason: "is inside the output folder \(output.path) (an earlier mix's stem?); inputs and output must not overlap")
             }
@@ -274,14 +274,4 @@ public final class MixRun: @unchecked Sendable {
             speechGain: clip.speechGain, clippingScale: clip.clippingScale, clippedSamples: clip.clippedSamples,
             lowpassHz: plan.lowpassHz, seed: plan.seed)
     }
-}
-
-/// `path` absolute, standardised, with symbolic links resolved (as far as it exists).
-private func resolvedPath(_ path: String) -> String {
-    URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
-}
-
-/// Whether `path` is `folder` or lies below it (both resolved).
-private func isInside(_ path: String, _ folder: String) -> Bool {
-    path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
 }

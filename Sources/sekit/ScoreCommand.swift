@@ -12,11 +12,17 @@ struct ScoreCommand: ParsableCommand {
         Pairs: --reference DIR --enhanced DIR (matched by relative path; --noisy DIR adds the noisy \
         input), or --corpus OUT [--enhanced DIR] (through the mix manifest: reference OUT/clean/ID.wav, \
         noisy OUT/noisy/ID.wav, enhanced DIR/ID.wav; without --enhanced the noisy input itself is \
-        scored). Every clip gets each metric for the enhanced signal, for the noisy input when known, \
-        and the improvement. A clip that cannot be scored is reported with its reason and counted; \
-        the exit status is non-zero if any failed, unless --allow-failures.
+        scored), or --enhanced DIR alone (real recordings without a reference: non-intrusive metrics \
+        such as dnsmos only). Every clip gets each metric for the enhanced signal, for the noisy input \
+        when known, and the improvement. A clip that cannot be scored is reported with its reason and \
+        counted; the exit status is non-zero if any failed, unless --allow-failures.
 
-        Metrics: \(Metric.allCases.map(\.rawValue).joined(separator: ", ")).
+        Metrics: \(Metric.allCases.map(\.rawValue).joined(separator: ", ")); composite (= csig,cbak,covl) \
+        and dnsmos (= dnsmos_sig,dnsmos_bak,dnsmos_ovrl,dnsmos_p808) name several at once. pesq_wb, \
+        pesq_nb (ITU-T reference code, the pesq package), csig/cbak/covl (Hu & Loizou 2008, with \
+        pesq_wb) and dnsmos (speechmos' ONNX models) run in the project's Python environment \
+        (scripts/python-env.sh, or SEKIT_PYTHON), one worker process per --jobs; other rates than \
+        they accept are converted to 16 kHz and the run records it.
 
         Formats: table (the summary per metric and subset, then failed clips), csv (one row per \
         clip, the same as --per-clip) or json (clips, with per-clip values, and summary).
@@ -28,7 +34,7 @@ struct ScoreCommand: ParsableCommand {
     @Option(name: .long, help: "Folder of noisy input files (paired by name with the references).") var noisy: String?
     @Option(name: .long, help: "A corpus folder made by `sekit mix` (pairs through its manifest).") var corpus: String?
     @Option(name: .long, help: "Score only this split of the corpus (e.g. test).") var split: String?
-    @Option(name: .long, help: "Comma-separated metrics (default snr,segsnr,sisdr,stoi,estoi).") var metrics: String = "snr,segsnr,sisdr,stoi,estoi"
+    @Option(name: .long, help: "Comma-separated metrics (default snr,segsnr,sisdr,stoi,estoi; e.g. pesq_wb,composite,stoi or dnsmos).") var metrics: String = "snr,segsnr,sisdr,stoi,estoi"
     @Option(name: .long, help: "Name of the model checkpoint or system being scored (default: the enhanced folder's name, or 'noisy').") var checkpoint: String?
     @Option(name: .long, help: "Length mismatch: strict (error for that clip) or trim (to the shorter).") var align: ScoreAlignment = .strict
     @OptionGroup var outputFormat: OutputFormatOptions
@@ -42,15 +48,14 @@ struct ScoreCommand: ParsableCommand {
     var parsedMetrics: [Metric] {
         get throws {
             let names = metrics.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
-            guard !names.isEmpty else {
-                throw ValidationError("--metrics: no metric named; known: \(Metric.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
+            let known = MetricRegistry.acceptedNames.joined(separator: ", ")
+            guard !names.isEmpty else { throw ValidationError("--metrics: no metric named; known: \(known)") }
             var list: [Metric] = []
             for name in names {
-                guard let metric = Metric(rawValue: name) else {
-                    throw ValidationError("--metrics: unknown metric '\(name)'; known: \(Metric.allCases.map(\.rawValue).joined(separator: ", "))")
+                guard let metrics = MetricRegistry.outputs(named: name) else {
+                    throw ValidationError("--metrics: unknown metric '\(name)'; known: \(known)")
                 }
-                if !list.contains(metric) { list.append(metric) }
+                for metric in metrics where !list.contains(metric) { list.append(metric) }
             }
             return list
         }
@@ -58,9 +63,16 @@ struct ScoreCommand: ParsableCommand {
 
     func validate() throws {
         _ = try parsedMetrics
-        if corpus == nil && reference == nil { throw ValidationError("give --reference DIR --enhanced DIR, or --corpus OUT") }
+        if corpus == nil && reference == nil && enhanced == nil {
+            throw ValidationError("give --reference DIR --enhanced DIR, --corpus OUT, or --enhanced DIR alone (non-intrusive metrics)")
+        }
         if corpus != nil && reference != nil { throw ValidationError("--corpus and --reference are alternatives; give one") }
         if reference != nil && enhanced == nil { throw ValidationError("--reference needs --enhanced DIR") }
+        if corpus == nil && reference == nil {
+            if noisy != nil { throw ValidationError("--noisy needs --reference DIR") }
+            let intrusive = MetricRegistry.intrusive(try parsedMetrics)
+            if !intrusive.isEmpty { throw ValidationError(ScoreError.needsReference(metrics: intrusive.map(\.rawValue)).description) }
+        }
     }
 
     func run() throws {
@@ -68,9 +80,11 @@ struct ScoreCommand: ParsableCommand {
         let pairing: ScoreJob.Pairing
         if let corpus {
             pairing = .corpus(URL(fileURLWithPath: corpus), enhanced: enhanced.map { URL(fileURLWithPath: $0) }, split: split)
-        } else {
-            pairing = .folders(reference: URL(fileURLWithPath: reference!), enhanced: URL(fileURLWithPath: enhanced!),
+        } else if let reference {
+            pairing = .folders(reference: URL(fileURLWithPath: reference), enhanced: URL(fileURLWithPath: enhanced!),
                                noisy: noisy.map { URL(fileURLWithPath: $0) })
+        } else {
+            pairing = .withoutReference(enhanced: URL(fileURLWithPath: enhanced!))
         }
         let name = checkpoint ?? enhanced.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "noisy"
         var request = ScoreJob.Request(pairing: pairing, metrics: try parsedMetrics, checkpoint: name)

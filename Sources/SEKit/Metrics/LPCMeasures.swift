@@ -15,8 +15,10 @@ public enum LPCMeasures {
     /// Toeplitz autocorrelation matrix of the clean frame; each frame value is limited to at
     /// most 2 (`min(2, ·)`, as in comp_llr.m; the ratio is ≥ 1 so values are ≥ 0 up to rounding),
     /// then the lowest 95% are averaged.
+    /// - Parameter frameLimit: the upper limit of a frame's value: 2 in comp_llr.m (the stand-alone
+    ///   `llr`); nil in composite.m, whose LLR has no limit (``CompositeMeasures``).
     /// - Throws: ``MetricError`` for length mismatch, non-finite input, or a signal shorter than one frame.
-    public static func llr<T: MetricSample>(reference: [T], processed: [T], sampleRate: Int) throws -> Double {
+    public static func llr<T: MetricSample>(reference: [T], processed: [T], sampleRate: Int, frameLimit: Double? = llrClip) throws -> Double {
         let framing = try LoizouFraming(metric: "llr", reference: reference, processed: processed, sampleRate: sampleRate)
         let order = lpcOrder(sampleRate: sampleRate)
         var values = [Double](repeating: 0, count: framing.count)
@@ -25,13 +27,14 @@ public enum LPCMeasures {
             let proc = lpcoeff(framing.frame(f, of: processed), order: order)
             let numerator = quadraticForm(proc.polynomial, clean.autocorrelation)
             let denominator = quadraticForm(clean.polynomial, clean.autocorrelation)
-            values[f] = min(llrClip, log(numerator / denominator))
+            let value = log(numerator / denominator)
+            values[f] = frameLimit.map { min($0, value) } ?? value
         }
         return LoizouFraming.trimmedMean(values)
     }
 
     /// Upper limit of a frame's LLR.
-    static let llrClip = 2.0
+    public static let llrClip = 2.0
 
     /// Cepstral distance, dB. Per frame, `(10√2/ln 10)·‖c_c − c_p‖₂` over the LPC cepstra
     /// c₁...c_P (lpc2cep recursion `c_k = −(a_k + Σ_{i<k} i·c_i·a_{k−i}/k)` on the polynomial

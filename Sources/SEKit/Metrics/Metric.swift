@@ -50,4 +50,13 @@ public struct Metric: RawRepresentable, Hashable, Sendable, Codable, CustomStrin
     public static let llr = Metric(declared: "llr")
     public static let wss = Metric(declared: "wss")
     public static let cd = Metric(declared: "cd")
+    public static let pesqWB = Metric(declared: "pesq_wb")
+    public static let pesqNB = Metric(declared: "pesq_nb")
+    public static let csig = Metric(declared: "csig")
+    public static let cbak = Metric(declared: "cbak")
+    public static let covl = Metric(declared: "covl")
+    public static let dnsmosSIG = Metric(declared: "dnsmos_sig")
+    public static let dnsmosBAK = Metric(declared: "dnsmos_bak")
+    public static let dnsmosOVRL = Metric(declared: "dnsmos_ovrl")
+    public static let dnsmosP808 = Metric(declared: "dnsmos_p808")
 }

@@ -32,6 +32,21 @@ public enum MetricBackend: Sendable {
     /// In this process, in Swift: the outputs' values (in ``MetricDescriptor/outputs`` order) of
     /// one comparison, with the worker's scratch state.
     case native(@Sendable (MetricComparison, MetricWorkspace) throws -> [Double])
+    /// By a published reference implementation in SEKit's Python worker
+    /// (`experiments/python/sekit_metric_worker.py`, see ``PythonEnvironment``): the Python
+    /// packages it runs (checked, and their versions recorded, before any clip is scored), and
+    /// the computation, which reaches the worker through ``MetricWorkspace`` (PESQ through the
+    /// `pesq` package's ITU-T code, DNSMOS through `speechmos`' ONNX models; the composite
+    /// measures combine PESQ with native LLR, WSS and segSNR).
+    case python(packages: [String], @Sendable (MetricComparison, MetricWorkspace) throws -> [Double])
+
+    /// The Python packages this backend needs (none for a native metric).
+    public var pythonPackages: [String] {
+        switch self {
+        case .native: []
+        case .python(let packages, _): packages
+        }
+    }
 }
 
 /// A metric SEKit can compute: one computation producing one or more named outputs.
@@ -44,29 +59,41 @@ public struct MetricDescriptor: Sendable {
     public var name: String
     /// What it reports, in order.
     public var outputs: [MetricOutput]
-    /// Rates it accepts; other rates are a per-clip error.
+    /// Rates it accepts as they are.
     public var sampleRates: SampleRateSupport
+    /// The rate (Hz) a signal at any other rate is converted to first (SEKit's soxr resampler);
+    /// nil: other rates are a per-clip error.
+    public var resampledRate: Int? = nil
+    /// Whether it compares against a clean reference (intrusive); DNSMOS does not.
+    public var needsReference = true
     /// Where the definition comes from (paper, equation, reference implementation).
     public var reference: String
     public var backend: MetricBackend
 
     /// Computes every output for one comparison.
     ///
-    /// What no metric can score is refused for all of them, before computing: a silent (all-zero)
-    /// reference, and a rate the metric does not accept. A value that comes out NaN (0/0: a silent
-    /// or constant processed signal for the scale-invariant ratios) is an error naming the output
-    /// and the likely cause, never a number. Infinite values are kept: +inf is a perfect estimate.
-    /// - Throws: ``MetricError`` (too short, silent reference, undefined, mismatched, unsupported
-    ///   rate, non-finite input).
+    /// What no metric can score is refused for all of them, before computing: a missing or
+    /// silent (all-zero) reference for an intrusive metric, and a rate the metric neither accepts
+    /// nor converts. A value that comes out NaN (0/0: a silent or constant processed signal for
+    /// the scale-invariant ratios) is an error naming the output and the likely cause, never a
+    /// number. Infinite values are kept: +inf is a perfect estimate.
+    /// - Throws: ``MetricError`` (too short, missing or silent reference, undefined, mismatched,
+    ///   unsupported rate, non-finite input, a reference implementation's refusal).
     public func compute(_ comparison: MetricComparison, workspace: MetricWorkspace) throws -> [Metric: Double] {
-        let rate = comparison.reference.sampleRate
-        guard sampleRates.accepts(rate) else {
-            throw MetricError.invalidParameter(name: "sampleRate", value: "\(rate)", reason: "\(name) accepts \(sampleRates)")
+        var comparison = comparison
+        if !sampleRates.accepts(comparison.sampleRate) {
+            guard let resampledRate else {
+                throw MetricError.invalidParameter(name: "sampleRate", value: "\(comparison.sampleRate)", reason: "\(name) accepts \(sampleRates)")
+            }
+            comparison = try comparison.resampled(to: resampledRate)
         }
-        guard !comparison.reference.isSilent else { throw MetricError.silentReference(metric: name) }
+        if needsReference {
+            guard comparison.hasReference else { throw MetricError.needsReference(metric: name) }
+            guard !comparison.reference.isSilent else { throw MetricError.silentReference(metric: name) }
+        }
         let values: [Double]
         switch backend {
-        case .native(let compute):
+        case .native(let compute), .python(_, let compute):
             values = try compute(comparison, workspace)
         }
         precondition(values.count == outputs.count, "\(name) returned \(values.count) values for \(outputs.count) outputs")

@@ -12,6 +12,10 @@ public enum MetricError: Error, Equatable, CustomStringConvertible, Sendable {
     case invalidParameter(name: String, value: String, reason: String)
     /// The metric has no value for this pair (e.g. SI-SDR of a silent processed signal is 0/0).
     case undefined(metric: String, reason: String)
+    /// A reference implementation run outside Swift (`pesq`, `dnsmos`) refused the input or failed.
+    case referenceImplementation(name: String, reason: String)
+    /// The metric compares against a reference, and there is none (a non-intrusive scoring).
+    case needsReference(metric: String)
 
     public var code: String {
         switch self {
@@ -21,6 +25,8 @@ public enum MetricError: Error, Equatable, CustomStringConvertible, Sendable {
         case .nonFinite: "non-finite"
         case .invalidParameter: "invalid-parameter"
         case .undefined: "undefined"
+        case .referenceImplementation: "reference-implementation"
+        case .needsReference: "needs-reference"
         }
     }
 
@@ -32,6 +38,8 @@ public enum MetricError: Error, Equatable, CustomStringConvertible, Sendable {
         case .nonFinite(let signal, let index): "\(signal) has a NaN or infinite sample at \(index)"
         case .invalidParameter(let name, let value, let reason): "invalid \(name) = \(value): \(reason)"
         case .undefined(let metric, let reason): "\(metric): undefined for this pair: \(reason)"
+        case .referenceImplementation(let name, let reason): "\(name): \(reason)"
+        case .needsReference(let metric): "\(metric) compares against a clean reference, and there is none"
         }
     }
 

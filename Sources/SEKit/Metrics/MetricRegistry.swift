@@ -32,6 +32,20 @@ public enum MetricRegistry {
         single("cd", unit: "dB", higherIsBetter: false, reference: "cepstral distance, Loizou (2013) comp_cep.m") { c, _ in
             try LPCMeasures.cepstralDistance(reference: c.reference.samples, processed: c.processed, sampleRate: c.reference.sampleRate)
         },
+        pesq("pesq_wb", .wideband, reference: "PESQ wide-band MOS-LQO, ITU-T P.862.2 reference code (pesq package)"),
+        pesq("pesq_nb", .narrowband, reference: "PESQ narrow-band MOS-LQO, ITU-T P.862 + P.862.1 reference code (pesq package)"),
+        MetricDescriptor(
+            name: "composite", outputs: [MetricOutput("csig", unit: ""), MetricOutput("cbak", unit: ""), MetricOutput("covl", unit: "")],
+            sampleRates: .only([16000]), resampledRate: 16000,
+            reference: "CSIG/CBAK/COVL, Hu & Loizou (IEEE TASLP 2008) composite.m, with pesq_wb",
+            backend: .python(packages: ["pesq"]) { c, w in try CompositeMeasures.compute(c, workspace: w) }),
+        MetricDescriptor(
+            name: "dnsmos",
+            outputs: [MetricOutput("dnsmos_sig", unit: ""), MetricOutput("dnsmos_bak", unit: ""), MetricOutput("dnsmos_ovrl", unit: ""),
+                      MetricOutput("dnsmos_p808", unit: "")],
+            sampleRates: .only([DNSMOS.sampleRate]), resampledRate: DNSMOS.sampleRate, needsReference: false,
+            reference: "DNSMOS P.835 (Reddy et al. 2022) and P.808 (2021), speechmos ONNX models, no reference",
+            backend: .python(packages: ["speechmos"]) { c, w in try DNSMOS.compute(c, workspace: w) }),
     ]
 
     /// The descriptor named `name` (a computation's name).
@@ -42,6 +56,19 @@ public enum MetricRegistry {
         all.first { $0.outputs.contains { $0.metric.rawValue == name } }
     }
 
+    /// The outputs `name` stands for: the output of that name, or every output of the computation
+    /// of that name (`dnsmos` → `dnsmos_sig`, `dnsmos_bak`, `dnsmos_ovrl`, `dnsmos_p808`;
+    /// `composite` → `csig`, `cbak`, `covl`); nil when neither exists.
+    public static func outputs(named name: String) -> [Metric]? {
+        if let metric = Metric(rawValue: name) { return [metric] }
+        return descriptor(named: name)?.outputs.map(\.metric)
+    }
+
+    /// Names the command line accepts: every output, then the computations with several outputs.
+    public static var acceptedNames: [String] {
+        Metric.allCases.map(\.rawValue) + all.filter { $0.outputs.count > 1 }.map(\.name)
+    }
+
     /// The computations needed for `metrics`, each once, in the order first needed.
     public static func descriptors(for metrics: [Metric]) -> [MetricDescriptor] {
         var names: [String] = []
@@ -49,6 +76,28 @@ public enum MetricRegistry {
             if let d = descriptor(producing: metric.rawValue), !names.contains(d.name) { names.append(d.name) }
         }
         return names.map { descriptor(named: $0)! }
+    }
+
+    /// PESQ in one mode: 8 and 16 kHz as they are, other rates converted to 16 kHz.
+    static func pesq(_ name: String, _ mode: PESQ.Mode, reference: String) -> MetricDescriptor {
+        MetricDescriptor(name: name, outputs: [MetricOutput(name, unit: "")], sampleRates: .only([8000, 16000]), resampledRate: 16000,
+                         reference: reference, backend: .python(packages: ["pesq"]) { c, w in [try PESQ.compute(c, mode: mode, workspace: w)] })
+    }
+
+    /// The Python packages `metrics` need, each once, with the metrics needing any (for the
+    /// pre-flight check and the run's record).
+    public static func pythonPackages(for metrics: [Metric]) -> (packages: [String], metrics: [String]) {
+        var packages: [String] = [], names: [String] = []
+        for descriptor in descriptors(for: metrics) where !descriptor.backend.pythonPackages.isEmpty {
+            for package in descriptor.backend.pythonPackages where !packages.contains(package) { packages.append(package) }
+            names += descriptor.outputs.map(\.metric).filter(metrics.contains).map(\.rawValue)
+        }
+        return (packages, names)
+    }
+
+    /// The requested outputs that compare against a clean reference.
+    public static func intrusive(_ metrics: [Metric]) -> [Metric] {
+        metrics.filter { descriptor(producing: $0.rawValue)?.needsReference ?? true }
     }
 
     /// A one-output native metric.

@@ -21,21 +21,62 @@ public final class ReferenceSignal {
     public var isSilent: Bool { analysis("silent") { !samples.contains { $0 != 0 } } }
 }
 
-/// One comparison to score: a processed signal against a reference, with the analyses shared by
-/// the metrics that score this pair (STOI and ESTOI share the band envelopes). Lives for one
-/// comparison, on one thread.
+/// One comparison to score: a processed signal against a reference (or, for the non-intrusive
+/// metrics such as DNSMOS, on its own), with the analyses shared by the metrics that score this
+/// pair (STOI and ESTOI share the band envelopes; PESQ's value serves `pesq_wb` and the composite
+/// measures). Lives for one comparison, on one thread.
 public final class MetricComparison {
-    public let reference: ReferenceSignal
+    private let referenceSignal: ReferenceSignal?
     /// The processed signal, as read (Float, like the reference's).
     public let processed: [Float]
+    /// Hz, of both signals.
+    public let sampleRate: Int
+    /// Rates this comparison was converted to for metrics that do not accept its own (Hz).
+    public private(set) var resampledRates: [Int] = []
     private var analyses = AnalysisStore()
 
     public init(reference: ReferenceSignal, processed: [Float]) {
-        self.reference = reference; self.processed = processed
+        referenceSignal = reference; self.processed = processed; sampleRate = reference.sampleRate
     }
+
+    /// A signal scored without a reference (non-intrusive metrics only).
+    public init(processed: [Float], sampleRate: Int) {
+        referenceSignal = nil; self.processed = processed; self.sampleRate = sampleRate
+    }
+
+    /// The clean reference. Only for metrics that need one: ``MetricDescriptor/compute(_:workspace:)``
+    /// refuses a comparison without a reference before an intrusive metric sees it.
+    public var reference: ReferenceSignal {
+        guard let referenceSignal else { preconditionFailure("an intrusive metric was given a comparison without a reference") }
+        return referenceSignal
+    }
+
+    /// Whether there is a clean reference.
+    public var hasReference: Bool { referenceSignal != nil }
 
     /// The analysis stored under `key`, made by `make` the first time.
     func analysis<T>(_ key: String, _ make: () throws -> T) rethrows -> T { try analyses.value(key, make) }
+
+    /// This comparison at `rate` Hz: both signals converted with SEKit's soxr resampler (high
+    /// quality, linear phase, no delay), made once and shared by every metric that needs it.
+    /// - Throws: ``MetricError/invalidParameter(name:value:reason:)`` when libsoxr fails.
+    func resampled(to rate: Int) throws -> MetricComparison {
+        if rate == sampleRate { return self }
+        return try analysis("resampled.\(rate)") {
+            func convert(_ samples: [Float]) throws -> [Float] {
+                do { return try Resampler.resample(AudioBuffer(samples: samples, sampleRate: sampleRate), to: rate).samples } catch {
+                    throw MetricError.invalidParameter(name: "sampleRate", value: "\(sampleRate)->\(rate)", reason: "\(error)")
+                }
+            }
+            let processed = try convert(self.processed)
+            resampledRates.append(rate)
+            guard let referenceSignal else { return MetricComparison(processed: processed, sampleRate: rate) }
+            let reference = try referenceSignal.analysis("resampled.\(rate)") {
+                ReferenceSignal(samples: try convert(referenceSignal.samples), sampleRate: rate)
+            }
+            return MetricComparison(reference: reference, processed: processed)
+        }
+    }
 
     /// Why a metric of this pair came out NaN: what is special about the processed signal.
     var likelyCauseOfUndefinedValue: String {
@@ -59,12 +100,46 @@ struct AnalysisStore {
 }
 
 /// One worker's scratch state for computing metrics: buffers and tables that are expensive to
-/// make and reused clip after clip (STOI's buffers and resampling filters). Make one per worker
-/// thread (``ParallelMap`` `workerState`) and pass it to every computation on that thread;
+/// make and reused clip after clip (STOI's buffers and resampling filters), and the worker's
+/// Python process for the reference implementations that run there (PESQ, DNSMOS). Make one per
+/// worker thread (``ParallelMap`` `workerState`) and pass it to every computation on that thread;
 /// never share one between threads.
 public final class MetricWorkspace {
     /// STOI's scratch buffers and 10 kHz resampling filters, made when first needed.
     lazy var stoi = STOI.Workspace()
+    /// Where this workspace's Python worker comes from (a pool of its own unless given one).
+    lazy var pythonPool = PythonWorkerPool()
+    /// This thread's Python worker, started on first use and replaced when it dies.
+    private var python: PythonMetricWorker?
 
-    public init() {}
+    /// - Parameter pythonPool: the scoring's Python workers (nil: a pool of this workspace's
+    ///   own, made on first need from ``PythonEnvironment/located(_:)``).
+    public init(pythonPool: PythonWorkerPool? = nil) {
+        if let pythonPool { self.pythonPool = pythonPool }
+    }
+
+    deinit {
+        if let python { pythonPool.giveBack(python) }
+    }
+
+    /// Runs `op` in this thread's Python worker and returns its values.
+    /// - Parameter implementation: the reference implementation's name for messages (`pesq`).
+    /// - Throws: ``MetricError/referenceImplementation(name:reason:)`` when it refuses the input
+    ///   or the worker dies (the dead worker is dropped; the next call starts another).
+    func pythonValues(_ implementation: String, _ op: String, _ fields: [String: Any], signals: [[Float]]) throws -> [Double] {
+        do throws(PythonMetricWorker.Failure) {
+            if python == nil { python = try pythonPool.take() }
+            return try PythonMetricWorker.values(try python!.call(op, fields, signals: signals))
+        } catch {
+            switch error {
+            case .metric(let reason):
+                throw MetricError.referenceImplementation(name: implementation, reason: reason)
+            case .environment(let reason):
+                throw MetricError.referenceImplementation(name: implementation, reason: "Python environment \(pythonPool.environment.interpreter.path): \(reason)")
+            case .died(let reason):
+                python = nil
+                throw MetricError.referenceImplementation(name: implementation, reason: "its worker process failed (\(reason)); a new one takes the next clip")
+            }
+        }
+    }
 }

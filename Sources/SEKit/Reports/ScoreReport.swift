@@ -11,7 +11,7 @@ public enum ScoreReport {
             var clip_id: String
             var split: String?
             var snr_db: Double?
-            var reference: String
+            var reference: String?
             var enhanced: String?
             var noisy: String?
             var metrics: [String: Double]
@@ -38,7 +38,7 @@ public enum ScoreReport {
             checkpoint: checkpoint, metrics: metrics.map(\.rawValue), failed: clips.filter { $0.error != nil }.count,
             failed_values: failedValues > 0 ? failedValues : nil,
             clips: clips.map { c in
-                Clip(clip_id: c.pair.clipID, split: c.pair.split, snr_db: c.pair.snrDB, reference: c.pair.reference.path,
+                Clip(clip_id: c.pair.clipID, split: c.pair.split, snr_db: c.pair.snrDB, reference: c.pair.reference?.path,
                      enhanced: c.pair.enhanced?.path, noisy: c.pair.noisy?.path, metrics: named(c.enhanced),
                      noisy_metrics: named(c.noisy), improvement: named(c.improvement), error: c.error,
                      metric_errors: c.metricErrors.isEmpty ? nil : named(c.metricErrors),

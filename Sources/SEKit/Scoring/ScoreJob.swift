@@ -10,6 +10,15 @@ public enum ScoreJob {
         case corpus(URL, enhanced: URL?, split: String?)
         /// Files matched by their path relative to each folder.
         case folders(reference: URL, enhanced: URL, noisy: URL?)
+        /// Every audio file of a folder on its own, without a reference (real recordings):
+        /// non-intrusive metrics only.
+        case withoutReference(enhanced: URL)
+
+        /// Whether the pairs have clean references.
+        var hasReference: Bool {
+            if case .withoutReference = self { return false }
+            return true
+        }
     }
 
     /// Everything a scoring needs.
@@ -44,6 +53,8 @@ public enum ScoreJob {
                 params["reference"] = path(reference)
                 params["enhanced"] = path(enhanced)
                 if let noisy { params["noisy"] = path(noisy) }
+            case let .withoutReference(enhanced):
+                params["enhanced"] = path(enhanced)
             }
             return params
         }
@@ -66,8 +77,26 @@ public enum ScoreJob {
     /// Scores the request's pairs and records a `score` run (parent: the corpus's mix run when
     /// it was catalogued in the same catalogue). Clips that cannot be scored are per-clip
     /// failures, counted in `clips_failed`; the run is `finished` (see ``RecordedRun``).
-    /// - Throws: ``ScoreError`` when there is nothing to score; catalogue or file errors.
-    public static func run(_ request: Request, context: RunContext, progress: ProgressHandler? = nil) throws -> Outcome {
+    ///
+    /// Metrics that run in Python (PESQ, the composite measures, DNSMOS) are checked first: a
+    /// missing or broken environment is one ``MetricBackendError`` before any clip is scored, and
+    /// the run records the interpreter, package versions and model hashes (``PythonBackendDescription``)
+    /// and how many clips a metric converted to its rate (`resampled_clips`, `resampled_from_hz`).
+    /// - Parameter pythonPool: the Python workers to use (nil: a pool for this scoring).
+    /// - Throws: ``ScoreError`` when there is nothing to score or an intrusive metric is asked for
+    ///   without references; ``MetricBackendError``; catalogue or file errors.
+    public static func run(_ request: Request, context: RunContext, pythonPool: PythonWorkerPool? = nil,
+                           progress: ProgressHandler? = nil) throws -> Outcome {
+        if !request.pairing.hasReference {
+            let intrusive = MetricRegistry.intrusive(request.metrics)
+            guard intrusive.isEmpty else { throw ScoreError.needsReference(metrics: intrusive.map(\.rawValue)) }
+        }
+        var params = request.params
+        let python = MetricRegistry.pythonPackages(for: request.metrics)
+        let pool = pythonPool ?? PythonWorkerPool()
+        if !python.packages.isEmpty {
+            params.merge(try pool.describe(packages: python.packages, for: python.metrics).runParams) { _, new in new }
+        }
         let pairs: [ScorePair]
         var corpus: URL?
         var missingClips = 0
@@ -78,6 +107,8 @@ public enum ScoreJob {
             if request.allowIncomplete { missingClips = try MixManifestRecord.corpusRecords(url, allowIncomplete: true).missing }
         case let .folders(reference, enhanced, noisy):
             pairs = try ScorePairing.byName(reference: reference, enhanced: enhanced, noisy: noisy)
+        case let .withoutReference(enhanced):
+            pairs = try ScorePairing.withoutReference(enhanced: enhanced)
         }
         let mine = pairs.enumerated().filter { request.shard.contains($0.offset) }.map(\.element)
         let lock = try request.perClipCSV.map { try OutputLock(output: $0.path, lockFile: OutputLock.lockFile(besideFile: $0)) }
@@ -88,19 +119,24 @@ public enum ScoreJob {
         let enhancedFolder: URL?
         switch request.pairing {
         case let .corpus(_, enhanced, _): enhancedFolder = enhanced
-        case let .folders(_, enhanced, _): enhancedFolder = enhanced
+        case let .folders(_, enhanced, _), let .withoutReference(enhanced): enhancedFolder = enhanced
         }
-        let recorder = try ScoreCatalogRecorder.begin(context, checkpoint: request.checkpoint, params: request.params, corpus: corpus,
+        let recorder = try ScoreCatalogRecorder.begin(context, checkpoint: request.checkpoint, params: params, corpus: corpus,
                                                       enhanced: enhancedFolder)
         return try recorder.run.failing {
             let clips = ScoreRunner.score(mine, metrics: request.metrics, alignment: request.alignment, jobs: request.jobs,
-                                          progress: progress ?? { _, _ in })
+                                          pythonPool: pool, progress: progress ?? { _, _ in })
             let summary = ScoreSummary.aggregate(clips, metrics: request.metrics)
             // The CSV first: scores already computed are kept even if recording them fails.
             if let perClip = request.perClipCSV {
                 try AtomicFile.write(Data(ScoreReport.csv(clips: clips, metrics: request.metrics).utf8), to: perClip)
             }
             if corpus != nil { try recorder.run.setParams(["clips_missing": "\(missingClips)"]) }
+            let resampled = clips.compactMap(\.resampledFromHz)
+            if !resampled.isEmpty {
+                try recorder.run.setParams(["resampled_clips": "\(resampled.count)",
+                                            "resampled_from_hz": Set(resampled).sorted().map(String.init).joined(separator: ",")])
+            }
             try recorder.finish(clips: clips, summary: summary, metrics: request.metrics)
             return Outcome(clips: clips, summary: summary, run: recorder.run, missingClips: missingClips)
         }

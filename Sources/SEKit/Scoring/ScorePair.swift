@@ -3,9 +3,10 @@ import Foundation
 /// One clip to score: its reference, the enhanced output and, when known, the noisy input,
 /// with what the corpus says about it.
 public struct ScorePair: Sendable, Equatable {
-    /// Clip id (from the corpus manifest) or the reference's path relative to its folder.
+    /// Clip id (from the corpus manifest) or the file's path relative to its folder.
     public var clipID: String
-    public var reference: URL
+    /// The clean reference; nil when a folder is scored on its own (non-intrusive metrics only).
+    public var reference: URL?
     public var enhanced: URL?
     public var noisy: URL?
     public var split: String?
@@ -19,11 +20,16 @@ public struct ScorePair: Sendable, Equatable {
 public enum ScoreError: Error, Equatable, CustomStringConvertible, Sendable {
     case invalidOption(name: String, value: String, reason: String)
     case noPairs(reason: String)
+    /// Metrics that compare against a clean reference were asked for without references.
+    case needsReference(metrics: [String])
 
     public var description: String {
         switch self {
         case .invalidOption(let name, let value, let reason): "\(name) \(value): \(reason)"
         case .noPairs(let reason): "nothing to score: \(reason)"
+        case .needsReference(let metrics):
+            "\(metrics.joined(separator: ", ")) compare\(metrics.count == 1 ? "s" : "") against a clean reference: give --reference DIR " +
+                "or --corpus OUT, or ask only for metrics that need none (\(MetricRegistry.all.filter { !$0.needsReference }.flatMap(\.outputs).map(\.metric.rawValue).joined(separator: ", ")))"
         }
     }
 }
@@ -74,6 +80,13 @@ public enum ScorePairing {
                              enhanced: enhancedURL, noisy: enhanced == nil ? nil : noisy, split: record.split, snrDB: record.snrDBRequested,
                              corpusIndex: record.index)
         }
+    }
+
+    /// Every audio file below `enhanced`, scored on its own (no reference: non-intrusive metrics).
+    public static func withoutReference(enhanced: URL) throws -> [ScorePair] {
+        let files = try audioFiles(in: enhanced, option: "enhanced")
+        guard !files.isEmpty else { throw ScoreError.noPairs(reason: "\(enhanced.path) holds no audio files") }
+        return files.map { ScorePair(clipID: $0, reference: nil, enhanced: enhanced.appendingPathComponent($0), noisy: nil, split: nil, snrDB: nil) }
     }
 
     /// Audio files below `folder`, as sorted relative paths.

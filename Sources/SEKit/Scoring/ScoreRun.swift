@@ -15,6 +15,8 @@ public struct ClipScores: Sendable {
     public var metricErrors: [Metric: String] = [:]
     /// The same for the noisy input.
     public var noisyMetricErrors: [Metric: String] = [:]
+    /// The clip's own rate when some metric converted it (PESQ at 44.1 kHz → 16 kHz), Hz.
+    public var resampledFromHz: Int?
 
     /// Metric values of this clip that could not be computed (enhanced and noisy).
     public var failedValues: Int { metricErrors.count + noisyMetricErrors.count }
@@ -45,13 +47,16 @@ public enum ScoreAlignment: String, Sendable, CaseIterable, Codable {
 /// Scores pairs in parallel; a clip that fails is recorded with its reason, never dropped.
 public enum ScoreRunner {
     /// Scores every pair with every metric, using `jobs` threads.
-    /// - Parameter progress: called with (clips done, clips in total).
+    /// - Parameters:
+    ///   - pythonPool: the Python workers of metrics that run there (one per thread, taken when
+    ///     first needed); nil: each thread makes its own from ``PythonEnvironment/located(_:)``.
+    ///   - progress: called with (clips done, clips in total).
     /// - Returns: one ``ClipScores`` per pair, in the order of `pairs`.
     public static func score(
-        _ pairs: [ScorePair], metrics: [Metric], alignment: ScoreAlignment, jobs: Int,
+        _ pairs: [ScorePair], metrics: [Metric], alignment: ScoreAlignment, jobs: Int, pythonPool: PythonWorkerPool? = nil,
         progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
     ) -> [ClipScores] {
-        ParallelMap.map(pairs, jobs: jobs, progress: progress, workerState: MetricWorkspace.init) { pair, workspace in
+        ParallelMap.map(pairs, jobs: jobs, progress: progress, workerState: { MetricWorkspace(pythonPool: pythonPool) }) { pair, workspace in
             scoreOne(pair, metrics: metrics, alignment: alignment, workspace: workspace)
         }
     }
@@ -74,20 +79,29 @@ public enum ScoreRunner {
     static func scoreOne(_ pair: ScorePair, metrics: [Metric], alignment: ScoreAlignment, workspace: MetricWorkspace) -> ClipScores {
         var scores = ClipScores(pair: pair)
         do {
+            guard let enhancedURL = pair.enhanced else { throw ScoreError.noPairs(reason: "no enhanced file for \(pair.clipID)") }
+            guard let referenceURL = pair.reference else {
+                // Scored on its own: the non-intrusive metrics only.
+                let (samples, rate) = try readSamples(enhancedURL)
+                let comparison = MetricComparison(processed: samples, sampleRate: rate)
+                (scores.enhanced, scores.metricErrors) = values(of: metrics, comparison, workspace: workspace)
+                if !comparison.resampledRates.isEmpty { scores.resampledFromHz = rate }
+                return scores
+            }
             // Signals are held as read, in Float (the metrics promote each sample to Double where
             // they compute), and the enhanced output is released before the noisy input is read:
             // at most two signals of the clip are in memory at once.
-            let (ref, rate) = try readSamples(pair.reference)
-            guard let enhancedURL = pair.enhanced else { throw ScoreError.noPairs(reason: "no enhanced file for \(pair.clipID)") }
+            let (ref, rate) = try readSamples(referenceURL)
             let referenceSignal: ReferenceSignal
             do {
-                let enh = try readAligned(enhancedURL, referenceCount: ref.count, rate: rate, referenceURL: pair.reference, alignment: alignment)
+                let enh = try readAligned(enhancedURL, referenceCount: ref.count, rate: rate, referenceURL: referenceURL, alignment: alignment)
                 referenceSignal = ReferenceSignal(samples: enh.count == ref.count ? ref : Array(ref[0..<enh.count]), sampleRate: rate)
-                (scores.enhanced, scores.metricErrors) = values(of: metrics, MetricComparison(reference: referenceSignal, processed: enh),
-                                                                workspace: workspace)
+                let comparison = MetricComparison(reference: referenceSignal, processed: enh)
+                (scores.enhanced, scores.metricErrors) = values(of: metrics, comparison, workspace: workspace)
+                if !comparison.resampledRates.isEmpty { scores.resampledFromHz = rate }
             }
             if let noisyURL = pair.noisy {
-                let noi = try readAligned(noisyURL, referenceCount: ref.count, rate: rate, referenceURL: pair.reference, alignment: alignment)
+                let noi = try readAligned(noisyURL, referenceCount: ref.count, rate: rate, referenceURL: referenceURL, alignment: alignment)
                 // The same reference signal as for the enhanced output when the lengths agree, so
                 // metrics that analyse the reference once (STOI, ESTOI) reuse that analysis.
                 let noisyReference = noi.count == referenceSignal.samples.count ? referenceSignal
@@ -100,6 +114,7 @@ public enum ScoreRunner {
             scores.noisy = [:]
             scores.metricErrors = [:]
             scores.noisyMetricErrors = [:]
+            scores.resampledFromHz = nil
             scores.error = "\(error)"
         }
         return scores

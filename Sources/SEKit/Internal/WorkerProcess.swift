@@ -1,0 +1,139 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A child process spoken to over its stdin and stdout: requests written as bytes, responses
+/// read back line by line. Used for the reference implementations that run in Python (PESQ's ITU
+/// code through the `pesq` package, DNSMOS's ONNX models).
+///
+/// The pipes are made close-on-exec, so a worker started later does not inherit another worker's
+/// stdin (which would keep it from ever seeing end-of-file). The child's stderr goes to a
+/// temporary file whose last lines explain a death. Dropping the value closes the child's stdin
+/// (a well-behaved worker exits on end-of-file) and reaps it.
+final class WorkerProcess {
+    /// Why talking to the child failed: it died, or a system call failed.
+    struct Failure: Error, CustomStringConvertible {
+        let reason: String
+        var description: String { reason }
+    }
+
+    private let process = Process()
+    private let requests: Int32
+    private let responses: Int32
+    private let stderrFile: URL
+    private var pending: [UInt8] = []
+    private(set) var hasExited = false
+
+    /// Starts `executable` with `arguments` (and `environment` added to this process's).
+    /// - Throws: ``Failure`` when the pipes cannot be made or the executable cannot be started.
+    init(executable: URL, arguments: [String], environment: [String: String] = [:]) throws(Failure) {
+        _ = Self.ignoreBrokenPipes
+        // Workers are started one at a time, so no other worker is spawned between making a pipe
+        // and marking it close-on-exec.
+        Self.spawnLock.lock()
+        defer { Self.spawnLock.unlock() }
+        var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0]
+        guard pipe(&toChild) == 0 else { throw Failure(reason: "pipe: \(String(cString: strerror(errno)))") }
+        guard pipe(&fromChild) == 0 else {
+            close(toChild[0]); close(toChild[1])
+            throw Failure(reason: "pipe: \(String(cString: strerror(errno)))")
+        }
+        for fd in toChild + fromChild { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        requests = toChild[1]
+        responses = fromChild[0]
+        stderrFile = FileManager.default.temporaryDirectory.appendingPathComponent("sekit-worker-\(getpid())-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: stderrFile.path, contents: nil)
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let childIn = FileHandle(fileDescriptor: toChild[0], closeOnDealloc: true)
+        let childOut = FileHandle(fileDescriptor: fromChild[1], closeOnDealloc: true)
+        process.standardInput = childIn
+        process.standardOutput = childOut
+        process.standardError = FileHandle(forWritingAtPath: stderrFile.path)
+        do {
+            try process.run()
+        } catch {
+            close(requests); close(responses)
+            try? FileManager.default.removeItem(at: stderrFile)
+            throw Failure(reason: "cannot start \(executable.path): \(error.localizedDescription)")
+        }
+        // The child has its copies; ours must go, or end-of-file never reaches either side.
+        try? childIn.close()
+        try? childOut.close()
+    }
+
+    deinit {
+        close(requests)
+        process.waitUntilExit()
+        close(responses)
+        try? FileManager.default.removeItem(at: stderrFile)
+    }
+
+    /// Writes `parts` to the child's stdin, in order.
+    /// - Throws: ``Failure`` when the child has gone (its exit status and last stderr lines).
+    func write(_ parts: [UnsafeRawBufferPointer]) throws {
+        for part in parts {
+            guard var base = part.baseAddress else { continue }
+            var left = part.count
+            while left > 0 {
+                let n = Glibc.write(requests, base, left)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw deathOrError("write")
+                }
+                left -= n
+                base += n
+            }
+        }
+    }
+
+    /// The next line the child writes to stdout, without the newline.
+    /// - Throws: ``Failure`` when the child closes stdout (it died) or reading fails.
+    func readLine() throws -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            if let newline = pending.firstIndex(of: 10) {
+                let line = Array(pending[..<newline])
+                pending.removeSubrange(...newline)
+                return line
+            }
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(responses, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw deathOrError("read")
+            }
+            if n == 0 { throw deathOrError(nil) }
+            pending.append(contentsOf: buffer[0..<n])
+        }
+    }
+
+    /// The failure to report after `call` failed (nil: end of file): the child's death when it
+    /// has exited (status or signal, and the end of its stderr), else the system error.
+    private func deathOrError(_ call: String?) -> Failure {
+        let error = call.map { "\($0): \(String(cString: strerror(errno)))" }
+        if call == nil || errno == EPIPE {
+            process.waitUntilExit()
+            hasExited = true
+            let how = process.terminationReason == .uncaughtSignal ? "killed by signal \(process.terminationStatus)"
+                : "exited with status \(process.terminationStatus)"
+            let tail = stderrTail()
+            return Failure(reason: "the worker \(how)" + (tail.isEmpty ? "" : ": \(tail)"))
+        }
+        return Failure(reason: error ?? "end of file")
+    }
+
+    /// The last non-empty lines of the child's stderr (at most 400 characters), for messages.
+    func stderrTail() -> String {
+        guard let data = FileManager.default.contents(atPath: stderrFile.path) else { return "" }
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let text = lines.filter { !$0.isEmpty }.suffix(3).joined(separator: " | ")
+        return text.count > 400 ? "..." + String(text.suffix(400)) : text
+    }
+
+    private static let spawnLock = NSLock()
+
+    /// A child that dies while we write must give an error, not kill this process with SIGPIPE.
+    private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
+}

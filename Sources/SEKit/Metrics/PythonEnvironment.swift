@@ -1,0 +1,72 @@
+import Foundation
+
+/// Where the reference implementations that run in Python come from: the interpreter of the
+/// project's Python environment and SEKit's worker module (`experiments/python/sekit_metric_worker.py`).
+///
+/// The interpreter is `$SEKIT_PYTHON` when set, else `$SEKIT_VENV/bin/python`, else the project's
+/// default environment `.build/venv/bin/python` (what `scripts/python-env.sh` creates). The
+/// worker module is `$SEKIT_METRIC_WORKER` when set, else the project's own file. The project is
+/// the source tree SEKit was built from.
+public struct PythonEnvironment: Sendable, Equatable {
+    public var interpreter: URL
+    public var workerScript: URL
+
+    public init(interpreter: URL, workerScript: URL) {
+        self.interpreter = interpreter; self.workerScript = workerScript
+    }
+
+    /// The environment named by the process environment, or the project's defaults.
+    public static func located(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> PythonEnvironment {
+        let python: URL
+        if let explicit = environment["SEKIT_PYTHON"], !explicit.isEmpty {
+            python = URL(fileURLWithPath: explicit)
+        } else if let venv = environment["SEKIT_VENV"], !venv.isEmpty {
+            python = URL(fileURLWithPath: venv).appendingPathComponent("bin/python")
+        } else {
+            python = projectRoot.appendingPathComponent(".build/venv/bin/python")
+        }
+        let worker = environment["SEKIT_METRIC_WORKER"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+            ?? projectRoot.appendingPathComponent("experiments/python/sekit_metric_worker.py")
+        return PythonEnvironment(interpreter: python, workerScript: worker)
+    }
+
+    /// The source tree this library was built from (four levels above this file).
+    static let projectRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+}
+
+/// What the Python side of a scoring is: the interpreter, the versions of the packages the
+/// requested metrics run, and the SHA-256 of their model files. Recorded in the score run.
+public struct PythonBackendDescription: Sendable, Equatable {
+    /// The interpreter's path and version (`/path/bin/python (3.11.7)`).
+    public var python: String
+    /// Package name → version (`pesq` → `0.0.4`).
+    public var packages: [String: String]
+    /// Model file name → SHA-256, hexadecimal (DNSMOS's ONNX models).
+    public var modelSHA256: [String: String]
+
+    /// The run parameters that record it: `backend_python`, `backend_<package>` (a version each),
+    /// `backend_models_sha256` (`file:hash,...`, sorted by file name) when there are model files.
+    public var runParams: [String: String] {
+        var params = ["backend_python": python]
+        for (name, version) in packages { params["backend_\(name)"] = version }
+        if !modelSHA256.isEmpty {
+            params["backend_models_sha256"] = modelSHA256.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ",")
+        }
+        return params
+    }
+}
+
+/// The Python environment cannot run a metric: found before any clip is scored.
+public struct MetricBackendError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// The metrics that need it.
+    public var metrics: [String]
+    /// The interpreter tried.
+    public var interpreter: String
+    public var reason: String
+
+    public var description: String {
+        "\(metrics.joined(separator: ", ")) need\(metrics.count == 1 ? "s" : "") the project's Python environment, " +
+            "but \(interpreter) \(reason); run scripts/python-env.sh (or set SEKIT_PYTHON to an interpreter with the packages of scripts/requirements.txt)"
+    }
+}

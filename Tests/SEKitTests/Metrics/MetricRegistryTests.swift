@@ -5,7 +5,13 @@ import Testing
 @Suite struct MetricRegistryTests {
     @Test func outputNamesAreUniqueAndKeepTheirCommandLineOrder() {
         let names = Metric.allCases.map(\.rawValue)
-        #expect(names == ["snr", "segsnr", "sisdr", "sisnr", "stoi", "estoi", "fwsegsnr", "llr", "wss", "cd"])
+        #expect(names == ["snr", "segsnr", "sisdr", "sisnr", "stoi", "estoi", "fwsegsnr", "llr", "wss", "cd", "pesq_wb", "pesq_nb",
+                          "csig", "cbak", "covl", "dnsmos_sig", "dnsmos_bak", "dnsmos_ovrl", "dnsmos_p808"])
+        #expect(MetricRegistry.intrusive(Metric.allCases).count == names.count - 4)
+        #expect(MetricRegistry.outputs(named: "composite") == [.csig, .cbak, .covl])
+        #expect(MetricRegistry.outputs(named: "dnsmos") == [.dnsmosSIG, .dnsmosBAK, .dnsmosOVRL, .dnsmosP808])
+        #expect(MetricRegistry.outputs(named: "pesq") == nil)
+        #expect(MetricRegistry.pythonPackages(for: [.stoi, .csig, .pesqWB, .dnsmosBAK]).packages == ["pesq", "speechmos"])
         #expect(Set(names).count == names.count)
         for metric in Metric.allCases { #expect(MetricRegistry.descriptor(producing: metric.rawValue) != nil) }
     }

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+@testable import SEKit
+
+/// DNSMOS in the worker against `speechmos.dnsmos.run` called directly.
+@Suite(.enabled(if: Fixtures.available && PythonReference.available, "needs ../shared/fixtures and SEKIT_PYTHON (run scripts/test.sh)"))
+struct DNSMOSTests {
+    static let direct = "[v for k in ('sig_mos', 'bak_mos', 'ovrl_mos', 'p808_mos') for v in [speechmos.dnsmos.run(a, 16000)[k]]]"
+
+    func dnsmos(_ samples: [Float], rate: Int, workspace: MetricWorkspace) throws -> (values: [Double], comparison: MetricComparison) {
+        let comparison = MetricComparison(processed: samples, sampleRate: rate)
+        let values = try MetricRegistry.descriptor(named: "dnsmos")!.compute(comparison, workspace: workspace)
+        return ([.dnsmosSIG, .dnsmosBAK, .dnsmosOVRL, .dnsmosP808].map { values[$0]! }, comparison)
+    }
+
+    /// A 3-second clip (repeated up to the 9.01 s window, speechmos' rule), a 14-second one
+    /// (several windows), and a 44.1 kHz one (converted to 16 kHz first).
+    @Test func equalsSpeechmosWithoutAReference() throws {
+        let folder = try TemporaryFolder(); defer { folder.cleanup() }
+        let workspace = MetricWorkspace()
+        let long = try AudioFile.read(at: Fixtures.url("speech/librispeech_198-209-0000.wav")).samples
+        for (name, samples) in [("speech_bab_0dB (3.1 s)", try PythonMetricReference.fixture("metrics/speech_bab_0dB.wav")), ("librispeech (14 s)", long)] {
+            let (ours, comparison) = try dnsmos(samples, rate: 16000, workspace: workspace)
+            #expect(comparison.resampledRates.isEmpty)
+            let reference = try PythonMetricReference.values(Self.direct, samples, imports: "import speechmos.dnsmos", in: folder)
+            print("DNSMOS \(name): SIG/BAK/OVRL/P808 \(ours) (speechmos \(reference))")
+            for (a, b) in zip(ours, reference) { #expect(abs(a - b) < 1e-6, "\(name): \(ours) vs speechmos \(reference)") }
+        }
+        let at44 = try PythonMetricReference.fixture("metrics/speech_bab_0dB.wav", sampleRate: 44100)
+        let (ours, comparison) = try dnsmos(at44, rate: 44100, workspace: workspace)
+        #expect(comparison.resampledRates == [16000])
+        let at16 = try Resampler.resample(AudioBuffer(samples: at44, sampleRate: 44100), to: 16000).samples
+        let reference = try PythonMetricReference.values(Self.direct, at16, imports: "import speechmos.dnsmos", in: folder)
+        for (a, b) in zip(ours, reference) { #expect(abs(a - b) < 1e-6, "44.1 kHz: \(ours) vs speechmos on the soxr-converted clip \(reference)") }
+    }
+
+    @Test func samplesOutsideTheUnitRangeAreAPerClipError() throws {
+        let speech = try PythonMetricReference.fixture("metrics/speech.wav").map { $0 * 4 }
+        #expect { try dnsmos(speech, rate: 16000, workspace: MetricWorkspace()) } throws: {
+            "\($0)" == "dnsmos: samples outside [-1, 1] (speechmos refuses them)"
+        }
+    }
+}

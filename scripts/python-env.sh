@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Creates (once) the Python virtual environment used by interoperability tests and
-# benchmarks: numpy, scipy, soundfile, soxr, pystoi 0.4.1, h5py, librosa.
+# benchmarks, and by the metrics that run their reference implementation in Python (`pesq` 0.0.4
+# for PESQ and the composite measures, `speechmos` 0.0.1.1 with onnxruntime for DNSMOS): the
+# packages of scripts/requirements.txt.
 # Location: $SEKIT_VENV, default .build/venv. Prints the interpreter path on stdout.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"

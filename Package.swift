@@ -22,12 +22,13 @@ let package = Package(
         .systemLibrary(name: "CHDF5", pkgConfig: "hdf5", providers: [.apt(["libhdf5-dev"])]),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(name: "CEbur128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         // Hand-vectorised AVX2/FMA kernels with run-time dispatch (the rest is built for baseline x86-64).
         .target(name: "CKernels", path: "Sources/CKernels"),
         .target(
             name: "SEKit",
             dependencies: [
-                "CSndfile", "CFFTW", "CHDF5", "CSoxr", "CEbur128", "CKernels",
+                "CSndfile", "CFFTW", "CHDF5", "CSoxr", "CEbur128", "CPNG", "CKernels",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Yams", package: "Yams"),
             ]

@@ -16,6 +16,7 @@ struct SEKitCommand: AsyncParsableCommand {
             InfoCommand.self,
             MixCommand.self,
             NoiseCommand.self,
+            PlotCommand.self,
             RunsCommand.self,
             ScoreCommand.self,
             SynthesizeCommand.self,

@@ -19,9 +19,8 @@ struct PlotCommand: ParsableCommand {
             font file is needed. Files must share sample rate and length unless --max-seconds crops them \
             (then shorter files end early on the axis and rates may differ).
 
-            Example:
-              sekit plot noisy/c0001.wav enhanced/c0001.wav clean/c0001.wav --labels noisy,enhanced,clean \\
-                --title "c0001, 0 dB" --out c0001.png
+            Example (one clip's noisy input, enhanced output and clean reference):
+              sekit plot noisy/c1.wav enh/c1.wav clean/c1.wav --out c1.png
             """
     )
 

@@ -17,6 +17,7 @@ struct SEKitCommand: AsyncParsableCommand {
             MixCommand.self,
             NoiseCommand.self,
             PlotCommand.self,
+            ReportCommand.self,
             RunsCommand.self,
             ScoreCommand.self,
             SynthesizeCommand.self,

@@ -37,6 +37,8 @@ public struct PlotOutcome: Sendable {
     public var panels: Int
     /// The time axis's span, s.
     public var seconds: Double
+    /// What the figure shows, in words (its SVG title; alt text where it is shown).
+    public var description: String
 }
 
 /// `sekit plot` as one library entry point: reads the files, checks that they belong on one time
@@ -46,10 +48,20 @@ public enum PlotJob {
     /// Spectrogram rows per panel: the panel height in pixels.
     static var spectrogramRows: Int { PlotLayout.spectrogramHeight }
 
-    /// Draws the request's figure.
+    /// Draws the request's figure and writes it (atomically, claiming the output).
     /// - Throws: ``PlotError`` for bad options, unreadable files, files of different rates or
     ///   lengths without `maxSeconds`; file errors when the output cannot be written.
     public static func plot(_ request: PlotRequest) throws -> PlotOutcome {
+        let (data, outcome) = try render(request)
+        let lock = try OutputLock(output: request.output.path, lockFile: OutputLock.lockFile(besideFile: request.output))
+        defer { withExtendedLifetime(lock) {} }
+        try AtomicFile.write(data, to: request.output)
+        return outcome
+    }
+
+    /// The figure's bytes (PNG or SVG, by the output's extension), without writing them.
+    /// - Throws: as ``plot(_:)``, except for writing.
+    public static func render(_ request: PlotRequest) throws -> (data: Data, outcome: PlotOutcome) {
         let format = request.output.pathExtension.lowercased()
         guard format == "png" || format == "svg" else {
             throw PlotError.invalidOption(name: "out", value: request.output.path, reason: "must end in .png or .svg")
@@ -95,10 +107,8 @@ public enum PlotJob {
         } else {
             data = Data(try SVGFigure.document(figure).utf8)
         }
-        let lock = try OutputLock(output: request.output.path, lockFile: OutputLock.lockFile(besideFile: request.output))
-        defer { withExtendedLifetime(lock) {} }
-        try AtomicFile.write(data, to: request.output)
-        return PlotOutcome(output: request.output, widthPixels: figure.width, heightPixels: figure.height, panels: panels.count, seconds: seconds)
+        return (data, PlotOutcome(output: request.output, widthPixels: figure.width, heightPixels: figure.height, panels: panels.count,
+                                  seconds: seconds, description: figure.description))
     }
 
     /// File names without extension; with the parent folder when two names are the same

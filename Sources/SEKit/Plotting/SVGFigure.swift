@@ -6,10 +6,14 @@ enum SVGFigure {
     /// The document's text.
     /// - Throws: ``PlotError`` when an image cannot be encoded.
     static func document(_ figure: Figure) throws -> String {
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + (try element(figure))
+    }
+
+    /// The `<svg>` element alone (for a page that shows it inline), with `cssClass` when given.
+    static func element(_ figure: Figure, cssClass: String? = nil) throws -> String {
         var out = """
-        <?xml version="1.0" encoding="UTF-8"?>
         <svg xmlns="http://www.w3.org/2000/svg" width="\(figure.width)" height="\(figure.height)" \
-        viewBox="0 0 \(figure.width) \(figure.height)" role="img" aria-label="\(escape(figure.description))">
+        viewBox="0 0 \(figure.width) \(figure.height)" role="img" aria-label="\(escape(figure.description))"\(cssClass.map { " class=\"\($0)\"" } ?? "")>
         <title>\(escape(figure.description))</title>
         <rect width="100%" height="100%" fill="#ffffff"/>
 

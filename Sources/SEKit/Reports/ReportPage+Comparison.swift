@@ -1,0 +1,51 @@
+import Foundation
+
+extension ReportPage {
+    /// Several runs: the leaderboard of their corpus, and the comparison of the best two. Returns
+    /// the best run (lowest mean rank among the runs asked for).
+    mutating func comparisonSection(_ runs: [RunRecord]) throws -> RunRecord {
+        let board = try catalog.leaderboard(Leaderboard.Request(corpus: runs[0].id.rawValue))
+        body += heading(2, "Leaderboard")
+        body += "<p>Every checkpoint scored on the \(HTML.escape(board.corpus.description)), subset \(HTML.escape(board.subset)): "
+            + "mean ± half-width of the 95% CI; <strong>bold</strong>: best per column; mean rank over the metrics (dense ranks).</p>\n"
+        let header = ["checkpoint"] + zip(board.metrics, board.higherIsBetter).map { metric, higher in metric + (higher.map { $0 ? " ↑" : " ↓" } ?? "") }
+            + ["mean rank"]
+        let decimals = board.decimals
+        let rows = board.rows.map { row -> [HTML.Cell] in
+            [HTML.Cell(row.isReference ? "\(row.name) (input)" : row.name)] + zip(row.cells, decimals).map { cell, decimals in
+                guard let cell else { return HTML.Cell("–") }
+                var text = ReportNumber.fixed(cell.mean, decimals: decimals)
+                if let half = cell.ciHalfWidth { text += " ± " + ReportNumber.fixed(half, decimals: decimals) }
+                return HTML.Cell(text, sortValue: cell.mean, strong: cell.best && !row.isReference)
+            } + [Self.number(row.meanRank, decimals: 2)]
+        }
+        body += HTML.table(id: "leaderboard", caption: "Leaderboard", header: header, rows: rows, sortable: true)
+        // The best two of the runs asked for, by mean rank.
+        let asked = Set(runs.map(\.id))
+        let ranked = board.rows.filter { !$0.isReference && asked.contains($0.runID) }.sorted { ($0.meanRank ?? .infinity) < ($1.meanRank ?? .infinity) }
+        let bestID = ranked.first?.runID ?? runs[0].id
+        let best = runs.first { $0.id == bestID } ?? runs[0]
+        if ranked.count >= 2 {
+            let diff = try catalog.diff(ranked[1].runID.rawValue, ranked[0].runID.rawValue, request: RunDiff.Request(subsets: ["all"]))
+            body += heading(2, "The best two: \(ranked[0].name) against \(ranked[1].name)")
+            body += "<p>\(HTML.escape(diff.method))</p>\n"
+            let rows = diff.rows.map { row -> [HTML.Cell] in
+                let d = ReportNumber.decimals(metric: row.metric, values: [row.meanA, row.meanB])
+                var difference = Self.number(row.difference, decimals: d + 1, signed: true)
+                difference.strong = row.significant
+                if row.significant { difference.text += " *" }
+                return [HTML.Cell(row.metric), HTML.Cell(row.subset), Self.number(row.meanA, decimals: d), Self.number(row.meanB, decimals: d), difference,
+                        HTML.Cell("[\(ReportNumber.fixed(row.ciLow, decimals: d + 1)), \(ReportNumber.fixed(row.ciHigh, decimals: d + 1))]"),
+                        HTML.Cell(ReportNumber.pValue(row.p), sortValue: row.p ?? .nan), HTML.Cell(ReportNumber.pValue(row.pHolm), sortValue: row.pHolm ?? .nan),
+                        HTML.Cell("\(row.n)", sortValue: Double(row.n))]
+            }
+            body += HTML.table(id: "diff", caption: "A = \(diff.a.name), B = \(diff.b.name); * significant after Holm's correction",
+                               header: ["metric", "subset", "A", "B", "B − A", "95% CI", "p", "p (Holm)", "n"], rows: rows)
+            if !diff.params.isEmpty {
+                body += HTML.table(caption: "Parameters that differ", header: ["parameter", "A", "B"],
+                                   rows: diff.params.map { [HTML.Cell($0.key), HTML.Cell($0.a ?? "–"), HTML.Cell($0.b ?? "–")] })
+            }
+        }
+        return best
+    }
+}

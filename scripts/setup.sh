@@ -12,8 +12,8 @@ for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 # Installed without their recommendations (LaTeX for `runs leaderboard --format latex` tests:
-# pdflatex and booktabs, not the full TeX Live).
-lean_packages=(texlive-latex-recommended)
+# pdflatex and booktabs, not the full TeX Live; Chromium, headless, for the `sekit report` tests).
+lean_packages=(texlive-latex-recommended chromium fonts-dejavu-core)
 lean_missing=()
 for p in "${lean_packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || lean_missing+=("$p")

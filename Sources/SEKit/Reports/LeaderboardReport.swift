@@ -46,13 +46,19 @@ extension Leaderboard {
         }
     }
 
+    /// A cell as `mean ± half-width`.
+    static func text(of cell: Cell, decimals: Int) -> String {
+        var text = ReportNumber.fixed(cell.mean, decimals: decimals)
+        if let half = cell.ciHalfWidth { text += " ± " + ReportNumber.fixed(half, decimals: decimals) }
+        return text
+    }
+
     func textRows(best mark: (String) -> String) -> [[String]] {
         let decimals = self.decimals
         return rows.map { row in
             [row.isReference ? "\(row.name) (input)" : row.name] + zip(row.cells, decimals).map { cell, decimals in
                 guard let cell else { return "-" }
-                var text = ReportNumber.fixed(cell.mean, decimals: decimals)
-                if let half = cell.ciHalfWidth { text += " ± " + ReportNumber.fixed(half, decimals: decimals) }
+                let text = Self.text(of: cell, decimals: decimals)
                 return cell.best && !row.isReference ? mark(text) : text
             } + [row.meanRank.map { ReportNumber.fixed($0, decimals: 2) } ?? "-"]
         }

@@ -8,15 +8,12 @@ extension ReportPage {
         body += heading(2, "Leaderboard")
         body += "<p>Every checkpoint scored on the \(HTML.escape(board.corpus.description)), subset \(HTML.escape(board.subset)): "
             + "mean ± half-width of the 95% CI; <strong>bold</strong>: best per column; mean rank over the metrics (dense ranks).</p>\n"
-        let header = ["checkpoint"] + zip(board.metrics, board.higherIsBetter).map { metric, higher in metric + (higher.map { $0 ? " ↑" : " ↓" } ?? "") }
-            + ["mean rank"]
+        let header = board.header
         let decimals = board.decimals
         let rows = board.rows.map { row -> [HTML.Cell] in
             [HTML.Cell(row.isReference ? "\(row.name) (input)" : row.name)] + zip(row.cells, decimals).map { cell, decimals in
                 guard let cell else { return HTML.Cell("–") }
-                var text = ReportNumber.fixed(cell.mean, decimals: decimals)
-                if let half = cell.ciHalfWidth { text += " ± " + ReportNumber.fixed(half, decimals: decimals) }
-                return HTML.Cell(text, sortValue: cell.mean, strong: cell.best && !row.isReference)
+                return HTML.Cell(Leaderboard.text(of: cell, decimals: decimals), sortValue: cell.mean, strong: cell.best && !row.isReference)
             } + [Self.number(row.meanRank, decimals: 2)]
         }
         body += HTML.table(id: "leaderboard", caption: "Leaderboard", header: header, rows: rows, sortable: true)

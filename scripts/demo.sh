@@ -1,28 +1,44 @@
 #!/usr/bin/env bash
-# SEKit's main job on the built-in demo corpus, from a fresh machine:
+# SEKit's main job on the built-in demo corpus, from a fresh machine, in a few minutes:
 #   1. builds a release sekit (installing system packages first if missing),
-#   2. makes the demo corpus (espeak-ng speech, SEKit-generated noise) under datasets/demo/generated,
+#   2. makes the demo corpus (espeak-ng speech: four voices at their own rates; SEKit-generated
+#      white, pink and brown noise) under datasets/demo/generated,
 #   3. inspects it (sekit info) and catalogues it (sekit catalog import),
-#   4. mixes a noisy corpus with a train/test split (sekit mix) and prints its SNR histogram,
+#   4. mixes a noisy corpus at -5...10 dB, one or two noises per clip, with a speaker-disjoint
+#      train/test split (sekit mix) and prints its SNR histogram,
 #   5. exports STFT features and the ideal ratio mask to HDF5 and prints the layout (sekit features),
-#   6. resynthesises the oracle-mask output (sekit synthesize),
-#   7. scores the noisy test inputs and the oracle output against the clean references (sekit score),
-#      and two classical baselines (sekit enhance --method logmmse|wiener, then sekit score),
-#   8. lists the runs the catalogue remembers (sekit runs list),
-#   9. compares the oracle with the noisy input (sekit runs diff: paired bootstrap CI and Wilcoxon test)
-#      and prints the leaderboard of the test corpus (sekit runs leaderboard).
+#   6. resynthesises the oracle-mask output from the features (sekit synthesize),
+#   7. enhances the test clips with every classical baseline (spectral subtraction, MMSE-STSA,
+#      log-MMSE, Wiener) and the oracle masks (IRM, IBM, PSM) (sekit enhance),
+#   8. scores the noisy inputs and every output (sekit score: SNR, segSNR, SI-SDR, STOI, ESTOI,
+#      and PESQ with CSIG/CBAK/COVL when the project's Python environment is there),
+#   9. prints the leaderboard, finds the best classical method (sekit runs best) and tests it
+#      against the noisy input (sekit runs diff: paired bootstrap CI, Wilcoxon, Holm),
+#  10. draws one test clip's noisy, enhanced and clean spectrograms (sekit plot) and writes the
+#      HTML report of every run (sekit report), and says where everything is.
 # Everything it writes is under demo-out/ (and the catalogue demo-out/catalog.sqlite).
+#
+# Environment: SEKIT_BIN (use this sekit binary instead of building one), SEKIT_DEMO_OUT (output
+# folder), SEKIT_DEMO_CLIPS (clips to mix instead of the recipe's 48), SEKIT_PYTHON (the Python
+# environment for PESQ; default .build/venv when it has the pesq package).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 source scripts/setup.sh
 
-echo "== building sekit (release)" >&2
-swift build -c release --product sekit >&2
-sekit="$(swift build -c release --show-bin-path)/sekit"
-out="$root/demo-out"
+if [[ -n "${SEKIT_BIN:-}" ]]; then
+    sekit="$SEKIT_BIN"
+else
+    echo "== building sekit (release)" >&2
+    swift build -c release --product sekit >&2
+    sekit="$(swift build -c release --show-bin-path)/sekit"
+fi
+out="${SEKIT_DEMO_OUT:-$root/demo-out}"
 mkdir -p "$out"
+out="$(cd "$out" && pwd)"
 export SEKIT_CATALOG="$out/catalog.sqlite"
+count=()
+[[ -n "${SEKIT_DEMO_CLIPS:-}" ]] && count=(--count "$SEKIT_DEMO_CLIPS")
 
 echo "== demo corpus" >&2
 datasets/demo/make_demo_corpus.sh "$sekit" "$root/datasets/demo/generated"
@@ -37,7 +53,7 @@ echo "== sekit catalog import" >&2
 echo "== sekit mix (recipe datasets/recipes/demo.yaml, catalogued corpora)" >&2
 # Run it again and it resumes: finished clips are not redone.
 "$sekit" mix --recipe datasets/recipes/demo.yaml --speech corpus:demo-speech --noise corpus:demo-noise \
-    --name demo --out "$out/corpus"
+    --name demo --out "$out/corpus" "${count[@]}"
 
 echo "== sekit features: STFT magnitudes, clean targets and the ideal ratio mask into HDF5" >&2
 "$sekit" features --corpus "$out/corpus" --out "$out/features.h5" --targets clean,irm,noisy_phase --overwrite
@@ -45,33 +61,76 @@ echo "layout (h5dump -H, groups and datasets):"
 h5dump -H "$out/features.h5" | awk '/^ *(GROUP|DATASET)/ {print "  " $0; want = /DATASET/} /DATASPACE/ && want {print "  " $0; want = 0}'
 echo "  root attributes: $(h5dump -H "$out/features.h5" | awk '/^   ATTRIBUTE/ {gsub(/"/, "", $2); printf "%s ", $2}')"
 
-echo "== sekit synthesize: the oracle ratio mask back to audio" >&2
+echo "== sekit synthesize: the oracle ratio mask back to audio from the feature file" >&2
 "$sekit" synthesize --features "$out/features.h5" --dataset irm --kind mask --out "$out/oracle-irm"
 
-echo "== sekit score: the noisy test inputs against the clean references" >&2
-"$sekit" score --corpus "$out/corpus" --split test --metrics snr,segsnr,sisdr,stoi,estoi --checkpoint noisy \
-    --per-clip "$out/scores-noisy.csv"
+# PESQ and the composite measures run the ITU-T reference code in the project's Python
+# environment: used when it is there (scripts/python-env.sh makes it; scripts/test.sh does).
+metrics=snr,segsnr,sisdr,stoi,estoi
+python="${SEKIT_PYTHON:-$root/.build/venv/bin/python}"
+if [[ -x "$python" ]] && "$python" -c "import pesq" 2>/dev/null; then
+    export SEKIT_PYTHON="$python"
+    metrics=pesq_wb,csig,cbak,covl,$metrics
+    echo "== PESQ and CSIG/CBAK/COVL included (Python environment $python)" >&2
+else
+    echo "== PESQ and CSIG/CBAK/COVL left out: no Python environment with pesq (run scripts/python-env.sh to add them)" >&2
+fi
+score() { # NAME [--enhanced DIR]
+    local name="$1"; shift
+    "$sekit" score --corpus "$out/corpus" --split test --metrics "$metrics" --checkpoint "$name" --jobs 2 \
+        --per-clip "$out/scores/$name.csv" "$@" --format csv > /dev/null
+}
+mkdir -p "$out/scores"
 
-echo "== sekit score: the oracle-mask resynthesis (an upper bound for mask-based models)" >&2
-"$sekit" score --corpus "$out/corpus" --split test --enhanced "$out/oracle-irm" --metrics snr,segsnr,sisdr,stoi,estoi \
-    --checkpoint oracle-irm
+echo "== sekit score: the noisy test inputs, and the oracle-mask resynthesis" >&2
+score noisy
+score oracle-irm-synth --enhanced "$out/oracle-irm"
 
-echo "== sekit enhance + score: classical baselines (log-MMSE, Wiener) for the leaderboard" >&2
-for method in logmmse wiener; do
-    "$sekit" enhance --method "$method" --corpus "$out/corpus" --split test --out "$out/enhanced/$method"
-    "$sekit" score --corpus "$out/corpus" --split test --enhanced "$out/enhanced/$method" --metrics snr,segsnr,sisdr,stoi,estoi \
-        --checkpoint "$method" --format csv > /dev/null
+classical=(specsub mmse-stsa logmmse wiener)
+oracles=(oracle-irm oracle-ibm oracle-psm)
+echo "== sekit enhance + score: classical baselines (${classical[*]}) and oracle masks (${oracles[*]})" >&2
+for method in "${classical[@]}" "${oracles[@]}"; do
+    "$sekit" enhance --method "$method" --corpus "$out/corpus" --split test --out "$out/enhanced/$method" --jobs 2
+    score "$method" --enhanced "$out/enhanced/$method"
 done
 
 echo "== sekit runs list" >&2
-"$sekit" runs list --limit 6
+"$sekit" runs list --kind score --limit 9
 
 # The latest score run of each checkpoint (the demo may have run before: names repeat, ids do not).
 latest() { "$sekit" runs list --kind score --filter "name = '$1'" --limit 1 --format csv | tail -n +2 | cut -d, -f1; }
 noisy_run="$(latest noisy)"
-oracle_run="$(latest oracle-irm)"
-echo "== sekit runs diff: is the oracle mask better than the noisy input, and by how much?" >&2
-"$sekit" runs diff "$noisy_run" "$oracle_run" --subset all
 echo "== sekit runs leaderboard: the table for the paper" >&2
-"$sekit" runs leaderboard --corpus "$oracle_run" --format markdown
-echo "demo: outputs in $out (catalogue $SEKIT_CATALOG; try: $sekit catalog stats)" >&2
+"$sekit" runs leaderboard --corpus "$noisy_run" --format markdown
+
+rank_metric=stoi
+[[ "$metrics" == pesq_wb* ]] && rank_metric=pesq_wb
+names="$(printf "'%s'," "${classical[@]}")"
+best="$("$sekit" runs best --metric "$rank_metric" --corpus "$noisy_run" --filter "name in (${names%,})" --format csv | sed -n 2p)"
+best_run="$(cut -d, -f2 <<<"$best")"
+best_name="$(cut -d, -f3 <<<"$best")"
+echo "== sekit runs diff: the best classical method by $rank_metric ($best_name) against the noisy input" >&2
+"$sekit" runs diff "$noisy_run" "$best_run" --subset all
+
+echo "== sekit plot: one test clip, noisy / $best_name / clean" >&2
+clip="$(awk -F, 'NR == 2 {print $1}' "$out/scores/$best_name.csv")"
+mkdir -p "$out/figures"
+"$sekit" plot "$out/corpus/noisy/$clip.wav" "$out/enhanced/$best_name/$clip.wav" "$out/corpus/clean/$clip.wav" \
+    --labels "noisy,$best_name,clean" --kind both --title "$clip: noisy, $best_name, clean" --out "$out/figures/$clip.png"
+
+echo "== sekit report: every run on one page" >&2
+runs=()
+for name in noisy "${classical[@]}" "${oracles[@]}" oracle-irm-synth; do runs+=("$(latest "$name")"); done
+"$sekit" report "${runs[@]}" --out "$out/report.html" --worst 5
+
+cat >&2 <<EOF
+== demo: done. Where everything is:
+  $out/corpus/            the noisy corpus (noisy/, clean/, noise/, manifest.jsonl; mix.json)
+  $out/features.h5        STFT features and the ideal ratio mask (read with experiments/python/sekit_dataset.py)
+  $out/enhanced/METHOD/   classical baselines and oracle masks; $out/oracle-irm/ the mask resynthesised
+  $out/scores/NAME.csv    per-clip scores of every run
+  $out/figures/$clip.png  spectrograms and levels of one clip
+  $out/report.html        the report: leaderboard, the best two compared, charts, the worst clips with audio
+                          (open it in a browser; it needs no network)
+  $SEKIT_CATALOG          the catalogue (try: $sekit runs list; $sekit catalog stats)
+EOF

@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+
+/// `scripts/demo.sh`, reduced to 16 clips and run with the test build's binary: it finishes, leaves
+/// what it says it leaves, and its report opens in Chromium without errors.
+@Suite(.serialized, .enabled(if: Chromium.required, "needs chromium (scripts/setup.sh)"))
+struct DemoScriptTests {
+    @Test func theDemoRunsAndItsReportLoads() throws {
+        let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
+        let out = folder.path("demo-out")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [GoldenCorpus.projectRoot.appendingPathComponent("scripts/demo.sh").path]
+        var environment = ProcessInfo.processInfo.environment
+        environment["SEKIT_BIN"] = SEKitBinary.url.path
+        environment["SEKIT_DEMO_OUT"] = out
+        environment["SEKIT_DEMO_CLIPS"] = "16"
+        process.environment = environment
+        let stdout = Pipe(), stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        let printed = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let said = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "demo failed:\n\(said.suffix(3000))")
+        #expect(printed.contains("| checkpoint |") && printed.contains("oracle-psm"), "the leaderboard")
+        #expect(said.contains("== demo: done. Where everything is:"))
+        let expected = ["corpus/manifest.jsonl", "features.h5", "report.html", "scores/noisy.csv", "scores/logmmse.csv",
+                        "scores/oracle-irm.csv", "enhanced/specsub", "enhanced/oracle-psm", "oracle-irm", "catalog.sqlite"]
+        for path in expected { #expect(FileManager.default.fileExists(atPath: out + "/" + path), "demo-out/\(path) missing") }
+        let figures = try FileManager.default.contentsOfDirectory(atPath: out + "/figures")
+        #expect(figures.count == 1 && figures[0].hasSuffix(".png"), "\(figures)")
+        let report = try ReportCommandTests().check(out + "/report.html", name: "demo-report")
+        #expect((report["console_errors"] as? [Any])?.isEmpty == true, "\(report["console_errors"]!)")
+        #expect((report["exceptions"] as? [Any])?.isEmpty == true && (report["external_requests"] as? [Any])?.isEmpty == true)
+        let shown = try #require(report["figures"] as? [String: Any])
+        let images = try #require(shown["images"] as? [[String: Any]])
+        #expect(!images.isEmpty && images.allSatisfy { ($0["naturalWidth"] as? Double ?? 0) > 0 })
+        #expect(((shown["charts"] as? [Any])?.count ?? 0) > 0)
+    }
+}

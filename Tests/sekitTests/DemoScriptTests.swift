@@ -29,7 +29,7 @@ struct DemoScriptTests {
         let expected = ["corpus/manifest.jsonl", "features.h5", "report.html", "scores/noisy.csv", "scores/logmmse.csv",
                         "scores/oracle-irm.csv", "enhanced/specsub", "enhanced/oracle-psm", "oracle-irm", "catalog.sqlite"]
         for path in expected { #expect(FileManager.default.fileExists(atPath: out + "/" + path), "demo-out/\(path) missing") }
-        let figures = try FileManager.default.contentsOfDirectory(atPath: out + "/figures")
+        let figures = try FileManager.default.contentsOfDirectory(atPath: out + "/figures").filter { !$0.hasPrefix(".") }
         #expect(figures.count == 1 && figures[0].hasSuffix(".png"), "\(figures)")
         let report = try ReportCommandTests().check(out + "/report.html", name: "demo-report")
         #expect((report["console_errors"] as? [Any])?.isEmpty == true, "\(report["console_errors"]!)")

@@ -48,7 +48,9 @@ struct ReportCommand: AsyncParsableCommand {
         request.worst = worst
         request.worstMetric = worstMetric
         request.audio = audio
-        let outcome = try HTMLReport.write(request, catalog: try catalog.openForReading())
+        // The catalogue it reads from also records the report run.
+        let opened = try catalog.open(create: false)
+        let outcome = try HTMLReport.write(request, catalog: opened, context: RunContext(catalog: opened))
         printError("report: \(outcome.runs.count) run(s), \(outcome.figures) figures, \(outcome.clipsShown) clips with audio, "
                    + "\(outcome.bytes / 1024) KiB -> \(outcome.output.path)")
     }

@@ -90,6 +90,11 @@ struct ReportCommandTests {
             #expect(!html.contains(external), "the page refers to something outside it: \(external)")
         }
         #expect(html.contains("<th scope=\"col\""))
+        // The report is a run of its own, descending from the run it shows, with the page as its artifact.
+        let recorded = try folder.sqlite(catalog, """
+            SELECT p.name || ' ' || (SELECT count(*) FROM artifacts a WHERE a.run_id = r.id) FROM runs r JOIN runs p ON p.id = r.parent_id WHERE r.kind = 'report'
+            """)
+        #expect(recorded == "logmmse 1", "\(recorded)")
         try expectReadable(try check(one, name: "report-one-run"), clips: 8, page: "one run")
 
         let several = folder.path("pages/several.html")

@@ -46,10 +46,12 @@ public struct HTMLReportOutcome: Sendable {
 /// one corpus): the corpus's leaderboard and the `runs diff` of the best two with significance,
 /// then the best run's own section.
 public enum HTMLReport {
-    /// Writes the page (atomically, claiming the output).
+    /// Writes the page (atomically, claiming the output) and records a `report` run in
+    /// `context`'s catalogue (parent: the run reported on, or the best of several; params: the
+    /// runs, options and figures; the page as its artifact).
     /// - Throws: ``CatalogError`` for unknown or non-score runs; ``PlotError`` for bad options;
     ///   file errors.
-    public static func write(_ request: HTMLReportRequest, catalog: Catalog) throws -> HTMLReportOutcome {
+    public static func write(_ request: HTMLReportRequest, catalog: Catalog, context: RunContext? = nil) throws -> HTMLReportOutcome {
         guard !request.runs.isEmpty else { throw PlotError.invalidOption(name: "runs", value: "", reason: "name at least one score run") }
         guard (0...100).contains(request.worst) else {
             throw PlotError.invalidOption(name: "worst", value: "\(request.worst)", reason: "must be from 0 to 100 clips")
@@ -71,6 +73,7 @@ public enum HTMLReport {
             try page.scoreRunSection(runs[0], headingLevel: 2)
         } else {
             let best = try page.comparisonSection(runs)
+            page.reportedRun = best.id
             title = "Comparison of \(runs.count) score runs"
             page.body = "<h1>\(HTML.escape(title))</h1>\n" + page.generatedLine() + page.body
             page.body += "<h2>The best run: \(HTML.escape(best.name))</h2>\n"
@@ -79,8 +82,16 @@ public enum HTMLReport {
         let html = HTML.page(title: title, body: page.body)
         let lock = try OutputLock(output: request.output.path, lockFile: OutputLock.lockFile(besideFile: request.output))
         defer { withExtendedLifetime(lock) {} }
-        let data = Data(html.utf8)
-        try AtomicFile.write(data, to: request.output)
-        return HTMLReportOutcome(output: request.output, runs: runs, clipsShown: page.clipsShown, figures: page.figures, bytes: data.count)
+        let params = ["runs": runs.map(\.id.rawValue).joined(separator: ","), "out": request.output.standardizedFileURL.path,
+                      "worst": "\(request.worst)", "worst_metric": request.worstMetric ?? "", "audio": request.audio.rawValue]
+        let run = try RecordedRun.begin(context ?? RunContext(catalog: nil), kind: .report, name: title, params: params,
+                                        parent: page.reportedRun ?? runs[0].id)
+        return try run.failing {
+            let data = Data(html.utf8)
+            try AtomicFile.write(data, to: request.output)
+            try run.recordArtifact(fileAt: request.output, kind: "report")
+            try run.finish(params: ["figures": "\(page.figures)", "clips_shown": "\(page.clipsShown)", "bytes": "\(data.count)"])
+            return HTMLReportOutcome(output: request.output, runs: runs, clipsShown: page.clipsShown, figures: page.figures, bytes: data.count)
+        }
     }
 }

@@ -9,6 +9,8 @@ struct ReportPage {
     var body = ""
     var clipsShown = 0
     var figures = 0
+    /// The run the page is mainly about (the best of several).
+    var reportedRun: RunID?
 
     init(request: HTMLReportRequest, catalog: Catalog, folder: URL) {
         self.request = request; self.catalog = catalog; self.folder = folder

@@ -155,7 +155,8 @@ struct EnhancementFraming {
                 /// Windows the frame starting at `start`, transforms it, and writes |Y|².
                 func analyse(_ start: Int) {
                     let available = max(0, min(frameLength, count - start))
-                    for i in 0..<available { frame[i] = x[start + i] * w[i] }
+                    let source = x.baseAddress! + start  // offset once: the loop below vectorises
+                    for i in 0..<available { frame[i] = source[i] * w[i] }
                     for i in available..<frame.count { frame[i] = 0 }
                     fft.forward(UnsafeBufferPointer(frame), into: spectrum)
                     for k in 0..<bins {
@@ -184,7 +185,8 @@ struct EnhancementFraming {
                             spectrum[2 * k + 1] *= g
                         }
                         fft.inverse(UnsafeBufferPointer(spectrum), into: frame)
-                        for i in 0..<min(frameLength, count - start) { y[start + i] += frame[i] }
+                        let target = y.baseAddress! + start
+                        for i in 0..<min(frameLength, count - start) { target[i] += frame[i] }
                         if leading {
                             if noiseOnly {
                                 let mu = rule.noiseSmoothing

@@ -14,12 +14,19 @@ struct SpectralBuffers: ~Copyable {
     /// MCRA state: smoothed power S, its running minimum and temporary minimum, speech presence p̂.
     let smoothed, minimum, temporary, presence: UnsafeMutableBufferPointer<Double>
 
+    /// Alignment of the float buffers, bytes (a cache line; AVX-512 loads).
+    static let alignmentBytes = 64
+
     private let floats: UnsafeMutableBufferPointer<Float>
     private let doubles: UnsafeMutableBufferPointer<Double>
 
     init(fftSize: Int) {
         let bins = fftSize / 2 + 1
-        let floats = UnsafeMutableBufferPointer<Float>.allocate(capacity: fftSize + 2 * bins)
+        // Aligned for SIMD loads (FFTW runs its aligned plans on them): the frame at the start, the
+        // spectrum 4·fftSize bytes in (fftSize is even, and a multiple of 16 at the usual sizes).
+        let floatCount = fftSize + 2 * bins
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: floatCount * MemoryLayout<Float>.stride, alignment: Self.alignmentBytes)
+        let floats = UnsafeMutableBufferPointer(start: raw.bindMemory(to: Float.self, capacity: floatCount), count: floatCount)
         floats.initialize(repeating: 0)
         let doubles = UnsafeMutableBufferPointer<Double>.allocate(capacity: 8 * bins)
         doubles.initialize(repeating: 0)
@@ -36,7 +43,7 @@ struct SpectralBuffers: ~Copyable {
     }
 
     deinit {
-        floats.deallocate()
+        UnsafeMutableRawPointer(floats.baseAddress!).deallocate()
         doubles.deallocate()
     }
 }

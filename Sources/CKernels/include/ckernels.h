@@ -103,6 +103,17 @@ enum {
 };
 void sekit_decision_directed_evaluate(int function, const double *x, const double *y, double *out, long count, int avx2);
 
+/// Power spectral subtraction (sekit enhance --method specsub), one frame of bins k < bins:
+/// out[0] = sum of power[k], out[1] = sum of max(noise[k], minimum_noise_power) (four running sums a
+/// lane, combined as (l0 + l2) + (l1 + l3)). avx2 as for sekit_decision_directed_frame.
+void sekit_spectral_subtraction_sums(const double *power, const double *noise, long bins, double minimum_noise_power,
+                                     double *out, int avx2);
+
+/// gain[k] = sqrt(max(P - alpha lambda, beta lambda)/P) with P = power[k] and
+/// lambda = max(noise[k], minimum_noise_power), or 0 where P is 0; four bins at a time.
+void sekit_spectral_subtraction_gains(const double *power, const double *noise, double *gain, long bins, double alpha,
+                                      double beta, double minimum_noise_power, int avx2);
+
 #ifdef __cplusplus
 }
 #endif

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 @testable import SEKit
 
-/// The decision-directed frame kernel (C, four bins at a time) against a plain transcription of
-/// the rule, bin by bin, in both of its builds, for bin counts with and without a partial last
-/// block, on the first frame and after it.
+/// The per-frame kernels (C, four bins at a time) against plain transcriptions, bin by bin, for bin
+/// counts with and without a partial last block: the decision-directed frame in both of its builds,
+/// on the first frame and after it, and spectral subtraction's sums and gains.
 @Suite struct EnhancementKernelTests {
     static let parameters = DecisionDirectedKernel.Parameters(alpha: 0.98, ksiMin: pow(10, -2.5), gammaMax: 40,
                                                               minimumNoisePower: 1e-30, minimumV: 1e-12)
@@ -61,6 +61,30 @@ import Testing
                             "ln(1 + ξ) at the ends, \(label)")
                 }
             }
+        }
+    }
+
+    @Test func spectralSubtractionMatchesTheRuleBinByBin() {
+        var rng = SplitMix64(seed: 11)
+        func uniform() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
+        let floor = 1e-30, alpha = 3.2, beta = 0.002
+        for bins in [9, 12, 321] {
+            var noise = (0..<bins).map { _ in pow(10, -6 * uniform()) }
+            noise[bins / 2] = 0  // floored
+            var power = noise.map { uniform() < 0.1 ? 0 : $0 * 10 * pow(uniform(), 2) }
+            var gain = [Double](repeating: .nan, count: bins)
+            let (sums, _) = power.withUnsafeMutableBufferPointer { p in
+                noise.withUnsafeMutableBufferPointer { n in
+                    gain.withUnsafeMutableBufferPointer { g in
+                        SpectralSubtractionKernel.gains(power: p, noise: n, into: g, overSubtraction: alpha, spectralFloor: beta, minimumNoisePower: floor)
+                        return (SpectralSubtractionKernel.sums(power: p, noise: n, minimumNoisePower: floor), 0)
+                    }
+                }
+            }
+            let lambda = noise.map { max($0, floor) }
+            let expected = zip(power, lambda).map { p, l in p > 0 ? (max(p - alpha * l, beta * l) / p).squareRoot() : 0 }
+            #expect(zip(gain, expected).allSatisfy { abs($0 - $1) <= 1e-12 * $1 }, "\(bins) bins")
+            #expect(abs(sums.power - power.reduce(0, +)) <= 1e-12 * sums.power && abs(sums.noise - lambda.reduce(0, +)) <= 1e-12 * sums.noise)
         }
     }
 }

@@ -54,15 +54,15 @@ public struct BlindEnhancer: Sendable {
             return framing.process(noisy, parameters: parameters) { _ in SpectralSubtraction(parameters: parameters) }
         case .mmseSTSA:
             return framing.process(noisy, parameters: parameters) {
-                DecisionDirectedRule<ShortTimeSpectralAmplitudeGain>(parameters: parameters, frameLength: framing.frameLength, scratch: $0)
+                DecisionDirectedRule<ShortTimeSpectralAmplitudeGain>(parameters: parameters, frameLength: framing.frameLength, previous: $0)
             }
         case .logmmse:
             return framing.process(noisy, parameters: parameters) {
-                DecisionDirectedRule<LogSpectralAmplitudeGain>(parameters: parameters, frameLength: framing.frameLength, scratch: $0)
+                DecisionDirectedRule<LogSpectralAmplitudeGain>(parameters: parameters, frameLength: framing.frameLength, previous: $0)
             }
         case .wiener:
             return framing.process(noisy, parameters: parameters) {
-                DecisionDirectedRule<WienerGain>(parameters: parameters, frameLength: framing.frameLength, scratch: $0)
+                DecisionDirectedRule<WienerGain>(parameters: parameters, frameLength: framing.frameLength, previous: $0)
             }
         }
     }
@@ -130,18 +130,18 @@ struct EnhancementFraming {
         count <= frameLength ? 1 : 1 + (count - frameLength + hop - 1) / hop
     }
 
-    /// Runs the analysis, the rule `makeRule` builds (given the decision-directed rule's
-    /// buffers), the noise estimate and the overlap-add over `noisy`.
+    /// Runs the analysis, the rule `makeRule` builds (given the decision-directed rule's buffer of
+    /// the previous frame's clean power), the noise estimate and the overlap-add over `noisy`.
     func process<Rule: SpectralGainRule>(_ noisy: [Float], parameters: BlindEnhancerParameters,
-                                         makeRule: (DecisionDirectedScratch) -> Rule) -> [Float] {
+                                         makeRule: (UnsafeMutableBufferPointer<Double>) -> Rule) -> [Float] {
         // The buffers are borrowed for the whole call below, so the pointers taken from them stay
         // valid until it returns (a noncopyable value may otherwise end at its last use).
         process(noisy, parameters: parameters, buffers: SpectralBuffers(fftSize: fftSize), makeRule: makeRule)
     }
 
     private func process<Rule: SpectralGainRule>(_ noisy: [Float], parameters: BlindEnhancerParameters, buffers: borrowing SpectralBuffers,
-                                                 makeRule: (DecisionDirectedScratch) -> Rule) -> [Float] {
-        var rule = makeRule(DecisionDirectedScratch(previous: buffers.previous, wiener: buffers.wiener, v: buffers.v))
+                                                 makeRule: (UnsafeMutableBufferPointer<Double>) -> Rule) -> [Float] {
+        var rule = makeRule(buffers.previous)
         let leading = parameters.noiseEstimate == .leading
         var tracker = MinimaControlledRecursiveAveraging(parameters: parameters, hopSeconds: Double(hop) / Double(sampleRate), buffers: buffers)
         let fft = RealFFT.float(size: fftSize)
@@ -155,7 +155,8 @@ struct EnhancementFraming {
                 /// Windows the frame starting at `start`, transforms it, and writes |Y|².
                 func analyse(_ start: Int) {
                     let available = max(0, min(frameLength, count - start))
-                    for i in 0..<available { frame[i] = x[start + i] * w[i] }
+                    let source = x.baseAddress! + start  // offset once: the loop below vectorises
+                    for i in 0..<available { frame[i] = source[i] * w[i] }
                     for i in available..<frame.count { frame[i] = 0 }
                     fft.forward(UnsafeBufferPointer(frame), into: spectrum)
                     for k in 0..<bins {
@@ -184,7 +185,8 @@ struct EnhancementFraming {
                             spectrum[2 * k + 1] *= g
                         }
                         fft.inverse(UnsafeBufferPointer(spectrum), into: frame)
-                        for i in 0..<min(frameLength, count - start) { y[start + i] += frame[i] }
+                        let target = y.baseAddress! + start
+                        for i in 0..<min(frameLength, count - start) { target[i] += frame[i] }
                         if leading {
                             if noiseOnly {
                                 let mu = rule.noiseSmoothing

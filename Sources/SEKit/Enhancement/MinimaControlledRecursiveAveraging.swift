@@ -54,23 +54,37 @@ struct MinimaControlledRecursiveAveraging {
     /// Updates λ from this frame's power, for the next frame.
     mutating func update(power: UnsafeMutableBufferPointer<Double>, noise: UnsafeMutableBufferPointer<Double>) {
         framesSeen += 1
+        let last = power.count - 1
+        // The end bins (mirrored neighbours), then the inner ones in a loop with no branch, one
+        // loop per kind of frame (a restart of the minimum search or not), so that it vectorises.
         let restart = framesSeen % windowFrames == 0
-        let alphaS = alphaS, alphaD = alphaD, alphaP = alphaP, delta = delta
-        for k in 0..<power.count {
-            let s = alphaS * smoothed[k] + (1 - alphaS) * Self.frequencySmoothed(power, k)
-            smoothed[k] = s
-            if restart {
-                minimum[k] = min(temporary[k], s)
-                temporary[k] = s
-            } else {
-                minimum[k] = min(minimum[k], s)
-                temporary[k] = min(temporary[k], s)
+        update(bin: 0, smoothedPower: Self.frequencySmoothed(power, 0), power: power, noise: noise, restart: restart)
+        update(bin: last, smoothedPower: Self.frequencySmoothed(power, last), power: power, noise: noise, restart: restart)
+        let centre = Self.centreWeight, side = Self.sideWeight
+        if restart {
+            for k in 1..<last {
+                update(bin: k, smoothedPower: centre * power[k] + side * (power[k - 1] + power[k + 1]), power: power, noise: noise, restart: true)
             }
-            let speech: Double = s > delta * minimum[k] ? 1 : 0
-            let p = alphaP * presence[k] + (1 - alphaP) * speech
-            presence[k] = p
-            let smoothing = alphaD + (1 - alphaD) * p
-            noise[k] = smoothing * noise[k] + (1 - smoothing) * power[k]
+        } else {
+            for k in 1..<last {
+                update(bin: k, smoothedPower: centre * power[k] + side * (power[k - 1] + power[k + 1]), power: power, noise: noise, restart: false)
+            }
         }
+    }
+
+    /// Eqs. 3–10 for bin k, given its S_f.
+    @inline(__always)
+    private func update(bin k: Int, smoothedPower: Double, power: UnsafeMutableBufferPointer<Double>,
+                        noise: UnsafeMutableBufferPointer<Double>, restart: Bool) {
+        let s = alphaS * smoothed[k] + (1 - alphaS) * smoothedPower
+        smoothed[k] = s
+        let least = min(restart ? temporary[k] : minimum[k], s)
+        minimum[k] = least
+        temporary[k] = restart ? s : min(temporary[k], s)
+        let speech: Double = s > delta * least ? 1 : 0
+        let p = alphaP * presence[k] + (1 - alphaP) * speech
+        presence[k] = p
+        let smoothing = alphaD + (1 - alphaD) * p
+        noise[k] = smoothing * noise[k] + (1 - smoothing) * power[k]
     }
 }

@@ -10,7 +10,7 @@ import Foundation
 /// from the frame's SNR = 10·log10(Σ|Y|²/Σλ) over all FFT bins by Berouti's rule for power
 /// subtraction (specsub.m's `berouti`): α = α₀ − SNR·(3/20) for −5 ≤ SNR ≤ 20 dB with α₀ = 4,
 /// 5 below −5 dB, 1 above 20 dB. specsub.m's detector: a frame whose SNR is below 3 dB is noise
-/// only. A bin of zero power gets gain 0.
+/// only. A bin of zero power gets gain 0. The per-bin sums and gains are ``SpectralSubtractionKernel``'s.
 struct SpectralSubtraction: SpectralGainRule {
     /// Berouti's α₀, the over-subtraction at 0 dB.
     static let bodyOverSubtraction = 4.0
@@ -41,25 +41,14 @@ struct SpectralSubtraction: SpectralGainRule {
 
     mutating func computeGains(power: UnsafeMutableBufferPointer<Double>, noise: UnsafeMutableBufferPointer<Double>,
                                gain: UnsafeMutableBufferPointer<Double>, detectNoise: Bool) -> Bool {
-        let bins = power.count
-        var powerSum = 0.0, noiseSum = 0.0
-        for k in 0..<bins {
-            powerSum += power[k]
-            noiseSum += max(noise[k], SpectralConventions.minimumNoisePower)
-        }
-        let fullPower = SpectralConventions.fullSpectrumSum(halfSum: powerSum, dc: power[0], nyquist: power[bins - 1])
-        let fullNoise = SpectralConventions.fullSpectrumSum(
-            halfSum: noiseSum, dc: max(noise[0], SpectralConventions.minimumNoisePower),
-            nyquist: max(noise[bins - 1], SpectralConventions.minimumNoisePower))
+        let bins = power.count, floor = SpectralConventions.minimumNoisePower
+        let sums = SpectralSubtractionKernel.sums(power: power, noise: noise, minimumNoisePower: floor)
+        let fullPower = SpectralConventions.fullSpectrumSum(halfSum: sums.power, dc: power[0], nyquist: power[bins - 1])
+        let fullNoise = SpectralConventions.fullSpectrumSum(halfSum: sums.noise, dc: max(noise[0], floor), nyquist: max(noise[bins - 1], floor))
         let snrDB = 10 * log10(fullPower / fullNoise)
         let alpha = overSubtraction ?? Self.berouti(snrDB: snrDB)
-        let beta = spectralFloor
-        for k in 0..<bins {
-            let p = power[k]
-            let lambda = max(noise[k], SpectralConventions.minimumNoisePower)
-            let subtracted = max(p - alpha * lambda, beta * lambda)
-            gain[k] = p > 0 ? (subtracted / p).squareRoot() : 0
-        }
+        SpectralSubtractionKernel.gains(power: power, noise: noise, into: gain, overSubtraction: alpha, spectralFloor: spectralFloor,
+                                        minimumNoisePower: floor)
         return detectNoise && snrDB < vadThresholdDB
     }
 }

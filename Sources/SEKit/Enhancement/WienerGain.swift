@@ -6,11 +6,5 @@
 /// the previous frame's noise estimate; SEKit applies the Wiener gain itself, in the framing and
 /// decision-directed rule shared by the other methods (``DecisionDirectedRule``).
 enum WienerGain: DecisionDirectedGain {
-    @inline(__always)
-    static func gain(wiener a: Double, v: Double, inverseRootV: Double) -> Double { a }
-
-    static func gains(wiener a: UnsafeMutableBufferPointer<Double>, v: UnsafeMutableBufferPointer<Double>,
-                      into gain: UnsafeMutableBufferPointer<Double>) {
-        for k in 0..<a.count { gain[k] = a[k] }
-    }
+    static var kernel: DecisionDirectedKernel.Gain { .wiener }
 }

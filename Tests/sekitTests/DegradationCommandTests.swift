@@ -75,3 +75,49 @@ struct DegradationCommandTests {
         }
     }
 }
+
+/// Scores broken down by degradation kind: `sekit score --corpus` stores `degradation=KIND`
+/// subsets, and `runs leaderboard` / `runs diff` take them (`--subset degradation=codec`).
+@Suite(.serialized, .enabled(if: GoldenCorpus.fixturesRequired, "needs ../shared/fixtures"))
+struct DegradationScoringTests {
+    struct Aggregate: Decodable { let metric: String; let subset: String; let n: Int }
+    struct Output: Decodable { let summary: [Aggregate] }
+
+    @Test func scoreLeaderboardAndDiffBreakDownByDegradation() throws {
+        let folder = try CatalogCLIFolder()
+        defer { folder.cleanup() }
+        let catalog = folder.path("catalog.sqlite"), corpus = folder.path("corpus")
+        let f = GoldenCorpus.fixtures.path
+        let mixed = try SEKitBinary.run([
+            "mix", "--speech", f + "/speech", "--noise", f + "/noise", "--count", "24", "--seconds", "1", "--seed", "4",
+            "--codec", "mp3,opus", "--packet-loss", "0.1:0.2", "--degradations-per-clip", "0:0.3,1:0.4,2:0.3",
+            "--out", corpus, "--catalog", catalog])
+        #expect(mixed.status == 0, "\(mixed.stderr)")
+        struct Record: Decodable { struct D: Decodable { let stage: String; let codec: String? }; let degradations: [D] }
+        let records = try String(contentsOfFile: corpus + "/manifest.jsonl", encoding: .utf8).split(separator: "\n")
+            .map { try JSONDecoder().decode(Record.self, from: Data($0.utf8)) }
+        let noisy = try SEKitBinary.run(["score", "--corpus", corpus, "--metrics", "snr,sisdr", "--format", "json",
+                                         "--checkpoint", "noisy", "--catalog", catalog])
+        #expect(noisy.status == 0, "\(noisy.stderr)")
+        let aggregates = try JSONDecoder().decode(Output.self, from: Data(noisy.stdout.utf8)).summary.filter { $0.metric == "snr" }
+        let n = Dictionary(aggregates.map { ($0.subset, $0.n) }, uniquingKeysWith: { a, _ in a })
+        #expect(n["degradation=none"] == records.filter { $0.degradations.isEmpty }.count)
+        #expect(n["degradation=mp3"] == records.filter { $0.degradations.contains { $0.codec == "mp3" } }.count)
+        #expect(n["degradation=codec"] == records.filter { $0.degradations.contains { $0.stage == "codec" } }.count)
+        #expect(n["degradation=packet-loss"] == records.filter { $0.degradations.contains { $0.stage == "packet-loss" } }.count)
+        #expect(n["all"] == 24)
+
+        let clean = try SEKitBinary.run(["score", "--corpus", corpus, "--enhanced", corpus + "/noise", "--metrics", "snr,sisdr",
+                                         "--checkpoint", "noise-only", "--catalog", catalog])
+        #expect(clean.status == 0, "\(clean.stderr)")
+        let board = try SEKitBinary.run(["runs", "leaderboard", "--corpus", "noisy", "--subset", "degradation=codec", "--format", "csv",
+                                         "--catalog", catalog])
+        #expect(board.status == 0, "\(board.stderr)")
+        #expect(board.stdout.contains("noise-only") && board.stdout.contains("noisy"))
+        let diff = try SEKitBinary.run(["runs", "diff", "noisy", "noise-only", "--subset", "degradation=codec,degradation=none",
+                                        "--format", "csv", "--catalog", catalog])
+        #expect(diff.status == 0, "\(diff.stderr)")
+        #expect(diff.stdout.contains("degradation=codec") && diff.stdout.contains("degradation=none"))
+        #expect(!diff.stdout.contains("degradation=opus"))
+    }
+}

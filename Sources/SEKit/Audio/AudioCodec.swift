@@ -7,8 +7,8 @@ import Foundation
 /// below, libsndfile returns exactly as many samples as went in, at lag 0 (cross-correlation):
 /// - MP3 (LAME 3.100, mpg123 1.31): LAME's encoder delay (576) and the decoder's (529) are written
 ///   in the LAME Info tag and removed by mpg123's gapless decoding — when the Info tag is used. At
-///   low bitrates (below 48 kbps at 16 kHz, 64 kbps at 48 kHz; every bitrate at 11.025, 12 and
-///   24 kHz) it is not, and the output comes 1105 samples late and padded: SEKit then drops those
+///   low bitrates (measured: 32 kbps and below at 16 kHz, about 60 kbps and below at 48 kHz, every
+///   bitrate tried at 11.025, 12 and 24 kHz) it is not, and the output comes 1105 samples late and padded: SEKit then drops those
 ///   1105 samples itself. MPEG sample rates (8, 11.025, 12, 16, 22.05, 24, 32, 44.1, 48 kHz) are
 ///   coded as they are, others at the next MPEG rate up (48 kHz above 48 kHz).
 /// - Opus (libopus 1.3.1): libsndfile runs libopus at the file's rate, which must be 8, 12, 16, 24

@@ -38,13 +38,19 @@ extension Catalog {
         }
         return try read { db in
             var clipIDs: [String] = [], snrDB: [Double?] = [], split: [String?] = [], degradations: [[String]?] = []
+            // The degradation kinds of the run's clips, in order (one pass over the table's index).
+            var kinds: [String: [String]] = [:]
+            let degradationRows = try Row.fetchCursor(db, sql: """
+                SELECT d.clip_id, d.kind FROM clip_degradations d
+                WHERE d.clip_id IN (SELECT clip_id FROM clip_scores WHERE run_id = ?) ORDER BY d.clip_id, d.position
+                """, arguments: [run.id])
+            while let row = try degradationRows.next() { kinds[row[0], default: []].append(row[1]) }
             var metrics: [String] = []
             var values: [[Double?]] = [], noisyValues: [[Double?]] = []
             // Rows come in (clip, metric) order: a clip's rows are consecutive, so a clip is new
             // when its id differs from the previous row's, and metrics are a short list.
             let rows = try Row.fetchCursor(db, sql: """
-                SELECT s.clip_id, s.metric, s.value, s.noisy_value, c.snr_requested_db, c.split, c.id IS NOT NULL,
-                       (SELECT group_concat(kind, ',') FROM (SELECT kind FROM clip_degradations d WHERE d.clip_id = s.clip_id ORDER BY position))
+                SELECT s.clip_id, s.metric, s.value, s.noisy_value, c.snr_requested_db, c.split, c.id IS NOT NULL
                 FROM clip_scores s LEFT JOIN clips c ON c.id = s.clip_id
                 WHERE s.run_id = ? ORDER BY s.clip_id, s.metric
                 """, arguments: [run.id])
@@ -54,8 +60,7 @@ extension Catalog {
                     clipIDs.append(clipID)
                     snrDB.append(row[4])
                     split.append(row[5])
-                    let kinds: String? = row[7]
-                    degradations.append((row[6] as Bool) ? (kinds?.split(separator: ",").map(String.init) ?? []) : nil)
+                    degradations.append((row[6] as Bool) ? kinds[clipID] ?? [] : nil)
                     for m in metrics.indices { values[m].append(nil); noisyValues[m].append(nil) }
                 }
                 let metric: String = row[1]

@@ -86,6 +86,10 @@ public struct CodecSettings: Sendable, Equatable {
 
 /// Encoding and decoding in memory (no files), sample-aligned with the input.
 public enum CodecRoundTrip {
+    /// Shortest input handed to a codec, samples (longer than an MP3 frame, 1152, a Vorbis block,
+    /// 2048, and an Opus packet, 960 at 48 kHz); shorter inputs are padded with zeros.
+    static let minimumFrames = 4096
+
     /// `samples` at `sampleRate` Hz encoded and decoded with `settings`: as many samples, at lag 0.
     /// Runs at ``AudioCodec/codingRate(forSampleRate:)``, resampling down and back up when that
     /// differs from `sampleRate`.
@@ -95,7 +99,10 @@ public enum CodecRoundTrip {
         let codec = settings.codec
         let codingRate = codec.codingRate(forSampleRate: sampleRate)
         let format = try format(settings, codingRate: codingRate)
-        return try Resampler.through(samples, sampleRate: sampleRate, intermediateRate: codingRate) { input in
+        return try Resampler.through(samples, sampleRate: sampleRate, intermediateRate: codingRate) { unpadded in
+            // Inputs shorter than a few codec frames are padded with zeros (and trimmed after), so
+            // that every codec returns at least as many samples as went in.
+            let input = unpadded.count >= Self.minimumFrames ? unpadded : unpadded + repeatElement(0, count: Self.minimumFrames - unpadded.count)
             var decoded: [Float]
             do throws(SndfileMemoryCodec.Failure) {
                 decoded = try SndfileMemoryCodec.roundTrip(input, sampleRate: codingRate, format: format)
@@ -108,18 +115,20 @@ public enum CodecRoundTrip {
             }
             if decoded.count > input.count { decoded.removeLast(decoded.count - input.count) }
             if codec == .opus { decoded = realigned(decoded, to: input, maximumLag: AudioCodec.opusResidualLagLimit) }
+            if decoded.count > unpadded.count { decoded.removeLast(decoded.count - unpadded.count) }
             return decoded
         }
     }
 
     /// `y` shifted by the lag in ±`maximumLag` that maximises its cross-correlation with `x`
-    /// (zeros shifted in at the edge); `y` itself when that lag is 0. Same length as `y`.
+    /// (zeros shifted in at the edge); `y` itself when no lag beats 0 (a silent input stays put).
+    /// Same length as `y`.
     static func realigned(_ y: [Float], to x: [Float], maximumLag: Int) -> [Float] {
         let n = min(x.count, y.count)
         var bestLag = 0, best = -Float.infinity
         x.withUnsafeBufferPointer { a in
             y.withUnsafeBufferPointer { b in
-                for lag in -maximumLag...maximumLag {
+                for lag in [0] + (1...maximumLag).flatMap({ [-$0, $0] }) {
                     var sum: Float = 0
                     for i in max(0, -lag)..<min(n, n - lag) { sum += a[i] * b[i + lag] }
                     if sum > best { best = sum; bestLag = lag }

@@ -9,6 +9,8 @@ extension MixOptions.ClippingPolicy: ExpressibleByArgument {}
 extension MixOptions.ReverbTarget: ExpressibleByArgument {}
 extension MixOptions.Disjointness: ExpressibleByArgument {}
 extension WAVSampleFormat: ExpressibleByArgument {}
+extension MixOptions.TargetBandwidth: ExpressibleByArgument {}
+extension MixOptions.Concealment: ExpressibleByArgument {}
 
 struct MixCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -56,6 +58,22 @@ struct MixCommand: ParsableCommand {
     @Option(name: .long, help: "Run seed (default 0).") var seed: String?
     @Option(name: .long, help: "Output sample format (default pcm16).") var format: WAVSampleFormat?
     @Option(name: .long, help: "Crossfade in seconds where a short noise loops (default 0.02).") var crossfadeSeconds: Double?
+    @Option(name: .long, help: "Degradation: band limit of the noisy input, band edges in Hz as a list (4000,8000) or range; resampled to twice the edge and back.") var bandwidthHz: String?
+    @Option(name: .long, help: "Probability that a clip is band-limited (default 1).") var bandwidthProbability: Double?
+    @Option(name: .long, help: "Clean target under --bandwidth-hz: full (bandwidth extension) or limited like the noisy input. Default full.") var targetBandwidth: MixOptions.TargetBandwidth?
+    @Option(name: .long, help: "Degradation: codecs of the noisy input, one drawn per clip: mp3,opus,vorbis,ulaw,alaw,gsm (encoded and decoded in memory, sample-aligned).") var codec: String?
+    @Option(name: .long, help: "Probability that a clip is coded (default 1).") var codecProbability: Double?
+    @Option(name: .long, help: "MP3 bitrate in kbps: list or range (default 16:128; the nearest MP3 bitrate is used).") var mp3BitrateKbps: String?
+    @Option(name: .long, help: "Opus bitrate in kbps: list or range (default 6:64).") var opusBitrateKbps: String?
+    @Option(name: .long, help: "Vorbis quality 0-1: list or range (default 0.1:0.6).") var vorbisQuality: String?
+    @Option(name: .long, help: "Degradation: packet-loss rate 0-1 per clip, list or range (e.g. 0.05:0.25).") var packetLoss: String?
+    @Option(name: .long, help: "Probability that a clip loses packets (default 1).") var packetLossProbability: Double?
+    @Option(name: .long, help: "Packet length in ms (default 20).") var packetMs: Double?
+    @Option(name: .long, help: "Longest burst of consecutive lost packets (default 10).") var maxBurstPackets: Int?
+    @Option(name: .long, help: "Lost packets: zero, or repeat the last packet received. Default zero.") var concealment: MixOptions.Concealment?
+    @Option(name: .long, help: "Degradation: hard clipping of the noisy input at a fraction of its peak, list or range (e.g. 0.1:0.5).") var clipDistortion: String?
+    @Option(name: .long, help: "Probability that a clip is clip-distorted (default 1).") var clipDistortionProbability: Double?
+    @Option(name: .long, help: "How many of the enabled degradations a clip gets, COUNT:PROBABILITY,... (e.g. 0:0.25,1:0.4,2:0.2,3:0.15); the stages are chosen uniformly. Without it each applies with its own probability.") var degradationsPerClip: String?
     @Flag(name: .long, help: "Replace a different mix already in the output folder.") var overwrite = false
     @Option(name: .long, help: "Name of the run in the catalogue (default: the output folder's name).") var name: String?
     @OptionGroup var job: JobOptions
@@ -75,6 +93,13 @@ struct MixCommand: ParsableCommand {
         set("rir-probability", rirProbability); set("lowpass-hz", lowpassHz); set("lowpass-probability", lowpassProbability)
         set("split", split); set("disjoint", disjoint?.rawValue); set("speaker-pattern", speakerPattern); set("seed", seed)
         set("format", format?.rawValue); set("crossfade-seconds", crossfadeSeconds)
+        set("bandwidth-hz", bandwidthHz); set("bandwidth-probability", bandwidthProbability); set("target-bandwidth", targetBandwidth?.rawValue)
+        set("codec", codec); set("codec-probability", codecProbability); set("mp3-bitrate-kbps", mp3BitrateKbps)
+        set("opus-bitrate-kbps", opusBitrateKbps); set("vorbis-quality", vorbisQuality)
+        set("packet-loss", packetLoss); set("packet-loss-probability", packetLossProbability); set("packet-ms", packetMs)
+        set("max-burst-packets", maxBurstPackets); set("concealment", concealment?.rawValue)
+        set("clip-distortion", clipDistortion); set("clip-distortion-probability", clipDistortionProbability)
+        set("degradations-per-clip", degradationsPerClip)
         return values
     }
 

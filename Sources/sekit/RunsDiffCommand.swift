@@ -48,7 +48,7 @@ struct RunsDiffCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Comma-separated metrics (default: every metric both runs scored).", valueName: "metrics"))
     var metrics: String?
 
-    @Option(help: ArgumentHelp("Comma-separated subsets: all, snr=0, split=test, ... (default: every subset).", valueName: "subsets"))
+    @Option(help: ArgumentHelp("Comma-separated subsets: all, snr=0, split=test, degradation=mp3, degradation=codec, degradation=none, ... (default: every subset).", valueName: "subsets"))
     var subset: String?
 
     @Flag(help: "Compare runs scored on different corpora (Mann-Whitney U, unpaired bootstrap).")

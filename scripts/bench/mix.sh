@@ -9,7 +9,15 @@
 # produced per CPU second (x real time per core). The three run in turn, RUNS rounds (default 3);
 # the figures are medians over the rounds and the ratio is the median of the rounds' ratios
 # (pairing keeps it meaningful when the shared machine's file system speed drifts). Also mixes
-# CLIPS/4 clips to show that peak memory does not grow with the corpus. Outputs go under
+# CLIPS/4 clips to show that peak memory does not grow with the corpus.
+#
+# Degradations: each round also times sekit mix --jobs 1 with every degradation stage enabled at
+# probability 0.5 (band limit 2-7 kHz, the six codecs, packet loss 5-25 %, clipping distortion
+# 0.1-0.5 of the peak), and (STAGES=1, the default) with each stage alone at probability 0.5; a
+# stage's cost is its run's user time minus the plain mix's (the stages compute in user space; the
+# kernel's file-creation time swings between runs by more than the cheap stages cost), reported as
+# a share of the all-stages mix's user time, with the real-time factor per core of every run
+# (CPU = user + system, and user alone). Outputs go under
 # BENCH_DIR (default .build/bench/mix, on the project's disk; a tmpfs such as /dev/shm/sekit-mix
 # takes the disk's file-creation cost, the same for every writer, out of the comparison).
 set -euo pipefail
@@ -43,7 +51,18 @@ timed() {   # NAME COMMAND...: prints "wall cpu maxrss_kb user"
 }
 common=(--speech "$fixtures/speech" --noise "$fixtures/noise" --seconds 4 --snr-db=-5:20 --level-dbfs=-35:-15
         --seed 1 --jobs 1 --no-catalog)
+# Every degradation stage at probability 0.5, and each stage alone (for its cost).
+declare -A stage_flags=(
+    [bandwidth]="--bandwidth-hz 2000:7000 --bandwidth-probability 0.5"
+    [codec]="--codec mp3,opus,vorbis,ulaw,alaw,gsm --codec-probability 0.5"
+    [packet-loss]="--packet-loss 0.05:0.25 --packet-loss-probability 0.5"
+    [clip-distortion]="--clip-distortion 0.1:0.5 --clip-distortion-probability 0.5"
+)
+stage_names=(bandwidth codec packet-loss clip-distortion)
+all_stages=()
+for name in "${stage_names[@]}"; do read -r -a flags <<<"${stage_flags[$name]}"; all_stages+=("${flags[@]}"); done
 rounds=()
+stage_rounds=()
 for round in $(seq "$runs"); do
     # The first command to create files after a mass deletion pays for it (2-3 s of system time
     # here, even after the pause): an untimed write of the same number of files absorbs that.
@@ -53,11 +72,40 @@ for round in $(seq "$runs"); do
     read -r f_wall f_cpu f_rss f_user < <(timed floor "$bin/sekit-bench" write-floor "$work/out-floor-$round" "$clips")
     echo "mix: round $round: CPU (user) seconds: sekit $s_cpu ($s_user), DNS procedure $p_cpu ($p_user), floor $f_cpu ($f_user)" >&2
     rounds+=("$s_wall $s_cpu $s_rss $p_wall $p_cpu $p_rss $f_wall $f_cpu $s_user $p_user $f_user")
+    read -r d_wall d_cpu d_rss d_user < <(timed sekit-degraded "$bin/sekit" mix "${common[@]}" "${all_stages[@]}" --count "$clips" --out "$work/out-degraded-$round")
+    line="$s_cpu $s_user $d_cpu $d_user"
+    if [[ "${STAGES:-1}" == 1 ]]; then
+        for name in "${stage_names[@]}"; do
+            read -r -a flags <<<"${stage_flags[$name]}"
+            read -r g_wall g_cpu g_rss g_user < <(timed "sekit-$name" "$bin/sekit" mix "${common[@]}" "${flags[@]}" --count "$clips" --out "$work/out-$name-$round")
+            line+=" $g_cpu $g_user"
+        done
+    fi
+    echo "mix: round $round: CPU and user seconds: plain, all stages, each stage alone: $line" >&2
+    stage_rounds+=("$line")
     rm -rf "$work"/out-*
     if (( round < runs )); then sync; sleep "${PAUSE:-40}"; fi
 done
 read -r q_wall q_cpu q_rss q_user < <(timed sekit-small "$bin/sekit" mix "${common[@]}" --count "$small" --out "$work/out-sekit-small")
 printf '%s\n' "${rounds[@]}" >"$work/rounds.txt"
+printf '%s\n' "${stage_rounds[@]}" >"$work/stage-rounds.txt"
+"$python" - "$clips" "$work/stage-rounds.txt" "${stage_names[@]}" <<'PY'
+import statistics, sys
+clips, names = int(sys.argv[1]), sys.argv[3:]
+rounds = [list(map(float, line.split())) for line in open(sys.argv[2]) if line.strip()]
+med = lambda k: statistics.median(r[k] for r in rounds)
+audio = clips * 4.0
+plain, plain_user, degraded, degraded_user = med(0), med(1), med(2), med(3)
+print(f"degradations (sekit mix --jobs 1, every stage at probability 0.5): {degraded:.2f} s CPU ({degraded_user:.2f} user) = "
+      f"{audio/degraded:,.0f}x real time per core ({audio/degraded_user:,.0f}x in user time); plain mix {plain:.2f} s CPU "
+      f"({plain_user:.2f} user) = {audio/plain:,.0f}x ({audio/plain_user:,.0f}x)")
+if all(len(r) == 4 + 2 * len(names) for r in rounds):
+    for i, name in enumerate(names):
+        cpu, user = med(4 + 2 * i), med(5 + 2 * i)
+        cost = user - plain_user
+        print(f"  {name:16s} alone: {cpu:6.2f} s CPU ({user:5.2f} user) = {audio/cpu:7,.0f}x; "
+              f"cost {cost:5.2f} s user = {100 * cost / degraded_user:4.1f} % of the all-stages mix's user time")
+PY
 "$python" - "$clips" "$small" "$q_rss" "$work/rounds.txt" <<'PY'
 import statistics, sys
 clips, small, qr = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])

@@ -38,3 +38,19 @@ public enum Resampler {
         }
     }
 }
+
+extension Resampler {
+    /// `samples` at `sampleRate` resampled to `intermediateRate`, passed through `process` there, and
+    /// resampled back: as many samples as went in (soxr's rounding of each length is padded with
+    /// zeros or trimmed at the end), at lag 0. When the two rates are equal, `process` alone.
+    /// - Throws: what `process` throws; ``AudioError/invalidParameter(name:value:reason:)`` from soxr.
+    public static func through(_ samples: [Float], sampleRate: Int, intermediateRate: Int,
+                               _ process: ([Float]) throws -> [Float] = { $0 }) throws -> [Float] {
+        if intermediateRate == sampleRate { return try process(samples) }
+        let down = try resample(AudioBuffer(samples: samples, sampleRate: sampleRate), to: intermediateRate)
+        var back = try resample(AudioBuffer(samples: try process(down.samples), sampleRate: intermediateRate), to: sampleRate).samples
+        if back.count > samples.count { back.removeLast(back.count - samples.count) }
+        if back.count < samples.count { back += repeatElement(0, count: samples.count - back.count) }
+        return back
+    }
+}

@@ -3,7 +3,8 @@ import GRDB
 
 extension Catalog {
     /// Tables in the order a merge copies them (parents before children, for the foreign keys).
-    static let mergeOrder = ["runs", "params", "sources", "clips", "clip_noises", "artifacts", "clip_scores", "run_metrics"]
+    static let mergeOrder = ["runs", "params", "sources", "clips", "clip_noises", "clip_degradations", "clip_degradation_params",
+                             "artifacts", "clip_scores", "run_metrics"]
 
     /// Columns holding a source id, per table: where a renamed source is re-pointed.
     static let sourceIDColumns = ["sources": ["id"], "clips": ["speech_source_id", "rir_source_id"], "clip_noises": ["source_id"]]

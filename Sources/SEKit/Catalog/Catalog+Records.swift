@@ -14,11 +14,14 @@ extension Catalog {
     /// - Parameters:
     ///   - clips: the clips; their runs and sources must exist.
     ///   - noises: the noises added to those clips (`clip_noises` rows).
+    ///   - degradations: the degradations of those clips and their parameters (`clip_degradations`,
+    ///     `clip_degradation_params` rows; ``ClipDegradationRecord/rows(clipID:degradations:)``).
     ///   - onConflict: what to do with clip ids already present.
     /// - Returns: how many clips were inserted.
     /// - Throws: ``CatalogError/database(path:reason:)`` naming the violated constraint.
     @discardableResult
     public func insertClips(_ clips: [ClipRecord], noises: [ClipNoiseRecord] = [],
+                            degradations: (degradations: [ClipDegradationRecord], params: [ClipDegradationParamRecord]) = ([], []),
                             onConflict: ClipConflictPolicy = .fail) throws(CatalogError) -> Int {
         try write { db in
             var inserted = 0
@@ -35,6 +38,12 @@ extension Catalog {
             }
             for noise in noises where !skipped.contains(noise.clipID) {
                 try noise.insert(db)
+            }
+            for degradation in degradations.degradations where !skipped.contains(degradation.clipID) {
+                try degradation.insert(db)
+            }
+            for param in degradations.params where !skipped.contains(param.clipID) {
+                try param.insert(db)
             }
             return inserted
         }

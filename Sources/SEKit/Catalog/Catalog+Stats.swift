@@ -13,6 +13,10 @@ extension Catalog {
         public struct RunGroup: Sendable, Codable, Equatable {
             public var kind: String, status: String, runs: Int
         }
+        public struct DegradationGroup: Sendable, Codable, Equatable {
+            /// `mp3`, `packet-loss`, ... (``ClipDegradationRecord/kind``).
+            public var kind: String, clips: Int
+        }
         public struct SNRBin: Sendable, Codable, Equatable {
             /// Bin `[lowerDB, lowerDB + width)`.
             public var lowerDB: Double, clips: Int
@@ -24,9 +28,13 @@ extension Catalog {
         public var snrHistogram: [SNRBin]
         public var snrBinWidthDB: Double
         public var clipScores: Int
+        /// Clips per degradation kind (a clip with several counts under each), by kind; empty when no
+        /// clip was degraded.
+        public var degradations: [DegradationGroup] = []
     }
 
-    /// Counts and hours per corpus and kind, per split, runs per kind and status, and an SNR histogram.
+    /// Counts and hours per corpus and kind, per split, runs per kind and status, an SNR histogram, and
+    /// clips per degradation kind.
     /// - Parameter snrBinWidthDB: histogram bin width in dB (> 0).
     public func stats(snrBinWidthDB: Double = 5) throws(CatalogError) -> Stats {
         guard snrBinWidthDB > 0, snrBinWidthDB.isFinite else {
@@ -49,7 +57,9 @@ extension Catalog {
                     WHERE q IS NOT NULL GROUP BY bin ORDER BY bin
                     """, arguments: [snrBinWidthDB]).map { Stats.SNRBin(lowerDB: Double($0[0] as Int64) * snrBinWidthDB, clips: $0[1]) },
                 snrBinWidthDB: snrBinWidthDB,
-                clipScores: try Int.fetchOne(db, sql: "SELECT count(*) FROM clip_scores") ?? 0)
+                clipScores: try Int.fetchOne(db, sql: "SELECT count(*) FROM clip_scores") ?? 0,
+                degradations: try Row.fetchAll(db, sql: "SELECT kind, count(DISTINCT clip_id) FROM clip_degradations GROUP BY kind ORDER BY kind")
+                    .map { Stats.DegradationGroup(kind: $0[0], clips: $0[1]) })
         }
     }
 }

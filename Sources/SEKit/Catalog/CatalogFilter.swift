@@ -7,8 +7,12 @@ import GRDB
 /// Field names are checked against a whitelist for the context; every value, parameter key and
 /// metric name is bound as an SQL argument, never spliced into the SQL text.
 ///
-/// - `params.KEY`: a parameter of the run (of the clip's run, for clips). Compared with a number it
-///   uses the numeric value (so `10 > 9`), with a string or `like` the text value.
+/// - `params.KEY`: a parameter of the run. For clips, a parameter of the clip's degradations when
+///   it has one (`params.mp3_bitrate_kbps`, `params.packet_loss`), else of the clip's run. Compared
+///   with a number it uses the numeric value (so `10 > 9`), with a string or `like` the text value.
+/// - `degradation` (clips): the clip has a degradation of that kind (`'mp3'`, `'packet-loss'`) or
+///   stage (`'codec'`: any codec); `'none'` or `is null`: it has none. Takes `=`, `!=`, `like`,
+///   `in` and `is [not] null`; `!=`, `not like`, `not in` mean it has no such degradation.
 /// - `metrics.NAME.FIELD`: FIELD one of `mean std n ci95_low ci95_high`, the run's overall aggregate
 ///   (subset '') of metric NAME.
 /// - A missing parameter or metric is NULL: it satisfies no comparison (SQL semantics); test it with `is null`.
@@ -101,11 +105,16 @@ public enum CatalogFilter {
         return Compiled(sql: sql, arguments: StatementArguments(compiler.arguments))
     }
 
-    /// A resolved field: a fixed column/subquery, or a run parameter (number and text forms).
+    /// A resolved field: a fixed column/subquery, a run parameter (number and text forms), or the
+    /// clip's set of degradations.
     enum Resolved {
         case column(sql: String, type: FieldType)
         case param(key: String)
+        case degradation
     }
+
+    /// The `degradation` value naming clips without any degradation.
+    static let noDegradation = "none"
 
     struct Compiler {
         let expression: String
@@ -131,6 +140,15 @@ public enum CatalogFilter {
             case .and(let terms): return "(" + (try emitAll(terms)).joined(separator: " AND ") + ")"
             case .or(let terms): return "(" + (try emitAll(terms)).joined(separator: " OR ") + ")"
             case .not(let e): return "(NOT \(try emit(e)))"
+            case .compare(let field, let op, let value) where isDegradation(field):
+                guard op == "=" || op == "!=" else { throw fail("'degradation' takes =, !=, like, in or is null, not \(op)", column: field.column) }
+                return try degradationSQL([value], negated: op == "!=", field: field, op: "=")
+            case .like(let field, let pattern, let negated) where isDegradation(field):
+                return try degradationSQL([pattern], negated: negated, field: field, op: "LIKE")
+            case .inList(let field, let values, let negated) where isDegradation(field):
+                return try degradationSQL(values, negated: negated, field: field, op: "IN")
+            case .isNull(let field, let negated) where isDegradation(field):
+                return "(\(negated ? "" : "NOT ")EXISTS (SELECT 1 FROM clip_degradations d WHERE d.clip_id = clips.id))"
             case .compare(let field, let op, let value):
                 let sqlOp = op == "!=" ? "<>" : op
                 let (target, type) = try operand(field, for: value)
@@ -157,9 +175,35 @@ public enum CatalogFilter {
                 switch try resolve(field) {
                 case .column(let sql, _): target = sql
                 case .param(let key): target = paramSQL(key: key, column: "value_text")
+                case .degradation: preconditionFailure("handled above")
                 }
                 return "(\(target) IS \(negated ? "NOT " : "")NULL)"
             }
+        }
+
+        /// Whether `field` is the clips' `degradation` (by name: resolving a field may bind arguments).
+        func isDegradation(_ field: FilterField) -> Bool {
+            context == .clips && field.name.lowercased() == "degradation"
+        }
+
+        /// Clips with (or, `negated`, without) a degradation whose kind or stage is `op` (`=`, `LIKE`
+        /// or `IN`) `values`; the value `none` stands for "no degradation at all".
+        mutating func degradationSQL(_ values: [FilterValue], negated: Bool, field: FilterField, op: String) throws(CatalogError) -> String {
+            var named: [String] = [], none = false
+            for value in values {
+                guard case .text(let text) = value.literal else { throw fail("'degradation' is text; quote the value", column: value.column) }
+                if text == CatalogFilter.noDegradation && op != "LIKE" { none = true } else { named.append(text) }
+            }
+            var parts: [String] = []
+            if !named.isEmpty {
+                let condition = op == "IN" ? "IN (" + Array(repeating: "?", count: named.count).joined(separator: ", ") + ")" : "\(op) ?"
+                // The values bound twice: against the kind, then against the stage.
+                for text in named + named { arguments.append(text.databaseValue) }
+                parts.append("EXISTS (SELECT 1 FROM clip_degradations d WHERE d.clip_id = clips.id AND (d.kind \(condition) OR d.stage \(condition)))")
+            }
+            if none { parts.append("NOT EXISTS (SELECT 1 FROM clip_degradations d WHERE d.clip_id = clips.id)") }
+            let any = "(" + parts.joined(separator: " OR ") + ")"
+            return negated ? "(NOT \(any))" : any
         }
 
         /// The bit pattern stored for the unsigned integer `value` compared with `field`.
@@ -200,12 +244,21 @@ public enum CatalogFilter {
             case .param(let key):
                 let isNumber = Self.isNumber(value)
                 return (paramSQL(key: key, column: isNumber ? "value_number" : "value_text"), isNumber ? .number : .text)
+            case .degradation:
+                preconditionFailure("handled by degradationSQL")
             }
         }
 
         mutating func paramSQL(key: String, column: String) -> String {
+            let run = "(SELECT \(column) FROM params WHERE params.run_id = \(runIDSQL) AND params.key = ?)"
+            guard context == .clips else {
+                arguments.append(key.databaseValue)
+                return run
+            }
+            // A clip's own degradation parameter first, then its run's.
             arguments.append(key.databaseValue)
-            return "(SELECT \(column) FROM params WHERE params.run_id = \(runIDSQL) AND params.key = ?)"
+            arguments.append(key.databaseValue)
+            return "COALESCE((SELECT \(column) FROM clip_degradation_params p WHERE p.clip_id = clips.id AND p.key = ?), \(run))"
         }
 
         mutating func resolve(_ field: FilterField) throws(CatalogError) -> Resolved {
@@ -225,8 +278,10 @@ public enum CatalogFilter {
                 arguments.append(parts[1].databaseValue)
                 return .column(sql: "(SELECT \(column) FROM run_metrics WHERE run_metrics.run_id = \(runIDSQL) AND run_metrics.metric = ? AND run_metrics.subset = '')", type: .number)
             }
+            if isDegradation(field) { return .degradation }
             guard parts.count == 1, let entry = fields[context]?[head] else {
-                throw fail("unknown field '\(field.name)' for \(context.rawValue); known: \(fieldNames(for: context).joined(separator: ", ")), params.KEY, metrics.NAME.FIELD", column: field.column)
+                let extra = context == .clips ? "degradation, " : ""
+                throw fail("unknown field '\(field.name)' for \(context.rawValue); known: \(fieldNames(for: context).joined(separator: ", ")), \(extra)params.KEY, metrics.NAME.FIELD", column: field.column)
             }
             return .column(sql: entry.sql, type: entry.type)
         }

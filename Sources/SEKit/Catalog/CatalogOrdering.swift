@@ -39,6 +39,8 @@ public enum CatalogOrdering {
                 let number = compiler.paramSQL(key: key, column: "value_number")
                 let text = compiler.paramSQL(key: key, column: "value_text")
                 target = "coalesce(\(number), \(text))"
+            case .degradation:
+                throw compiler.fail("cannot sort by 'degradation' (a clip may have several); filter by it", column: column)
             }
             // `(x IS NULL)` is 0 for present values, 1 for missing ones: missing sorts last. The
             // expression appears twice, so its arguments are bound twice.

@@ -20,6 +20,9 @@ public enum CatalogSchema {
         migrator.registerMigration("v1-catalog") { db in
             try createVersion1(db)
         }
+        migrator.registerMigration("v2-clip-degradations") { db in
+            try createClipDegradations(db)
+        }
         return migrator
     }
 
@@ -154,6 +157,33 @@ public enum CatalogSchema {
                 PRIMARY KEY (run_id, metric, subset)
             );
             CREATE INDEX run_metrics_metric ON run_metrics(metric, subset, mean);
+            """)
+    }
+
+    /// Version 2: `clip_degradations` (one row per degradation of a clip's noisy input, in the order
+    /// applied: its stage and kind, `mp3` or `packet-loss`) and `clip_degradation_params` (its
+    /// parameters by name, text and number, like `params`). Literal SQL, frozen once shipped.
+    static func createClipDegradations(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE clip_degradations (
+                clip_id TEXT NOT NULL REFERENCES clips(id) ON DELETE CASCADE,
+                position INTEGER NOT NULL CHECK (position >= 0),
+                stage TEXT NOT NULL CHECK (stage IN ('bandwidth', 'codec', 'packet-loss', 'clip-distortion')),
+                kind TEXT NOT NULL CHECK (length(kind) > 0),
+                PRIMARY KEY (clip_id, position)
+            ) WITHOUT ROWID;
+            CREATE INDEX clip_degradations_kind ON clip_degradations(kind, clip_id);
+
+            CREATE TABLE clip_degradation_params (
+                clip_id TEXT NOT NULL,
+                position INTEGER NOT NULL CHECK (position >= 0),
+                key TEXT NOT NULL CHECK (length(key) > 0),
+                value_text TEXT NOT NULL,
+                value_number REAL,
+                PRIMARY KEY (clip_id, key),
+                FOREIGN KEY (clip_id, position) REFERENCES clip_degradations(clip_id, position) ON DELETE CASCADE
+            ) WITHOUT ROWID;
+            CREATE INDEX clip_degradation_params_key_number ON clip_degradation_params(key, value_number);
             """)
     }
 }

@@ -75,9 +75,10 @@ enum RunDiffStatistics {
         }
     }
 
-    /// The subsets to report, given the clips' SNRs and splits, filtered to `requested`.
-    static func subsets(snrDB: [Double?], split: [String?], requested: [String]?) throws(CatalogError) -> [(label: String, members: [Int])] {
-        let all = ScoreSummary.subsets(snrDB: snrDB, split: split)
+    /// The subsets to report, given the clips' SNRs, splits and degradations, filtered to `requested`.
+    static func subsets(snrDB: [Double?], split: [String?], degradations: [[String]?],
+                        requested: [String]?) throws(CatalogError) -> [(label: String, members: [Int])] {
+        let all = ScoreSummary.subsets(snrDB: snrDB, split: split, degradations: degradations)
         guard let requested else { return all }
         return try requested.map { label throws(CatalogError) in
             let wanted = label == "" ? "all" : label
@@ -107,6 +108,7 @@ enum RunDiffStatistics {
             return out
         }
         let subsets = try subsets(snrDB: pairs.a.map { scoresA.snrDB[$0] }, split: pairs.a.map { scoresA.split[$0] },
+                                  degradations: pairs.a.map { scoresA.degradations[$0] },
                                   requested: request.subsets)
         var rows: [RunDiff.Row] = []
         for subset in subsets {
@@ -143,7 +145,8 @@ enum RunDiffStatistics {
     static func unpairedRows(_ scoresA: RunScores, _ scoresB: RunScores, metrics: [String],
                              request: RunDiff.Request) throws(CatalogError) -> [RunDiff.Row] {
         let countA = scoresA.clipIDs.count
-        let subsets = try subsets(snrDB: scoresA.snrDB + scoresB.snrDB, split: scoresA.split + scoresB.split, requested: request.subsets)
+        let subsets = try subsets(snrDB: scoresA.snrDB + scoresB.snrDB, split: scoresA.split + scoresB.split,
+                                  degradations: scoresA.degradations + scoresB.degradations, requested: request.subsets)
         // Per metric, A's clips then B's, finite values only (nil otherwise).
         let finite: [[Double?]] = metrics.map { metric in
             (scoresA.values[metric]! + scoresB.values[metric]!).map { $0.flatMap { $0.isFinite ? $0 : nil } }

@@ -16,6 +16,8 @@ public struct RunScores: Sendable {
     public var snrDB: [Double?]
     /// Split per clip; nil for clips not in the catalogue.
     public var split: [String?]
+    /// Degradation kinds per clip (empty: none); nil for clips not in the catalogue.
+    public var degradations: [[String]?] = []
     /// Metrics with at least one row: in the order of the run's `metrics` parameter (the order
     /// `sekit score` was asked for), then any others by name.
     public var metrics: [String]
@@ -28,20 +30,27 @@ public struct RunScores: Sendable {
 
 extension Catalog {
     /// Loads every clip score of `run` (one query through the `clip_scores` primary key, joined with
-    /// `clips` for SNR and split).
+    /// `clips` for SNR and split, and `clip_degradations` for the degradation kinds).
     /// - Throws: ``CatalogError/invalidParameter(name:value:reason:)`` when `run` is not a score run.
     public func scores(of run: RunRecord) throws(CatalogError) -> RunScores {
         guard run.kind == .score else {
             throw .invalidParameter(name: "run", value: run.id.rawValue, reason: "is a \(run.kind.rawValue) run; compare score runs")
         }
         return try read { db in
-            var clipIDs: [String] = [], snrDB: [Double?] = [], split: [String?] = []
+            var clipIDs: [String] = [], snrDB: [Double?] = [], split: [String?] = [], degradations: [[String]?] = []
+            // The degradation kinds of the run's clips, in order (one pass over the table's index).
+            var kinds: [String: [String]] = [:]
+            let degradationRows = try Row.fetchCursor(db, sql: """
+                SELECT d.clip_id, d.kind FROM clip_degradations d
+                WHERE d.clip_id IN (SELECT clip_id FROM clip_scores WHERE run_id = ?) ORDER BY d.clip_id, d.position
+                """, arguments: [run.id])
+            while let row = try degradationRows.next() { kinds[row[0], default: []].append(row[1]) }
             var metrics: [String] = []
             var values: [[Double?]] = [], noisyValues: [[Double?]] = []
             // Rows come in (clip, metric) order: a clip's rows are consecutive, so a clip is new
             // when its id differs from the previous row's, and metrics are a short list.
             let rows = try Row.fetchCursor(db, sql: """
-                SELECT s.clip_id, s.metric, s.value, s.noisy_value, c.snr_requested_db, c.split
+                SELECT s.clip_id, s.metric, s.value, s.noisy_value, c.snr_requested_db, c.split, c.id IS NOT NULL
                 FROM clip_scores s LEFT JOIN clips c ON c.id = s.clip_id
                 WHERE s.run_id = ? ORDER BY s.clip_id, s.metric
                 """, arguments: [run.id])
@@ -51,6 +60,7 @@ extension Catalog {
                     clipIDs.append(clipID)
                     snrDB.append(row[4])
                     split.append(row[5])
+                    degradations.append((row[6] as Bool) ? kinds[clipID] ?? [] : nil)
                     for m in metrics.indices { values[m].append(nil); noisyValues[m].append(nil) }
                 }
                 let metric: String = row[1]
@@ -69,7 +79,7 @@ extension Catalog {
             var scores = RunScores(run: run, clipIDs: clipIDs,
                                    values: Dictionary(uniqueKeysWithValues: zip(metrics, values)),
                                    noisyValues: Dictionary(uniqueKeysWithValues: zip(metrics, noisyValues)),
-                                   snrDB: snrDB, split: split, metrics: metrics)
+                                   snrDB: snrDB, split: split, degradations: degradations, metrics: metrics)
             let requested = try String.fetchOne(db, sql: "SELECT value_text FROM params WHERE run_id = ? AND key = 'metrics'", arguments: [run.id])?
                 .split(separator: ",").map(String.init) ?? []
             let present = Set(scores.metrics)

@@ -42,6 +42,9 @@ public struct ClipPlan: Sendable, Codable, Equatable {
     public var rir: Int?
     /// Band-limiting low-pass cut-off, Hz, when applied.
     public var lowpassHz: Double?
+    /// Degradations of the noisy input, in application order, drawn from their own streams
+    /// (``DegradationDraws``); nil when the mix enables none.
+    public var degradations: [Degradation]? = nil
 
     /// The id of clip `index` of a run with `seed`.
     public static func clipID(seed: UInt64, index: Int) -> String {

@@ -24,7 +24,7 @@ public struct MixCatalogRunState: Codable, Sendable, Equatable {
 }
 
 /// Records a mix in the catalogue: a `mix` run with its parameters, the sources its clips use,
-/// and one `clips` row (plus `clip_noises` rows) per clip.
+/// and one `clips` row (plus `clip_noises`, `clip_degradations` and `clip_degradation_params` rows) per clip.
 ///
 /// The run id is kept in the corpus folder (``MixCorpusLayout/catalogRunFile``): running the same
 /// command again after an interruption reopens that run instead of starting another, so the
@@ -91,6 +91,7 @@ public struct MixCatalogRecorder: Sendable {
         let ids = try catalog.sourceIDs(registering: used.filter { neededPaths.contains($0.path) }, run: runID)
         var clips: [ClipRecord] = []
         var noises: [ClipNoiseRecord] = []
+        var degradations: (degradations: [ClipDegradationRecord], params: [ClipDegradationParamRecord]) = ([], [])
         for record in result.records {
             let id = Self.catalogClipID(run: runID, clipID: record.clipID)
             let speech = record.speechSources.first
@@ -106,13 +107,16 @@ public struct MixCatalogRecorder: Sendable {
                 noisyPath: layout.root.appendingPathComponent(record.noisy).path,
                 cleanPath: layout.root.appendingPathComponent(record.clean).path,
                 noisePath: layout.root.appendingPathComponent(record.noise).path))
+            let rows = ClipDegradationRecord.rows(clipID: id, degradations: record.degradations ?? [])
+            degradations.degradations += rows.degradations
+            degradations.params += rows.params
             for (position, noise) in record.noiseSources.enumerated() {
                 guard let sourceID = ids[noise.path] else { continue }
                 noises.append(ClipNoiseRecord(clipID: id, position: position, sourceID: sourceID,
                                               offsetSeconds: Double(noise.offset) / rate, gain: noise.gain))
             }
         }
-        try catalog.insertClips(clips, noises: noises, onConflict: .skipExisting)
+        try catalog.insertClips(clips, noises: noises, degradations: degradations, onConflict: .skipExisting)
         try catalog.recordArtifact(run: runID, fileAt: layout.manifest, kind: "mix-manifest")
         var params = ["clips_written": "\(result.written)", "clips_resumed": "\(result.resumed)",
                       "clips_failed": "\(result.failures.count)", "skipped_sources": "\(result.skippedSources.count)",

@@ -48,6 +48,9 @@ public struct MixManifestRecord: Sendable, Codable, Equatable {
     public var clippedSamples: Int
     public var lowpassHz: Double?
     public var seed: UInt64
+    /// The degradations of the noisy input, in the order applied, each `{stage, ...parameters}`
+    /// (an empty list: the clip drew none); absent when the mix enables no degradation.
+    public var degradations: [Degradation]? = nil
 
     enum CodingKeys: String, CodingKey {
         case clipID = "clip_id", index, split, noisy, clean, noise
@@ -56,7 +59,7 @@ public struct MixManifestRecord: Sendable, Codable, Equatable {
         case snrMode = "snr_mode", snrDBRequested = "snr_db_requested", snrDBRealised = "snr_db_realised"
         case levelMode = "level_mode", levelDBFS = "level_dbfs", levelDBFSRealised = "level_dbfs_realised"
         case speechGain = "speech_gain", clippingScale = "clipping_scale", clippedSamples = "clipped_samples"
-        case lowpassHz = "lowpass_hz", seed
+        case lowpassHz = "lowpass_hz", seed, degradations
     }
 
     /// JSON encoder used for manifests: sorted keys, so the bytes depend only on the values.

@@ -85,6 +85,42 @@ public struct MixOptions: Sendable, Codable, Equatable {
     /// Crossfade when a short noise loops, seconds.
     public var crossfadeSeconds: Double = 0.02
 
+    // Degradations of the noisy input (``Degradation``). Optional, so that the options of a mix
+    // without them encode (mix.json) and decode exactly as before; validated in
+    // `validateDegradations()`, defaults in the doc comments.
+    /// Band edges for band limitation, Hz (nil: no band limitation).
+    public var bandwidthHz: ValueSpec? = nil
+    /// Probability a clip is band-limited (default 1).
+    public var bandwidthProbability: Double? = nil
+    /// Whether the clean target keeps its full band (default) or is band-limited like the noisy input.
+    public var targetBandwidth: TargetBandwidth? = nil
+    /// Codecs a clip's noisy input may be coded with, one drawn uniformly (nil: no coding).
+    public var codecs: [AudioCodec]? = nil
+    /// Probability a clip is coded (default 1).
+    public var codecProbability: Double? = nil
+    /// MP3 bitrates, kbps (default 16:128; snapped to the nearest MP3 bitrate).
+    public var mp3BitrateKbps: ValueSpec? = nil
+    /// Opus bitrates, kbps (default 6:64; rounded to whole kbps).
+    public var opusBitrateKbps: ValueSpec? = nil
+    /// Vorbis qualities, 0-1 (default 0.1:0.6; rounded to 0.01).
+    public var vorbisQuality: ValueSpec? = nil
+    /// Packet-loss rates, 0-1 (nil: no packet loss).
+    public var packetLoss: ValueSpec? = nil
+    /// Probability a clip loses packets (default 1).
+    public var packetLossProbability: Double? = nil
+    /// Packet length, ms (default 20).
+    public var packetMs: Double? = nil
+    /// Longest burst of consecutive lost packets drawn at once (default 10).
+    public var maxBurstPackets: Int? = nil
+    /// How lost packets are filled (default zero).
+    public var concealment: Concealment? = nil
+    /// Clipping thresholds as a fraction of the noisy input's peak (nil: no clipping distortion).
+    public var clipDistortion: ValueSpec? = nil
+    /// Probability a clip is clip-distorted (default 1).
+    public var clipDistortionProbability: Double? = nil
+    /// How many of the enabled degradation stages a clip gets (nil: each by its own probability).
+    public var degradationsPerClip: DegradationCounts? = nil
+
     public init() {}
 
     /// Most clips one mix makes (11,000 hours of 4 s clips; the DNS Challenge's 500 h are 180,000
@@ -113,5 +149,6 @@ public struct MixOptions: Sendable, Codable, Equatable {
             throw fail("lowpass-hz", lowpassHz, "cut-offs must be in (0, \(sampleRate / 2)) Hz")
         }
         guard crossfadeSeconds >= 0 && crossfadeSeconds < 1 else { throw fail("crossfade-seconds", crossfadeSeconds, "must be in [0, 1)") }
+        try validateDegradations()
     }
 }

@@ -138,6 +138,7 @@ public struct MixPlanner: Sendable {
         return ClipPlan(
             index: index, clipID: ClipPlan.clipID(seed: options.seed, index: index),
             split: options.split.names[splitIndex], seed: clipSeed, length: length,
-            speech: pieces, noises: noises, snrDB: snr, levelDBFS: level, rir: rir, lowpassHz: lowpass)
+            speech: pieces, noises: noises, snrDB: snr, levelDBFS: level, rir: rir, lowpassHz: lowpass,
+            degradations: DegradationDraws.draw(options: options, clipIndex: index, length: length))
     }
 }

@@ -25,6 +25,9 @@ public struct RenderedClip: Sendable {
     public var clippedSamples: Int
     /// Level draws made (more than 1 under `--clipping reject`).
     public var attempts: Int
+    /// The degradations applied to the noisy stem, with their realised figures (nil when the mix
+    /// enables none).
+    public var degradations: [Degradation]? = nil
 
     /// The stems' sample values (decoded from the codes for PCM16, each only when asked for).
     public var noisy: [Float] {
@@ -103,6 +106,7 @@ public final class MixRenderer: Sendable {
             speechGain: scale, noiseGains: noise.gains.map { $0 * scale },
             clippingScale: clippingScale, clippedSamples: 0, attempts: attempts)
         try writeStems(&signals, noise: &noise, scale: scale, into: &clip)
+        try degrade(&clip)
         return clip
     }
 
@@ -119,7 +123,7 @@ public final class MixRenderer: Sendable {
         }
         var signals = ClipSignals(mixtureSpeech: dry, clean: dry, noises: noises, cleanIsSeparate: false)
         let context = MixStageContext(planner: planner, sources: sources)
-        for stage in stages { try stage.apply(to: &signals, plan: plan, context: context) }
+        for stage in stages where stage.point != .noisy { try stage.apply(to: &signals, plan: plan, context: context) }
         return signals
     }
 
@@ -285,7 +289,7 @@ public final class MixRenderer: Sendable {
         return power
     }
 
-    private func levelDBFS(_ x: [Float], mode: MixOptions.LevelMode) throws -> Double {
+    func levelDBFS(_ x: [Float], mode: MixOptions.LevelMode) throws -> Double {
         switch mode {
         case .rms: return 10 * log10(Levels.meanSquareChunked(x))
         case .active: return 10 * log10(try MixSignals.activePower(x, sampleRate: planner.options.sampleRate))

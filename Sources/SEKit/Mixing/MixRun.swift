@@ -272,6 +272,6 @@ public final class MixRun: @unchecked Sendable {
             snrMode: options.snrMode.rawValue, snrDBRequested: plan.snrDB, snrDBRealised: clip.snrDBRealised,
             levelMode: options.levelMode.rawValue, levelDBFS: plan.levelDBFS, levelDBFSRealised: clip.levelDBFSRealised,
             speechGain: clip.speechGain, clippingScale: clip.clippingScale, clippedSamples: clip.clippedSamples,
-            lowpassHz: plan.lowpassHz, seed: plan.seed)
+            lowpassHz: plan.lowpassHz, seed: plan.seed, degradations: clip.degradations)
     }
 }

@@ -30,6 +30,22 @@ public enum MixSettings {
         ("seed", "run seed (default 0)"),
         ("format", "pcm16 | float32 (default pcm16)"),
         ("crossfade-seconds", "crossfade when a noise loops (default 0.02)"),
+        ("bandwidth-hz", "band limit of the noisy input: list or range of band edges, Hz (resampled to twice the edge and back)"),
+        ("bandwidth-probability", "probability a clip is band-limited (default 1)"),
+        ("target-bandwidth", "clean target under --bandwidth-hz: full | limited (default full)"),
+        ("codec", "codecs of the noisy input, one drawn per clip: mp3,opus,vorbis,ulaw,alaw,gsm"),
+        ("codec-probability", "probability a clip is coded (default 1)"),
+        ("mp3-bitrate-kbps", "MP3 bitrate list or range, kbps (default 16:128; nearest MP3 bitrate)"),
+        ("opus-bitrate-kbps", "Opus bitrate list or range, kbps (default 6:64)"),
+        ("vorbis-quality", "Vorbis quality list or range, 0-1 (default 0.1:0.6)"),
+        ("packet-loss", "packet-loss rate list or range, 0-1 (e.g. 0.05:0.25)"),
+        ("packet-loss-probability", "probability a clip loses packets (default 1)"),
+        ("packet-ms", "packet length, ms (default 20)"),
+        ("max-burst-packets", "longest burst of lost packets (default 10)"),
+        ("concealment", "lost packets: zero | repeat (the last packet received) (default zero)"),
+        ("clip-distortion", "clipping threshold list or range, fraction of the noisy peak (e.g. 0.1:0.5)"),
+        ("clip-distortion-probability", "probability a clip is clip-distorted (default 1)"),
+        ("degradations-per-clip", "how many enabled degradations a clip gets, COUNT:PROBABILITY,... (e.g. 0:0.25,1:0.4,2:0.2,3:0.15)"),
     ]
 
     /// Loads a recipe: a YAML mapping from the keys above to a scalar or a list.
@@ -69,23 +85,12 @@ public enum MixSettings {
     /// - Throws: ``MixError/invalidOption(name:value:reason:)`` naming the key.
     public static func parse(_ values: [String: [String]]) throws -> (MixOptions, MixInputs) {
         var options = MixOptions()
-        func one(_ key: String) -> String? { values[key]?.last }
-        func number(_ key: String) throws -> Double? {
-            guard let text = one(key) else { return nil }
-            guard let value = Double(text), value.isFinite else { throw MixError.invalidOption(name: key, value: text, reason: "not a number") }
-            return value
-        }
-        func integer(_ key: String) throws -> Int? {
-            guard let text = one(key) else { return nil }
-            guard let value = Int(text) else { throw MixError.invalidOption(name: key, value: text, reason: "not a whole number") }
-            return value
-        }
+        let reader = Values(values)
+        func one(_ key: String) -> String? { reader.one(key) }
+        func number(_ key: String) throws -> Double? { try reader.number(key) }
+        func integer(_ key: String) throws -> Int? { try reader.integer(key) }
         func choice<T: RawRepresentable & CaseIterable>(_ key: String, _ type: T.Type) throws -> T? where T.RawValue == String {
-            guard let text = one(key) else { return nil }
-            guard let value = T(rawValue: text) else {
-                throw MixError.invalidOption(name: key, value: text, reason: "expected one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            return value
+            try reader.choice(key, type)
         }
         if let v = try integer("sample-rate") { options.sampleRate = v }
         options.count = try integer("count")
@@ -112,11 +117,44 @@ public enum MixSettings {
         }
         if let v = try choice("format", MixOptions.OutputFormat.self) { options.format = v }
         if let v = try number("crossfade-seconds") { options.crossfadeSeconds = v }
+        try parseDegradations(reader, into: &options)
         try options.validate()
         let inputs = MixInputs(speech: values["speech"] ?? [], noise: values["noise"] ?? [], rir: values["rir"] ?? [],
                                speakerPattern: one("speaker-pattern"))
         if inputs.speech.isEmpty { throw MixError.invalidOption(name: "speech", value: "(none)", reason: "give at least one speech input") }
         if inputs.noise.isEmpty { throw MixError.invalidOption(name: "noise", value: "(none)", reason: "give at least one noise input") }
         return (options, inputs)
+    }
+
+    /// Named values with typed accessors (the last value of a key wins), each error naming the key.
+    struct Values {
+        let values: [String: [String]]
+        init(_ values: [String: [String]]) { self.values = values }
+
+        func one(_ key: String) -> String? { values[key]?.last }
+
+        func number(_ key: String) throws -> Double? {
+            guard let text = one(key) else { return nil }
+            guard let value = Double(text), value.isFinite else { throw MixError.invalidOption(name: key, value: text, reason: "not a number") }
+            return value
+        }
+
+        func integer(_ key: String) throws -> Int? {
+            guard let text = one(key) else { return nil }
+            guard let value = Int(text) else { throw MixError.invalidOption(name: key, value: text, reason: "not a whole number") }
+            return value
+        }
+
+        func spec(_ key: String) throws -> ValueSpec? {
+            try one(key).map { try ValueSpec(parsing: $0, option: key) }
+        }
+
+        func choice<T: RawRepresentable & CaseIterable>(_ key: String, _ type: T.Type) throws -> T? where T.RawValue == String {
+            guard let text = one(key) else { return nil }
+            guard let value = T(rawValue: text) else {
+                throw MixError.invalidOption(name: key, value: text, reason: "expected one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return value
+        }
     }
 }

@@ -27,8 +27,8 @@ extension Catalog.Stats {
         })
     }
 
-    /// The four tables (sources, clips per split, runs per kind and status, SNR histogram) and the
-    /// number of clip scores.
+    /// The four tables (sources, clips per split, runs per kind and status, SNR histogram), clips per
+    /// degradation kind when some clips are degraded, and the number of clip scores.
     public var text: String {
         var text = ""
         func add(_ title: String, _ table: ReportTable) { text += "\(title)\n" + table.rendered(.table) + "\n" }
@@ -43,6 +43,9 @@ extension Catalog.Stats {
         add("snr (dB)", ReportTable(columns: ["from", "to", "clips", ""], rows: snrHistogram.map {
             [.real($0.lowerDB), .real($0.lowerDB + snrBinWidthDB), .integer(Int64($0.clips)), .text(TextBar.bar($0.clips, peak: peak))]
         }))
+        if !degradations.isEmpty {
+            add("degradations", ReportTable(columns: ["kind", "clips"], rows: degradations.map { [.text($0.kind), .integer(Int64($0.clips))] }))
+        }
         return text + "clip scores: \(clipScores)\n"
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Human-readable summary of a mix: where it is, counts per split, SNR histogram.
+/// Human-readable summary of a mix: where it is, counts per split and per degradation, SNR histogram.
 public enum MixSummaryText {
     public static func render(_ result: MixResult) -> String {
         var lines: [String] = []
@@ -12,6 +12,14 @@ public enum MixSummaryText {
         var perSplit: [String: Int] = [:]
         for record in records { perSplit[record.split, default: 0] += 1 }
         lines.append("splits: " + perSplit.keys.sorted().map { "\($0)=\(perSplit[$0]!)" }.joined(separator: " "))
+        if records.contains(where: { $0.degradations != nil }) {
+            // Clips per degradation name (kinds, the codec family, none), as `score` groups them.
+            var perName: [String: Int] = [:]
+            for record in records {
+                for name in DegradationLabels.names(ofKinds: (record.degradations ?? []).map(\.kind)) { perName[name, default: 0] += 1 }
+            }
+            lines.append("degradations (clips): " + perName.keys.sorted().map { "\($0)=\(perName[$0]!)" }.joined(separator: " "))
+        }
         if !result.skippedSources.isEmpty {
             lines.append("skipped sources: \(result.skippedSources.count) (listed above)")
         }

@@ -14,6 +14,9 @@ public struct ScorePair: Sendable, Equatable {
     public var snrDB: Double?
     /// The clip's index in its mixed corpus (from the manifest).
     public var corpusIndex: Int? = nil
+    /// Kinds of the degradations of the clip's noisy input (`mp3`, `packet-loss`; empty: none), from
+    /// a manifest with `degradations`; nil when unknown.
+    public var degradations: [String]? = nil
 }
 
 /// Errors that stop scoring before any clip is scored (per-clip problems are recorded instead).
@@ -78,7 +81,7 @@ public enum ScorePairing {
             // Scoring the noisy input itself: no separate noisy column (it would repeat the scores).
             return ScorePair(clipID: record.clipID, reference: corpus.appendingPathComponent(record.clean),
                              enhanced: enhancedURL, noisy: enhanced == nil ? nil : noisy, split: record.split, snrDB: record.snrDBRequested,
-                             corpusIndex: record.index)
+                             corpusIndex: record.index, degradations: record.degradations?.map(\.kind))
         }
     }
 

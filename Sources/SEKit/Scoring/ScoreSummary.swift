@@ -28,12 +28,15 @@ public enum ScoreSummary {
         return "snr=" + formatNumber(rounded)
     }
 
-    /// The subsets a set of clips is summarised over, given each clip's requested SNR and split:
-    /// `all` (every clip), then one per SNR (ascending) when some clips have one, then one per split
-    /// (sorted) when there are several (or one and clips without a split). SNR subsets are exact
-    /// when there are at most 25 distinct SNRs; continuous SNR draws are bucketed to 5 dB
-    /// (`snr=[0,5)`). `members` are indices into the arrays, ascending.
-    public static func subsets(snrDB: [Double?], split: [String?]) -> [(label: String, members: [Int])] {
+    /// The subsets a set of clips is summarised over, given each clip's requested SNR, split and
+    /// degradation kinds: `all` (every clip), then one per SNR (ascending) when some clips have one,
+    /// then one per split (sorted) when there are several (or one and clips without a split), then,
+    /// when some clip is degraded, `degradation=none` and one per degradation kind and family
+    /// (sorted: `degradation=codec`, `degradation=mp3`, `degradation=packet-loss`; see
+    /// ``DegradationLabels``). SNR subsets are exact when there are at most 25 distinct SNRs;
+    /// continuous SNR draws are bucketed to 5 dB (`snr=[0,5)`). `members` are indices into the
+    /// arrays, ascending.
+    public static func subsets(snrDB: [Double?], split: [String?], degradations: [[String]?] = []) -> [(label: String, members: [Int])] {
         let all = Array(snrDB.indices)
         var subsets: [(label: String, members: [Int])] = [("all", all)]
         let snrs = Set(snrDB.compactMap { $0 })
@@ -57,14 +60,26 @@ public enum ScoreSummary {
         if splits.count > 1 || (splits.count == 1 && split.contains { $0 == nil }) {
             subsets += splits.sorted().map { name in ("split=\(name)", all.filter { split[$0] == name }) }
         }
-        return subsets
+        return subsets + degradationSubsets(degradations)
+    }
+
+    /// `degradation=NAME` subsets (``subsets(snrDB:split:degradations:)``): none when no clip is degraded.
+    static func degradationSubsets(_ degradations: [[String]?]) -> [(label: String, members: [Int])] {
+        guard degradations.contains(where: { !($0 ?? []).isEmpty }) else { return [] }
+        var groups: [String: [Int]] = [:]
+        for (index, kinds) in degradations.enumerated() {
+            guard let kinds else { continue }
+            for name in Set(DegradationLabels.names(ofKinds: kinds)) { groups[name, default: []].append(index) }
+        }
+        let names = groups.keys.sorted { ($0 == DegradationLabels.none ? 0 : 1, $0) < ($1 == DegradationLabels.none ? 0 : 1, $1) }
+        return names.map { ("degradation=\($0)", groups[$0]!) }
     }
 
     /// Aggregates of the scored clips (failed clips are left out of the numbers; their count is
-    /// reported separately), over ``subsets(snrDB:split:)``.
+    /// reported separately), over ``subsets(snrDB:split:degradations:)``.
     public static func aggregate(_ clips: [ClipScores], metrics: [Metric]) -> [ScoreAggregate] {
         let scored = clips.filter { $0.error == nil }
-        let subsets = Self.subsets(snrDB: scored.map(\.pair.snrDB), split: scored.map(\.pair.split))
+        let subsets = Self.subsets(snrDB: scored.map(\.pair.snrDB), split: scored.map(\.pair.split), degradations: scored.map(\.pair.degradations))
             .map { ($0.label, $0.members.map { scored[$0] }) }
         var result: [ScoreAggregate] = []
         for metric in metrics {

@@ -61,7 +61,8 @@ import Testing
         let compiled = try CatalogFilter.compile("split = '\(hostile.replacingOccurrences(of: "'", with: "''"))' or params.\("k") like '%;%'", context: .clips)
         #expect(!compiled.sql.contains("drop"))
         #expect(!compiled.sql.contains("'x"))
-        #expect(compiled.arguments == StatementArguments([hostile, "k", "%;%"]))
+        // A clip's params.KEY looks at the clip's degradation parameters, then its run's: the key is bound twice.
+        #expect(compiled.arguments == StatementArguments([hostile, "k", "k", "%;%"]))
         // Hostile input in the key of a dotted name is bound, too.
         let metric = try CatalogFilter.compile("metrics.stoi.mean > 0.5", context: .runs)
         #expect(compiled.sql.contains("?") && metric.arguments == StatementArguments(["stoi", 0.5]))

@@ -8,6 +8,9 @@ public enum MixStagePoint: Sendable {
     /// On every signal of the clip (mixture speech, clean target, each noise) before any level is
     /// measured (band limitation).
     case signals
+    /// On the noisy mixture as written, after the level and the clipping rule (degradations:
+    /// ``DegradationStage``); the clean target only where the stage says so.
+    case noisy
 }
 
 /// The signals of a clip while it is rendered: Float samples at the corpus rate, all of the
@@ -21,6 +24,10 @@ public struct ClipSignals: Sendable {
     public var noises: [[Float]]
     /// Whether `clean` is a different signal from `mixtureSpeech` (so stages process it separately).
     public var cleanIsSeparate: Bool
+    /// The noisy mixture at its final level (for ``MixStagePoint/noisy`` stages; empty before).
+    public var noisy: [Float] = []
+    /// The degradations applied so far, with their realised figures, in order.
+    public var degradations: [Degradation] = []
 }
 
 /// What a stage may use besides the signals: the sources and the options.
@@ -31,8 +38,8 @@ public struct MixStageContext: Sendable {
     public var sampleRate: Int { planner.options.sampleRate }
 }
 
-/// One processing stage of the mixer (reverberation, band limitation; next: codecs, packet loss,
-/// clipping distortion), applied to a clip as its plan says.
+/// One processing stage of the mixer (reverberation, low-pass, and the degradations: band limit,
+/// codecs, packet loss, clipping distortion), applied to a clip as its plan says.
 ///
 /// To add a stage: a type conforming to this protocol in `Sources/SEKit/Mixing/Stages/`, its
 /// options in ``MixOptions`` (validated there, named like its flags), its draws in the planner
@@ -50,11 +57,15 @@ public protocol MixStage: Sendable {
 
 /// The stages of a mix, in the order they run.
 public enum MixPipeline {
-    /// The stages for `options`: reverberation (speech point), then band limitation (all signals).
-    /// The two take their draws from the clip's main generator, as they always have (their corpora
-    /// stay byte-identical); stages added after them draw from their own streams.
+    /// The stages for `options`: reverberation (speech point), the low-pass augmentation (all
+    /// signals), then the enabled degradations of the noisy input (band limit, codec, packet loss,
+    /// clipping distortion, in that order). The first two take their draws from the clip's main
+    /// generator, as they always have (their corpora stay byte-identical); the degradations draw
+    /// from their own streams (``DegradationDraws``).
     public static func stages(for options: MixOptions) -> [any MixStage] {
-        [ReverberationStage(), LowpassStage()]
+        let enabled = options.enabledDegradationStages
+        return [ReverberationStage(), LowpassStage()]
+            + DegradationDraws.stages.filter { enabled.contains(type(of: $0).stage) } as [any MixStage]
     }
 }
 

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+@testable import SEKit
+
+/// Which degradations a clip draws, and the options' checks (no audio involved).
+@Suite struct DegradationDrawTests {
+    func allStages() -> MixOptions {
+        var o = MixOptions()
+        o.count = 10; o.bandwidthHz = .list([4000]); o.codecs = [.mp3, .opus]
+        o.packetLoss = .uniform(low: 0.05, high: 0.25); o.clipDistortion = .uniform(low: 0.1, high: 0.5)
+        return o
+    }
+
+    @Test func withoutDegradationOptionsPlansHaveNoDegradationsField() {
+        #expect(DegradationDraws.draw(options: MixOptions(), clipIndex: 0, length: 16000) == nil)
+        #expect(MixPipeline.stages(for: MixOptions()).map(\.name) == ["reverberation", "lowpass"])
+    }
+
+    @Test func eachStageAppliesWithItsOwnProbability() throws {
+        var o = allStages()
+        o.bandwidthProbability = 0.2; o.codecProbability = 0.5; o.packetLossProbability = 0.8
+        var counts: [Degradation.Stage: Int] = [:]
+        let n = 4000
+        for i in 0..<n {
+            let drawn = try #require(DegradationDraws.draw(options: o, clipIndex: i, length: 16000))
+            #expect(drawn.map(\.stage) == Degradation.Stage.allCases.filter { drawn.map(\.stage).contains($0) }, "application order")
+            for d in drawn { counts[d.stage, default: 0] += 1 }
+        }
+        for (stage, p) in [(Degradation.Stage.bandwidth, 0.2), (.codec, 0.5), (.packetLoss, 0.8), (.clipDistortion, 1.0)] {
+            #expect(abs(Double(counts[stage] ?? 0) / Double(n) - p) < 0.03, "\(stage)")
+        }
+    }
+
+    @Test func degradationsPerClipDrawsTheCountAndChoosesStagesUniformly() throws {
+        var o = allStages()
+        o.degradationsPerClip = try DegradationCounts(parsing: "0:0.25,1:0.4,2:0.2,3:0.15")
+        var byCount = [Int](repeating: 0, count: 5)
+        var byStage: [Degradation.Stage: Int] = [:]
+        let n = 8000
+        for i in 0..<n {
+            let drawn = try #require(DegradationDraws.draw(options: o, clipIndex: i, length: 16000))
+            byCount[drawn.count] += 1
+            for d in drawn { byStage[d.stage, default: 0] += 1 }
+        }
+        for (count, p) in [(0, 0.25), (1, 0.4), (2, 0.2), (3, 0.15), (4, 0.0)] {
+            #expect(abs(Double(byCount[count]) / Double(n) - p) < 0.02, "\(count) degradations")
+        }
+        // Expected stages per clip: 0.4·1 + 0.2·2 + 0.15·3 = 1.25, a quarter of it each.
+        for stage in Degradation.Stage.allCases {
+            #expect(abs(Double(byStage[stage] ?? 0) / Double(n) - 1.25 / 4) < 0.02, "\(stage)")
+        }
+    }
+
+    @Test func aStagesDrawsDoNotDependOnTheOtherStages() throws {
+        var alone = MixOptions()
+        alone.count = 10; alone.packetLoss = .uniform(low: 0.05, high: 0.25)
+        var with = allStages()
+        with.codecProbability = 0.3
+        for i in 0..<50 {
+            let a = try #require(DegradationDraws.draw(options: alone, clipIndex: i, length: 32000)?.first)
+            let b = try #require(DegradationDraws.draw(options: with, clipIndex: i, length: 32000)?.first { $0.stage == .packetLoss })
+            #expect(a == b)
+        }
+    }
+
+    @Test func codecSettingsAreDrawnPerCodecAndSnapped() throws {
+        var o = MixOptions()
+        o.count = 1; o.codecs = [.mp3, .opus, .vorbis]; o.mp3BitrateKbps = .uniform(low: 16, high: 128)
+        var seen = Set<AudioCodec>()
+        for i in 0..<200 {
+            let d = try #require(DegradationDraws.draw(options: o, clipIndex: i, length: 16000)?.first)
+            seen.insert(d.codec!)
+            switch d.codec! {
+            case .mp3: #expect(AudioCodec.mp3BitratesKbps(codingRate: 16000).contains(d.mp3BitrateKbps!) && (16...128).contains(d.mp3BitrateKbps!))
+            case .opus: #expect((6...64).contains(d.opusBitrateKbps!))
+            case .vorbis: #expect((0.1...0.6).contains(d.vorbisQuality!))
+            default: Issue.record("unexpected codec \(d.codec!)")
+            }
+            #expect(d.codecRateHz == 16000)
+        }
+        #expect(seen.count == 3)
+    }
+
+    @Test func badSettingsNameTheFlag() {
+        func failure(_ values: [String: [String]]) -> String? {
+            var all = values
+            all["speech"] = ["s"]; all["noise"] = ["n"]; all["count"] = ["1"]
+            do { _ = try MixSettings.parse(all); return nil } catch let error as MixError {
+                if case .invalidOption(let name, _, _) = error { return name }
+                return "\(error)"
+            } catch { return "\(error)" }
+        }
+        #expect(failure(["codec": ["mp3,aac"]]) == "codec")
+        #expect(failure(["bandwidth-hz": ["8000"]]) == "bandwidth-hz")
+        #expect(failure(["packet-loss": ["0.1:1.5"]]) == "packet-loss")
+        #expect(failure(["clip-distortion": ["0:0.5"]]) == "clip-distortion")
+        #expect(failure(["mp3-bitrate-kbps": ["32"]]) == "mp3-bitrate-kbps")
+        #expect(failure(["codec": ["opus"], "opus-bitrate-kbps": ["2:64"]]) == "opus-bitrate-kbps")
+        #expect(failure(["packet-loss": ["0.1"], "degradations-per-clip": ["0:0.5,1:0.4"]]) == "degradations-per-clip")
+        #expect(failure(["packet-loss": ["0.1"], "degradations-per-clip": ["0:0.5,2:0.5"]]) == "degradations-per-clip")
+        #expect(failure(["packet-loss": ["0.1"], "degradations-per-clip": ["1:1"], "packet-loss-probability": ["0.5"]]) == "packet-loss-probability")
+        #expect(failure(["concealment": ["repeat"]]) == "concealment")
+        #expect(failure(["codec": ["gsm"], "codec-probability": ["0.5"], "packet-loss": ["0.1"], "degradations-per-clip": ["0:0.5,2:0.5"]]) == "codec-probability")
+        #expect(failure(["codec": ["mp3,opus,vorbis,ulaw,alaw,gsm"], "packet-loss": ["0.05:0.25"], "clip-distortion": ["0.1:0.5"],
+                         "degradations-per-clip": ["0:0.25,1:0.4,2:0.2,3:0.15"]]) == nil)
+    }
+}

@@ -4,9 +4,11 @@
 /// rigorous error bounds for basic building blocks of double-word arithmetic", ACM TOMS 44(2),
 /// 2017). Portable: products are made exact with Veltkamp's splitting, no FMA needed.
 ///
-/// Error bounds, with u = 2⁻⁵³ (relative, barring overflow and underflow, i.e. for magnitudes
-/// between about 2⁻⁹⁰⁰ and 2⁹⁰⁰): `+` and `−` (their Algorithm 6) 3u², `*` (Algorithm 12 with
-/// an exact product of the high parts) 5u², `/` (Algorithm 17 form) 10u².
+/// Error bounds, with u = 2⁻⁵³, barring overflow and underflow (magnitudes between about 2⁻⁹⁰⁰
+/// and 2⁹⁰⁰): `+` and `−` are Joldes et al.'s accurate sum (Algorithm 6, relative error ≤ 3u²);
+/// `*` and `/` are the classic Dekker forms, with relative errors of a small multiple of u² (not
+/// proven here; what SEKit relies on is measured end to end against exact rational arithmetic,
+/// see `CompositeLLRExactTests`).
 ///
 /// Used where Loizou's LPC measures are ill-conditioned (``LPCMeasures``): on frames of digital
 /// silence the LLR's denominator is ~1e-11 of the frame energy, and its rounding in Double decides

@@ -21,17 +21,21 @@
 # Whole processes (start-up included), best of $RUNS runs (default 3) with bash's `time` (or
 # hyperfine when installed), as score.sh. Work files go to .build/bench/paper_metrics/.
 #
-# Measured (RUNS=2, DNSMOS_CLIPS=20; the shared machine had a load average of 6-8 on its 2 cores,
-# so walls are inflated and CPU seconds are the steadier figure):
-#   sekit --jobs 1 30.7 s (cpu 20.2) vs the loop 40.1 s (cpu 23.8): 1.31x wall, 1.18x CPU, target 3x
-#   MISSED and out of reach: the loop spends 20.0 of its 38.3 s in pesq.pesq (bound 1.91x); the
-#   PESQ workers take 62% of sekit's CPU (12.3 of 20.0 s), pesq_wb alone 87% of its wall.
-#   --jobs 2 38.9 s: 0.79x, target 1.8x not shown (no idle core during the run; --jobs 2 adds
-#   0.5 CPU s, one more worker's start-up). DNSMOS, clips/s: sekit --jobs 1 0.18, --jobs 2 0.16,
-#   speechmos loop 0.14 (one core) and 0.13 (its own threads); values within 1.1e-7.
-#   Agreement: pesq_wb bit for bit, cbak/segsnr/stoi <= 3e-14, but csig (23 clips) and covl (26)
-#   differ by up to 7.3e-3 / 3.6e-3, all on clips whose clean signal has frames of digital silence:
-#   the script exits 1 (see the README's Benchmarks section).
+#  4. csig/covl are compared with composite.m computed without rounding error (`exact`, numpy
+#     double-double on the same Double frames, untimed): the loop's Double LLR is ill-conditioned on
+#     frames of digital silence (zero padding + eps) and off by up to 6.6e-4 in csig there.
+#
+# Measured (RUNS=1, DNSMOS_CLIPS=4; load average ~2.7 on the 2 cores):
+#   sekit --jobs 1 19.3 s (cpu 19.1) vs the loop 22.8 s (cpu 22.5): 1.18x wall and CPU, target 3x
+#   MISSED and out of reach: the loop spends 11.4 of its 21.5 s in pesq.pesq (bound 1.89x); the
+#   PESQ workers take 63% of sekit's CPU (12.1 of 19.1 s; SEKit's own part 7.0 s, was 7.9 s),
+#   pesq_wb alone 64% of its wall. Old vs new binary back to back: 19.6 -> 18.9 s; wss,segsnr
+#   alone 5.3 -> 2.7 s (band sums over each filter's support; composite shares segsnr/wss).
+#   --jobs 2 19.7 s: 0.98x, target 1.8x not shown (no idle core during the run).
+#   DNSMOS (earlier run, 20 clips), clips/s: sekit --jobs 1 0.18, --jobs 2 0.16, speechmos loop
+#   0.14 (one core) and 0.13 (its own threads); values within 1.1e-7.
+#   Agreement: pesq_wb bit for bit, cbak/segsnr/stoi <= 3e-14, csig/covl <= 2e-15 against the
+#   exact composite.m (exit 0); the Double loop itself is off by up to 6.6e-4 / 3.3e-4.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
@@ -57,25 +61,9 @@ if [[ ! -f "$pairs/manifest.jsonl" ]]; then
 fi
 dnsmos_dir="$work/dnsmos_clips"
 rm -rf "$dnsmos_dir" && mkdir -p "$dnsmos_dir"
-find "$pairs/noisy" -name '*.wav' | sort | head -n "$dnsmos_clips" | xargs cp -t "$dnsmos_dir"
+find "$pairs/noisy" -name '*.wav' | sort | sed -n "1,${dnsmos_clips}p" | xargs cp -t "$dnsmos_dir"
 
-# measure NAME COMMAND...: prints "best_wall_seconds mean_wall_seconds cpu_seconds" (as score.sh).
-measure() {
-    local name="$1"; shift
-    if [[ "${TIMER:-auto}" != time ]] && command -v hyperfine >/dev/null; then
-        hyperfine -N --warmup 1 --runs "$runs" --export-json "$work/$name.hyperfine.json" \
-            --command-name "$name" "$(printf '%q ' "$@")" >&2
-        "$python" -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]; print(r["min"], r["mean"], r["user"]+r["system"])' \
-            "$work/$name.hyperfine.json"
-    else
-        local runs_out="" line
-        for _ in $(seq "$runs"); do
-            line=$( { TIMEFORMAT='%R %U %S'; time "$@" >/dev/null 2>&1; } 2>&1 )
-            runs_out+="$line"$'\n'
-        done
-        awk 'NF == 3 { n++; w += $1; c += $2 + $3; if (n == 1 || $1 < b) b = $1 } END { print b, w / n, c / n }' <<<"$runs_out"
-    fi
-}
+source scripts/bench/lib.sh  # measure NAME COMMAND...
 # report LABEL "best mean cpu" [CLIPS]: one line of figures (clips per second when CLIPS is given).
 report() {
     read -r best mean cpu <<<"$2"
@@ -131,5 +119,9 @@ report "speechmos loop (taskset -c 0)" "${t[dns_python1]}" "$dnsmos_clips"
 report "speechmos loop (onnxruntime threads)" "${t[dns_python]}" "$dnsmos_clips"
 status=0
 "$python" scripts/bench/paper_metrics_reference.py compare "$work/dnsmos-sekit.json" "$work/dnsmos-python.json" "$tolerance" || status=1
-"$python" scripts/bench/paper_metrics_reference.py compare "$work/sekit.json" "$work/python.json" "$tolerance" || status=1
+# The loop computes composite.m in Double like every evaluation script; its LLR is ill-conditioned on
+# frames of digital silence, so csig/covl are compared with the same definition computed without
+# rounding error (double-double, untimed), which SEKit's double-double LLR matches.
+"$python" scripts/bench/paper_metrics_reference.py exact "$pairs/clean" "$pairs/noisy" "$work/python.json" "$work/python-exact.json"
+"$python" scripts/bench/paper_metrics_reference.py compare "$work/sekit.json" "$work/python-exact.json" "$tolerance" || status=1
 exit "$status"

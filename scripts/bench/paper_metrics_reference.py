@@ -9,6 +9,12 @@ paper_metrics_reference.py score CLEAN_DIR ENHANCED_DIR OUT.json
     Writes {"clips": {NAME: {metric: value}}, "seconds": inside the process (imports excluded),
     "pesq_seconds": the part spent in pesq.pesq} to OUT.json.
 
+paper_metrics_reference.py exact CLEAN_DIR ENHANCED_DIR PYTHON.json OUT.json
+    PYTHON.json (from `score`) with csig and covl recomputed from composite.m's LLR computed without
+    rounding error (llr_frames_exact: the same definition on the same Double frames, in
+    double-double arithmetic); prints how far the loop's Double values were from it. Not timed: the
+    loop above is what evaluation scripts run; this is what the comparison is made against.
+
 paper_metrics_reference.py dnsmos DIR COUNT OUT.json
     speechmos.dnsmos.run(samples, 16000) on the first COUNT files of DIR (sorted), as its README
     shows; writes dnsmos_sig/bak/ovrl/p808 per clip and the seconds, as above.
@@ -16,7 +22,8 @@ paper_metrics_reference.py dnsmos DIR COUNT OUT.json
 paper_metrics_reference.py compare SEKIT.json PYTHON.json TOLERANCE
     Checks `sekit score --format json` against the above: PESQ must be equal bit for bit, every
     other metric within TOLERANCE; exits 1 otherwise (or when a clip is missing or failed), saying
-    how many of the disagreeing clips have frames of digital silence in the clean signal.
+    how many of the disagreeing clips have frames of digital silence in the clean signal. Run it on
+    the output of `exact` for csig and covl.
 """
 import json
 import os
@@ -86,6 +93,108 @@ def llr_frames(clean, processed, fs):
     return np.log(numerator / denominator)
 
 
+# composite.m's LLR computed without rounding error: the same definition on the same windowed
+# Double frames, in double-double arithmetic (about 106 bits; Dekker 1971, Ogita, Rump & Oishi
+# 2005), vectorised over frames. On frames of digital silence (eps times the window) the
+# denominator is ~2e-11 of R0 and its relative condition number ~1e13, so Double arithmetic (the
+# loop above, MATLAB, any order of summation) is off by up to ~0.06 in a frame's LLR; here every
+# lag is the exact sum of exact products up to ~n^2 u^2 R0 and the recursion works with u^2 ~ 1e-32.
+SPLITTER = 134217729.0  # Veltkamp's 2^27 + 1
+
+
+def _two_sum(a, b):
+    s = a + b
+    bb = s - a
+    return s, (a - (s - bb)) + (b - bb)
+
+
+def _fast_two_sum(a, b):
+    s = a + b
+    return s, b - (s - a)
+
+
+def _split(a):
+    t = SPLITTER * a
+    hi = t - (t - a)
+    return hi, a - hi
+
+
+def _dd_add(a, b):
+    s, e = _two_sum(a[0], b[0])
+    t, f = _two_sum(a[1], b[1])
+    s, e = _fast_two_sum(s, e + t)
+    return _fast_two_sum(s, e + f)
+
+
+def _dd_neg(a):
+    return -a[0], -a[1]
+
+
+def _dd_mul(a, b):
+    p = a[0] * b[0]
+    (ah, al), (bh, bl) = _split(a[0]), _split(b[0])
+    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    return _fast_two_sum(p, e + (a[0] * b[1] + a[1] * b[0]))
+
+
+def _dd_div(a, b):
+    q = a[0] / b[0]
+    r = _dd_add(a, _dd_neg(_dd_mul(b, (q, np.zeros_like(q)))))
+    return _fast_two_sum(q, r[0] / b[0])
+
+
+def lags_dd(frames_, order):
+    """R0..RP of each frame as double-doubles: exact products (Dekker's TwoProduct on split
+    samples), summed pairwise with TwoSum, the rounding errors added in Double at the end."""
+    n = frames_.shape[1]
+    hi, lo = _split(frames_)
+    lags = []
+    for k in range(order + 1):
+        p = frames_[:, : n - k] * frames_[:, k:]
+        errors = [np.sum(((hi[:, : n - k] * hi[:, k:] - p) + hi[:, : n - k] * lo[:, k:]
+                          + lo[:, : n - k] * hi[:, k:]) + lo[:, : n - k] * lo[:, k:], axis=1)]
+        while p.shape[1] > 1:
+            if p.shape[1] % 2:
+                p = np.concatenate([p, np.zeros((len(p), 1))], axis=1)
+            p, e = _two_sum(p[:, 0::2], p[:, 1::2])
+            errors.append(np.sum(e, axis=1))
+        lags.append(_two_sum(p[:, 0], np.sum(errors, axis=0)))
+    return lags
+
+
+def lpc_dd(frames_, order):
+    """lpc() in double-double: the lags, the polynomial [1, -a1, ..., -aP] and the final
+    prediction error (equal to a R a' in exact arithmetic), each a (hi, lo) pair of arrays."""
+    r = lags_dd(frames_, order)
+    zero = np.zeros(len(frames_))
+    one = (np.ones(len(frames_)), zero)
+    a, e = [(zero, zero)] * order, r[0]
+    for i in range(order):
+        residual = r[i + 1]
+        for j in range(i):
+            residual = _dd_add(residual, _dd_neg(_dd_mul(a[j], r[i - j])))
+        k = _dd_div(residual, e)
+        a = [_dd_add(a[j], _dd_neg(_dd_mul(k, a[i - 1 - j]))) for j in range(i)] + [k] + a[i + 1:]
+        e = _dd_mul(_dd_add(one, _dd_neg(_dd_mul(k, k))), e)
+    return r, [one] + [_dd_neg(v) for v in a], e
+
+
+def llr_frames_exact(clean, processed, fs):
+    """llr_frames() without rounding error (to ~1e-15 per frame): log(a_p R_c a_p' / e_c) in
+    double-double, e_c the clean frame's prediction error from the recursion."""
+    order = 10 if fs < 10000 else 16
+    r_clean, _, e_clean = lpc_dd(frames(clean, fs), order)
+    _, a_proc, _ = lpc_dd(frames(processed, fs), order)
+    numerator = (np.zeros(len(e_clean[0])),) * 2
+    for k in range(order + 1):  # a R a' = r0 sum a_i^2 + 2 sum_k r_k sum_i a_i a_(i+k)
+        lagged = (np.zeros(len(e_clean[0])),) * 2
+        for i in range(order + 1 - k):
+            lagged = _dd_add(lagged, _dd_mul(a_proc[i], a_proc[i + k]))
+        term = _dd_mul(r_clean[k], lagged)
+        numerator = _dd_add(numerator, term if k == 0 else (2 * term[0], 2 * term[1]))
+    return np.log(_dd_div(numerator, e_clean)[0])
+
+
 def band_energies(frames_, fs):
     """10 log10(max(E, 1e-10)) of the 25 critical-band energies of |fft(frame, nfft)|^2."""
     length = frames_.shape[1]
@@ -128,15 +237,18 @@ def wss_frames(clean, processed, fs):
     return np.sum(w * (s_c - s_p) ** 2, axis=1) / np.sum(w, axis=1)
 
 
-def composite(clean, processed, fs, pesq_wb):
-    """composite.m: eps added to both signals, LLR and WSS means of the lowest 95% frames, segSNR
-    (its snr(), comp_snr.m's frames) on the same signals, then Hu & Loizou's regressions in [1, 5]."""
+def composite_inputs(clean, processed, fs):
+    """composite.m's LLR, WSS and segSNR: eps added to both signals, LLR and WSS means of the lowest
+    95% frames, segSNR (its snr(), comp_snr.m's frames) on the same signals."""
     clean, processed = clean + MATLAB_EPS, processed + MATLAB_EPS
-    llr = trimmed_mean(llr_frames(clean, processed, fs))
-    wss = trimmed_mean(wss_frames(clean, processed, fs))
-    seg = segmental_snr(clean, processed, fs)
+    return {"llr": trimmed_mean(llr_frames(clean, processed, fs)), "wss": trimmed_mean(wss_frames(clean, processed, fs)),
+            "segsnr": segmental_snr(clean, processed, fs)}
+
+
+def combine(pesq_wb, llr, wss, segsnr):
+    """Hu & Loizou's regressions, each limited to [1, 5]: csig, cbak, covl."""
     csig = 3.093 - 1.029 * llr + 0.603 * pesq_wb - 0.009 * wss
-    cbak = 1.634 + 0.478 * pesq_wb - 0.007 * wss + 0.063 * seg
+    cbak = 1.634 + 0.478 * pesq_wb - 0.007 * wss + 0.063 * segsnr
     covl = 1.594 + 0.805 * pesq_wb - 0.512 * llr - 0.007 * wss
     return [float(min(5.0, max(1.0, v))) for v in (csig, cbak, covl)]
 
@@ -150,7 +262,7 @@ def score(clean_dir, enhanced_dir, out_path):
     from pystoi import stoi
     t0 = time.perf_counter()
     pesq_seconds = 0.0
-    clips, silent = {}, {}
+    clips, silent, inputs = {}, {}, {}
     for name in wav_names(clean_dir):
         ref, fs = sf.read(os.path.join(clean_dir, name), dtype="float64")
         deg, fs_deg = sf.read(os.path.join(enhanced_dir, name), dtype="float64")
@@ -159,13 +271,38 @@ def score(clean_dir, enhanced_dir, out_path):
         t = time.perf_counter()
         pesq_wb = float(pesq(fs, ref, deg, "wb"))
         pesq_seconds += time.perf_counter() - t
-        csig, cbak, covl = composite(ref, deg, fs, pesq_wb)
+        inputs[name] = dict(composite_inputs(ref, deg, fs), pesq_wb=pesq_wb)
+        csig, cbak, covl = combine(**inputs[name])
         clips[name] = {"pesq_wb": pesq_wb, "csig": csig, "cbak": cbak, "covl": covl,
                        "segsnr": segmental_snr(ref, deg, fs), "stoi": float(stoi(ref, deg, fs))}
         silent[name] = int(np.sum(np.all(frames(ref, fs) == 0, axis=1)))
     with open(out_path, "w") as f:
         json.dump({"clips": clips, "seconds": time.perf_counter() - t0, "pesq_seconds": pesq_seconds,
-                   "silent_frames": silent}, f)
+                   "silent_frames": silent, "composite_inputs": inputs}, f)
+
+
+def exact(clean_dir, enhanced_dir, python_path, out_path):
+    """The loop's results (PYTHON.json from `score`) with csig and covl recomputed from composite.m's
+    LLR without rounding error (llr_frames_exact); prints how far the loop's Double values are."""
+    with open(python_path) as f:
+        result = json.load(f)
+    worst = {"csig": 0.0, "covl": 0.0, "llr": 0.0}
+    for name, values in result["clips"].items():
+        ref, fs = sf.read(os.path.join(clean_dir, name), dtype="float64")
+        deg, _ = sf.read(os.path.join(enhanced_dir, name), dtype="float64")
+        inputs = dict(result["composite_inputs"][name])
+        llr = trimmed_mean(llr_frames_exact(ref + MATLAB_EPS, deg + MATLAB_EPS, fs))
+        worst["llr"] = max(worst["llr"], abs(llr - inputs["llr"]))
+        inputs["llr"] = llr
+        csig, _, covl = combine(**inputs)
+        worst["csig"] = max(worst["csig"], abs(csig - values["csig"]))
+        worst["covl"] = max(worst["covl"], abs(covl - values["covl"]))
+        values.update(csig=csig, covl=covl)
+        result["composite_inputs"][name] = inputs
+    with open(out_path, "w") as f:
+        json.dump(result, f)
+    print("composite.m in Double (the loop) vs without rounding error: LLR up to %.2g, csig %.2g, covl %.2g"
+          % (worst["llr"], worst["csig"], worst["covl"]))
 
 
 def dnsmos(folder, count, out_path):
@@ -210,6 +347,8 @@ if __name__ == "__main__":
     command, args = sys.argv[1], sys.argv[2:]
     if command == "score":
         score(*args)
+    elif command == "exact":
+        exact(*args)
     elif command == "dnsmos":
         dnsmos(*args)
     elif command == "compare":

@@ -11,7 +11,11 @@
 /// the lowest 95% of their frame values; segSNR is the mean of the frame SNRs limited to
 /// [−10, 35] dB (``SegmentalSNR``). The composite's LLR differs from the stand-alone `llr`
 /// (comp_llr.m): composite.m does not limit a frame's LLR to 2, so frames above 2 count in full
-/// (on the noisy pair of Loizou's example, 1.3155 inside the composite, 1.2531 stand-alone).
+/// (on the noisy pair of Loizou's example, 1.3155 inside the composite, 1.2531 stand-alone). Without
+/// that limit, frames of digital silence in the clean signal (eps × window after composite.m adds
+/// eps, e.g. zero padding) count with LLRs of ~20 whose Double rounding is off by up to ~0.06
+/// (MATLAB, numpy, SEKit's stand-alone `llr` alike); the composite's LLR is therefore computed in
+/// double-double, within 1e-13 of exact arithmetic per frame (``LPCMeasures/llr(reference:processed:sampleRate:frameLimit:arithmetic:)``).
 /// PESQ is wide-band P.862.2 MOS-LQO (``PESQ``, `pesq_wb`), the convention of SEGAN, the DEMUCS
 /// denoiser and SpeechBrain's VoiceBank-DEMAND recipes (Hu & Loizou fitted the regressions to
 /// narrow-band raw PESQ; values from the two conventions are not comparable). Signals at rates
@@ -26,14 +30,15 @@ public enum CompositeMeasures {
         return (limited(csig), limited(cbak), limited(covl))
     }
 
-    /// CSIG, CBAK, COVL of one comparison (PESQ shared with `pesq_wb` when both are asked for).
+    /// CSIG, CBAK, COVL of one comparison (PESQ, WSS and segSNR shared with `pesq_wb`, `wss` and
+    /// `segsnr` when those are asked for too).
     /// - Throws: ``MetricError`` from any of the four inputs.
     public static func compute(_ comparison: MetricComparison, workspace: MetricWorkspace) throws -> [Double] {
         let pesq = try PESQ.compute(comparison, mode: .wideband, workspace: workspace)
         let reference = comparison.reference.samples, processed = comparison.processed, rate = comparison.sampleRate
-        let llr = try LPCMeasures.llr(reference: reference, processed: processed, sampleRate: rate, frameLimit: nil)
-        let wss = try WeightedSpectralSlope.compute(reference: reference, processed: processed, sampleRate: rate)
-        let segsnr = try SegmentalSNR.compute(reference: reference, processed: processed, sampleRate: rate)
+        let llr = try LPCMeasures.llr(reference: reference, processed: processed, sampleRate: rate, frameLimit: nil, arithmetic: .doubleDouble)
+        let wss = try WeightedSpectralSlope.compute(comparison)
+        let segsnr = try SegmentalSNR.compute(comparison)
         let c = combine(pesq: pesq, llr: llr, wss: wss, segsnr: segsnr)
         return [c.csig, c.cbak, c.covl]
     }

@@ -97,6 +97,23 @@ enum CriticalBands {
         }
     }
 
+    /// A filter's non-zero weights, from bin `firstBin` on.
+    struct Support {
+        let firstBin: Int
+        let weights: [Double]
+    }
+
+    /// ``filters(sampleRate:halfSize:)`` without their zero weights at either end (each filter is
+    /// non-zero on one short run of bins around its centre).
+    static func supports(sampleRate: Int, halfSize: Int) -> [Support] {
+        filters(sampleRate: sampleRate, halfSize: halfSize).map { filter in
+            guard let first = filter.firstIndex(where: { $0 != 0 }), let last = filter.lastIndex(where: { $0 != 0 }) else {
+                return Support(firstBin: 0, weights: [])
+            }
+            return Support(firstBin: first, weights: Array(filter[first...last]))
+        }
+    }
+
     /// Zero-padded FFT magnitudes `|X[k]|`, k = 0..<nfft/2, of `frame` (MATLAB `abs(fft(frame, nfft))`).
     static func magnitudes(_ frame: [Double], fft: RealFFT<Double>) -> [Double] {
         var padded = [Double](repeating: 0, count: fft.size)

@@ -6,7 +6,7 @@ public enum MetricRegistry {
             try SignalRatios.snr(reference: c.reference.samples, processed: c.processed)
         },
         single("segsnr", unit: "dB", reference: "segmental SNR, Loizou (2013) comp_snr.m") { c, _ in
-            try SegmentalSNR.compute(reference: c.reference.samples, processed: c.processed, sampleRate: c.reference.sampleRate)
+            try SegmentalSNR.compute(c)
         },
         single("sisdr", unit: "dB", reference: "SI-SDR, Le Roux et al. (ICASSP 2019), no mean removal") { c, _ in
             try SignalRatios.siSDR(reference: c.reference.samples, processed: c.processed)
@@ -27,7 +27,7 @@ public enum MetricRegistry {
             try LPCMeasures.llr(reference: c.reference.samples, processed: c.processed, sampleRate: c.reference.sampleRate)
         },
         single("wss", unit: "", higherIsBetter: false, reference: "weighted spectral slope, Klatt (1982), Loizou (2013) comp_wss.m") { c, _ in
-            try WeightedSpectralSlope.compute(reference: c.reference.samples, processed: c.processed, sampleRate: c.reference.sampleRate)
+            try WeightedSpectralSlope.compute(c)
         },
         single("cd", unit: "dB", higherIsBetter: false, reference: "cepstral distance, Loizou (2013) comp_cep.m") { c, _ in
             try LPCMeasures.cepstralDistance(reference: c.reference.samples, processed: c.processed, sampleRate: c.reference.sampleRate)

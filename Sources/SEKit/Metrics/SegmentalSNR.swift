@@ -8,6 +8,13 @@ public enum SegmentalSNR {
     /// Per-frame clamp, dB.
     static let minimumDB = -10.0, maximumDB = 35.0
 
+    /// segSNR of a comparison, computed once per comparison (shared by `segsnr` and the composite).
+    static func compute(_ comparison: MetricComparison) throws -> Double {
+        try comparison.analysis("segsnr") {
+            try compute(reference: comparison.reference.samples, processed: comparison.processed, sampleRate: comparison.sampleRate)
+        }
+    }
+
     /// Mean over frames of `10·log10(Σ(w·s)² / (Σ(w·(s − ŝ))² + eps) + eps)`, each clamped to
     /// [−10, 35] dB. Frames are `round(0.03·fs)` samples with hop `floor(len/4)` (75% overlap),
     /// windowed by MATLAB's `hanning(len)` (0.5·(1 − cos(2πn/(len+1))), n = 1...len); the frame

@@ -25,7 +25,7 @@ public enum WeightedSpectralSlope {
         let framing = try LoizouFraming(metric: "wss", reference: reference, processed: processed, sampleRate: sampleRate)
         let fft = RealFFT<Double>.double(size: framing.fftSize)
         let half = fft.size / 2
-        let filters = CriticalBands.filters(sampleRate: sampleRate, halfSize: half)
+        let filters = CriticalBands.supports(sampleRate: sampleRate, halfSize: half)
         let bands = filters.count
         var values = [Double](repeating: 0, count: framing.count)
         for f in 0..<framing.count {
@@ -50,13 +50,22 @@ public enum WeightedSpectralSlope {
         return LoizouFraming.trimmedMean(values)
     }
 
-    /// Critical-band energies in dB of the power spectrum `|X|²` of `frame`.
-    static func bandEnergies(_ frame: [Double], fft: RealFFT<Double>, filters: [[Double]]) -> [Double] {
-        let magnitude = CriticalBands.magnitudes(frame, fft: fft)
-        let power = magnitude.map { $0 * $0 }
+    /// WSS of a comparison, computed once per comparison (shared by `wss` and the composite).
+    static func compute(_ comparison: MetricComparison) throws -> Double {
+        try comparison.analysis("wss") {
+            try compute(reference: comparison.reference.samples, processed: comparison.processed, sampleRate: comparison.sampleRate)
+        }
+    }
+
+    /// Critical-band energies in dB of the power spectrum `|X|²` of `frame` (`hypot(re, im)²`, as
+    /// comp_wss.m's `abs(X).^2`; `re² + im²` would be within 2 ulp but changes the pinned outputs).
+    /// Each band sums only over its filter's non-zero support, in the same order, so the sums are
+    /// bit for bit those over all 512 bins (the skipped terms are exact zeros).
+    static func bandEnergies(_ frame: [Double], fft: RealFFT<Double>, filters: [CriticalBands.Support]) -> [Double] {
+        let power = CriticalBands.magnitudes(frame, fft: fft).map { $0 * $0 }
         return filters.map { filter in
             var e = 0.0
-            for k in 0..<power.count { e += power[k] * filter[k] }
+            for (j, weight) in filter.weights.enumerated() { e += power[filter.firstBin + j] * weight }
             return 10 * log10(max(e, 1e-10))
         }
     }

@@ -25,15 +25,14 @@
 #     double-double on the same Double frames, untimed): the loop's Double LLR is ill-conditioned on
 #     frames of digital silence (zero padding + eps) and off by up to 6.6e-4 in csig there.
 #
-# Measured (RUNS=1, DNSMOS_CLIPS=4; load average ~2.7 on the 2 cores):
-#   sekit --jobs 1 19.3 s (cpu 19.1) vs the loop 22.8 s (cpu 22.5): 1.18x wall and CPU, target 3x
-#   MISSED and out of reach: the loop spends 11.4 of its 21.5 s in pesq.pesq (bound 1.89x); the
-#   PESQ workers take 63% of sekit's CPU (12.1 of 19.1 s; SEKit's own part 7.0 s, was 7.9 s),
-#   pesq_wb alone 64% of its wall. Old vs new binary back to back: 19.6 -> 18.9 s; wss,segsnr
-#   alone 5.3 -> 2.7 s (band sums over each filter's support; composite shares segsnr/wss).
-#   --jobs 2 19.7 s: 0.98x, target 1.8x not shown (no idle core during the run).
-#   DNSMOS (earlier run, 20 clips), clips/s: sekit --jobs 1 0.18, --jobs 2 0.16, speechmos loop
-#   0.14 (one core) and 0.13 (its own threads); values within 1.1e-7.
+# Measured on a quiet machine (RUNS=1, DNSMOS_CLIPS=10, load about 1; main at 5055c7a):
+#   sekit --jobs 1 18.94 s (cpu 18.91) vs the loop 22.33 s (cpu 22.21): 1.18x wall and CPU; the 3x
+#   target is out of reach: the loop spends 11.0 of its 21.1 s in pesq.pesq (bound 1.91x); the
+#   PESQ workers take 63% of sekit's CPU (11.96 of 18.96 s), pesq_wb alone 64% of its wall.
+#   --jobs 2 9.79 s: 1.93x (target 1.8x).
+#   DNSMOS, clips/s: sekit --jobs 1 0.30, --jobs 2 0.54; speechmos loop 0.47 (its onnxruntime
+#   threads used both cores, 40 cpu s in 21.5 s: per cpu second sekit 0.30, speechmos 0.25);
+#   values within 4.1e-8.
 #   Agreement: pesq_wb bit for bit, cbak/segsnr/stoi <= 3e-14, csig/covl <= 2e-15 against the
 #   exact composite.m (exit 0); the Double loop itself is off by up to 6.6e-4 / 3.3e-4.
 set -euo pipefail

@@ -51,9 +51,10 @@ echo "== sekit catalog import" >&2
 "$sekit" catalog import --kind noise --corpus demo-noise datasets/demo/generated/noise
 
 echo "== sekit mix (recipe datasets/recipes/demo.yaml, catalogued corpora)" >&2
-# Run it again and it resumes: finished clips are not redone.
+# Run it again and it resumes: finished clips are not redone (--overwrite replaces only a
+# different mix, such as one an older version of this demo left).
 "$sekit" mix --recipe datasets/recipes/demo.yaml --speech corpus:demo-speech --noise corpus:demo-noise \
-    --name demo --out "$out/corpus" "${count[@]}"
+    --name demo --out "$out/corpus" --overwrite "${count[@]}"
 
 echo "== sekit features: STFT magnitudes, clean targets and the ideal ratio mask into HDF5" >&2
 "$sekit" features --corpus "$out/corpus" --out "$out/features.h5" --targets clean,irm,noisy_phase --overwrite

@@ -25,24 +25,16 @@ runs="${RUNS:-3}"
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 NUMEXPR_NUM_THREADS=1
 
 # $SEKIT: a sekit binary to time instead of this checkout's release build (to compare two commits).
-if [[ -n "${SEKIT:-}" ]]; then
-    sekit="$SEKIT"
-else
-    swift build -c release --product sekit >&2
-    sekit="$(swift build -c release --show-bin-path)/sekit"
-fi
+source scripts/bench/lib.sh  # release_sekit, fixture_mix
+sekit="$(release_sekit)"
 work="$root/.build/bench/enhance"
 clips="$work/clips"
-mkdir -p "$work"
-if [[ ! -f "$clips/manifest.jsonl" ]]; then
-    echo "enhance: mixing 200 clips from $fixtures" >&2
-    (cd "$work" && SEKIT_CATALOG="$work/catalog.sqlite" "$sekit" mix --speech "$fixtures/speech" --noise "$fixtures/noise" --count 200 \
-        --snr-db=-5,0,5,10,15,20 --seed 1 --out "$clips" >/dev/null)
-fi
+fixture_mix "$clips"
 audio_seconds=$("$python" -c 'import sys, os, soundfile as sf; d = sys.argv[1]; print(sum(sf.info(os.path.join(d, n)).duration for n in os.listdir(d) if n.endswith(".wav")))' "$clips/noisy")
 
-# measure NAME COMMAND...: runs COMMAND $runs times under /usr/bin/time; prints "best_wall_seconds cpu_seconds_of_that_run".
-measure() {
+# measure_run NAME COMMAND...: runs COMMAND $runs times under /usr/bin/time, keeping its output and
+# stopping on a failure (lib.sh's measure discards both); prints "best_wall_seconds cpu_seconds_of_that_run".
+measure_run() {
     local name="$1"; shift
     local best="" line
     for i in $(seq "$runs"); do
@@ -56,7 +48,7 @@ measure() {
     echo "$best"
 }
 
-python_time=$(measure python "$python" scripts/bench/enhance_reference.py "$clips/noisy" "$work/python-out")
+python_time=$(measure_run python "$python" scripts/bench/enhance_reference.py "$clips/noisy" "$work/python-out")
 read -r p_wall p_cpu <<<"$python_time"
 echo "200 clips ($audio_seconds s of audio, 16 kHz), one core each; whole processes, best of $runs runs:"
 printf '  logmmse package 1.5 (Python loop)   %8.3f s (cpu %.3f)   %7.0fx real time\n' "$p_wall" "$p_cpu" \
@@ -64,7 +56,7 @@ printf '  logmmse package 1.5 (Python loop)   %8.3f s (cpu %.3f)   %7.0fx real t
 
 # The same clips, one core, no catalogue (the Python side records nothing either).
 sekit_enhance=("$sekit" enhance --method logmmse --input "$clips/noisy" --out "$work/sekit-out" --jobs 1 --no-catalog)
-sekit_time=$(measure sekit "${sekit_enhance[@]}")
+sekit_time=$(measure_run sekit "${sekit_enhance[@]}")
 read -r s_wall s_cpu <<<"$sekit_time"
 printf '  sekit enhance --method logmmse      %8.3f s (cpu %.3f)   %7.0fx real time\n' "$s_wall" "$s_cpu" \
     "$(awk -v a="$audio_seconds" -v t="$s_wall" 'BEGIN { print a / t }')"
@@ -77,7 +69,7 @@ awk -v p="$p_wall" -v s="$s_wall" -v pc="$p_cpu" -v sc="$s_cpu" \
 echo "sekit enhance --jobs 1, every blind method (x real time, whole process, best of $runs runs; target at least 1000x):"
 for estimate in leading mcra; do
     for method in specsub mmse-stsa logmmse wiener; do
-        method_time=$(measure "sekit-$method-$estimate" "$sekit" enhance --method "$method" --noise-estimate "$estimate" \
+        method_time=$(measure_run "sekit-$method-$estimate" "$sekit" enhance --method "$method" --noise-estimate "$estimate" \
             --input "$clips/noisy" --out "$work/sekit-$method-out" --jobs 1 --no-catalog)
         read -r m_wall m_cpu <<<"$method_time"
         printf '  %-9s --noise-estimate %-7s %8.3f s (cpu %.3f)   %7.0fx real time\n' "$method" "$estimate" "$m_wall" "$m_cpu" \

@@ -1,4 +1,28 @@
-# Shared by the benchmark scripts (source it after setting $python, $work and $runs).
+# Shared by the benchmark scripts (source it after setting $python, $work and $runs; fixture_mix
+# also needs $sekit and $fixtures).
+
+# release_sekit: the sekit binary to time: $SEKIT when set (to compare two commits), else this
+# checkout's release build, built first.
+release_sekit() {
+    if [[ -n "${SEKIT:-}" ]]; then
+        echo "$SEKIT"
+    else
+        swift build -c release --product sekit >&2
+        echo "$(swift build -c release --show-bin-path)/sekit"
+    fi
+}
+
+# fixture_mix FOLDER: the benchmarks' corpus, mixed once into FOLDER (its catalogue beside it):
+# 200 clips of 4 s at 16 kHz, fixture speech and noise at -5...20 dB, seed 1.
+fixture_mix() {
+    local out="$1" parent
+    [[ -f "$out/manifest.jsonl" ]] && return 0
+    parent="$(dirname "$out")"
+    mkdir -p "$parent"
+    echo "bench: mixing 200 clips from $fixtures into $out" >&2
+    (cd "$parent" && SEKIT_CATALOG="$parent/catalog.sqlite" "$sekit" mix --speech "$fixtures/speech" --noise "$fixtures/noise" \
+        --count 200 --snr-db=-5,0,5,10,15,20 --seed 1 --out "$out" >/dev/null)
+}
 
 # measure NAME COMMAND...: runs COMMAND $runs times (whole process, output discarded) and prints
 # "best_wall_seconds mean_wall_seconds mean_cpu_seconds". With hyperfine installed (and TIMER is

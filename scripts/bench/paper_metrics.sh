@@ -48,21 +48,15 @@ tolerance=1e-6
 metrics=pesq_wb,csig,cbak,covl,segsnr,stoi
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 NUMEXPR_NUM_THREADS=1
 
-swift build -c release --product sekit >&2
-sekit="$(swift build -c release --show-bin-path)/sekit"
+source scripts/bench/lib.sh  # release_sekit, fixture_mix, measure
+sekit="$(release_sekit)"
 work="$root/.build/bench/paper_metrics"
 pairs="$work/pairs"
-mkdir -p "$work"
-if [[ ! -f "$pairs/manifest.jsonl" ]]; then
-    echo "paper_metrics: mixing 200 pairs from $fixtures" >&2
-    (cd "$work" && SEKIT_CATALOG="$work/catalog.sqlite" "$sekit" mix --speech "$fixtures/speech" --noise "$fixtures/noise" --count 200 \
-        --snr-db=-5,0,5,10,15,20 --seed 1 --out "$pairs" >/dev/null)
-fi
+fixture_mix "$pairs"
 dnsmos_dir="$work/dnsmos_clips"
 rm -rf "$dnsmos_dir" && mkdir -p "$dnsmos_dir"
 find "$pairs/noisy" -name '*.wav' | sort | sed -n "1,${dnsmos_clips}p" | xargs cp -t "$dnsmos_dir"
 
-source scripts/bench/lib.sh  # measure NAME COMMAND...
 # report LABEL "best mean cpu" [CLIPS]: one line of figures (clips per second when CLIPS is given).
 report() {
     read -r best mean cpu <<<"$2"

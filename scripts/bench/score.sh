@@ -23,18 +23,11 @@ tolerance=1e-9
 # One core each: no BLAS/OpenMP threads on the Python side, --jobs 1 on SEKit's.
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 NUMEXPR_NUM_THREADS=1
 
-swift build -c release --product sekit >&2
-sekit="$(swift build -c release --show-bin-path)/sekit"
+source scripts/bench/lib.sh  # release_sekit, fixture_mix, measure
+sekit="$(release_sekit)"
 work="$root/.build/bench/score"
 pairs="$work/pairs"
-mkdir -p "$work"
-if [[ ! -f "$pairs/manifest.jsonl" ]]; then
-    echo "score: mixing 200 pairs from $fixtures" >&2
-    (cd "$work" && SEKIT_CATALOG="$work/catalog.sqlite" "$sekit" mix --speech "$fixtures/speech" --noise "$fixtures/noise" --count 200 \
-        --snr-db=-5,0,5,10,15,20 --seed 1 --out "$pairs" >/dev/null)
-fi
-
-source scripts/bench/lib.sh  # measure NAME COMMAND...
+fixture_mix "$pairs"
 
 score_python=("$python" scripts/bench/score_reference.py score "$pairs/clean" "$pairs/noisy")
 # --no-catalog: like for like with the Python side, which records nothing (recording the 200

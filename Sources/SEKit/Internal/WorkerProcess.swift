@@ -23,6 +23,8 @@ final class WorkerProcess {
     private let responses: Int32
     private let stderrFile: URL
     private var pending: [UInt8] = []
+    /// Scratch for `read(2)`, kept between responses.
+    private var chunk = [UInt8](repeating: 0, count: 65536)
     private(set) var hasExited = false
 
     /// Starts `executable` with `arguments` (and `environment` added to this process's).
@@ -92,20 +94,19 @@ final class WorkerProcess {
     /// The next line the child writes to stdout, without the newline.
     /// - Throws: ``Failure`` when the child closes stdout (it died) or reading fails.
     func readLine() throws -> [UInt8] {
-        var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             if let newline = pending.firstIndex(of: 10) {
                 let line = Array(pending[..<newline])
                 pending.removeSubrange(...newline)
                 return line
             }
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(responses, $0.baseAddress, $0.count) }
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(responses, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw deathOrError("read")
             }
             if n == 0 { throw deathOrError(nil) }
-            pending.append(contentsOf: buffer[0..<n])
+            pending.append(contentsOf: chunk[0..<n])
         }
     }
 

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Writes a ``Figure`` as an SVG document: rectangles, lines and SVG text (sans-serif, so a
-/// viewer draws it with its own fonts), images embedded as base64 PNG.
+/// viewer draws it with its own fonts), images embedded as base64 PNG. Text is escaped as in the
+/// HTML report (``HTML/escape(_:)``: the same five characters matter in XML).
 enum SVGFigure {
     /// The document's text.
     /// - Throws: ``PlotError`` when an image cannot be encoded.
@@ -13,8 +14,8 @@ enum SVGFigure {
     static func element(_ figure: Figure, cssClass: String? = nil) throws -> String {
         var out = """
         <svg xmlns="http://www.w3.org/2000/svg" width="\(figure.width)" height="\(figure.height)" \
-        viewBox="0 0 \(figure.width) \(figure.height)" role="img" aria-label="\(escape(figure.description))"\(cssClass.map { " class=\"\($0)\"" } ?? "")>
-        <title>\(escape(figure.description))</title>
+        viewBox="0 0 \(figure.width) \(figure.height)" role="img" aria-label="\(HTML.escape(figure.description))"\(cssClass.map { " class=\"\($0)\"" } ?? "")>
+        <title>\(HTML.escape(figure.description))</title>
         <rect width="100%" height="100%" fill="#ffffff"/>
 
         """
@@ -32,10 +33,12 @@ enum SVGFigure {
             let anchorName = switch anchor { case .start: "start"; case .middle: "middle"; case .end: "end" }
             let rotation = vertical ? " transform=\"rotate(-90 \(n(x)) \(n(y)))\"" : ""
             return "<text x=\"\(n(x))\" y=\"\(n(y))\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"\(n(Double(size.rawValue) * 6.5))\" " +
-                "text-anchor=\"\(anchorName)\" dominant-baseline=\"central\" fill=\"\(color.hex)\"\(rotation)>\(escape(text))</text>"
+                "text-anchor=\"\(anchorName)\" dominant-baseline=\"central\" fill=\"\(color.hex)\"\(rotation)>\(HTML.escape(text))</text>"
         case let .image(image, r):
-            var rgba = [UInt8](); rgba.reserveCapacity(image.pixels.count * 4)
-            for p in image.pixels { rgba += [p.red, p.green, p.blue, p.alpha] }
+            var rgba = [UInt8](repeating: 0, count: image.pixels.count * 4)
+            for (i, p) in image.pixels.enumerated() {
+                rgba[4 * i] = p.red; rgba[4 * i + 1] = p.green; rgba[4 * i + 2] = p.blue; rgba[4 * i + 3] = p.alpha
+            }
             let png: Data
             do { png = try PNGCodec.encode(rgba: rgba, width: image.width, height: image.height) } catch {
                 throw PlotError.encoding(reason: error.description)
@@ -59,10 +62,5 @@ enum SVGFigure {
     private static func n(_ value: Double) -> String {
         let rounded = (value * 100).rounded() / 100
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
-    }
-
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 }

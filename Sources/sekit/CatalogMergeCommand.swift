@@ -16,6 +16,16 @@ struct CatalogMergeCommand: AsyncParsableCommand {
             point to it; conflicting runs and clips are still refused). Conflicts resolved are listed on \
             standard error. Each input is merged in one transaction.
 
+            Shard runs are folded: the N runs of one command run with --shard i/N (each into its own \
+            catalogue) become one run equal to the single-process run of the same command: the same \
+            clips (re-keyed under the folded run), per-clip scores and parameters (counts of each \
+            shard's items summed; shard = 1/1, folded_shards = N, folded_runs = the shard run ids), and \
+            aggregates (means, CIs, per-SNR/split/degradation subsets) recomputed from the per-clip \
+            rows in clip order. Its id is derived from the shard run ids, so merging again adds \
+            nothing. A shard missing or given twice, shards of different commands (parameters, parent, \
+            SEKit version), a shard that did not finish or an input named twice refuses the whole merge \
+            before anything is written, naming the file. --no-fold copies shard runs as they are.
+
             Formats: table (rows added per input, then the totals), csv (input, table, rows) or json \
             (the whole report; --json is the same).
             """
@@ -31,6 +41,9 @@ struct CatalogMergeCommand: AsyncParsableCommand {
                                valueName: "error|keep-first|rename"))
     var onConflict: Catalog.MergeConflictPolicy = .error
 
+    @Flag(name: .long, help: "Copy shard runs as they are instead of folding each command's shard runs into one run.")
+    var noFold = false
+
     @OptionGroup var outputFormat: OutputFormatOptions
 
     func validate() throws {
@@ -39,7 +52,7 @@ struct CatalogMergeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let store = try Catalog.open(at: URL(fileURLWithPath: output), create: true)
-        let report = try store.merge(inputs.map { URL(fileURLWithPath: $0) }, onConflict: onConflict)
+        let report = try store.merge(inputs.map { URL(fileURLWithPath: $0) }, onConflict: onConflict, foldShards: !noFold)
         for conflict in report.conflicts {
             printError("conflict (\(conflict.resolution)): \(conflict.input): \(conflict.table) \(conflict.id): \(conflict.detail)")
         }

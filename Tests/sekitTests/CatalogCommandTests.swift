@@ -26,7 +26,10 @@ struct CatalogCLIFolder {
     }
 
     /// Runs `sqlite3` on a catalogue and returns its output (trimmed).
-    func sqlite(_ database: String, _ sql: String) throws -> String {
+    func sqlite(_ database: String, _ sql: String) throws -> String { try Self.sqlite(database, sql) }
+
+    /// Runs `sqlite3` on a catalogue and returns its output (trimmed).
+    static func sqlite(_ database: String, _ sql: String) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
         process.arguments = [database, sql]

@@ -41,6 +41,8 @@ extension Catalog {
         public var runsCompleted = 0
         /// Rows that conflicted and how they were resolved (`--on-conflict keep-first|rename`).
         public var conflicts: [MergeConflict] = []
+        /// Runs folded from shard runs (``Catalog/merge(_:onConflict:foldShards:)``).
+        public var folded: [FoldedRunReport] = []
         /// Total rows inserted.
         public var totalInserted: Int { inserted.values.flatMap(\.values).reduce(0, +) }
     }
@@ -58,6 +60,12 @@ extension Catalog {
     /// - Throws: ``CatalogError/mergeConflict(input:output:conflicts:)`` listing the conflicts;
     ///   ``CatalogError`` naming the input that is missing, corrupt, newer, or violates a constraint.
     public func merge(_ inputs: [URL], onConflict: MergeConflictPolicy = .error) throws(CatalogError) -> MergeReport {
+        try merge(inputs, onConflict: onConflict, skippingRuns: [])
+    }
+
+    /// ``merge(_:onConflict:)`` leaving out the rows of `skippingRuns` (shard runs an earlier merge
+    /// folded: their rows are in OUT under the folded run) and of their clips.
+    func merge(_ inputs: [URL], onConflict: MergeConflictPolicy, skippingRuns: Set<RunID>) throws(CatalogError) -> MergeReport {
         var report = MergeReport()
         for input in inputs {
             let inputURL = input.standardizedFileURL
@@ -73,6 +81,9 @@ extension Catalog {
                     try db.execute(sql: "ATTACH DATABASE ? AS shard", arguments: [inputURL.path])
                     defer { try? db.execute(sql: "DETACH DATABASE shard") }
                     var result: (counts: [String: Int], completed: Int, conflicts: [MergeConflict]) = ([:], 0, [])
+                    try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS merge_skip_runs (id TEXT PRIMARY KEY)")
+                    try db.execute(sql: "DELETE FROM temp.merge_skip_runs")
+                    for id in skippingRuns { try db.execute(sql: "INSERT INTO temp.merge_skip_runs VALUES (?)", arguments: [id]) }
                     try db.inTransaction(.immediate) {
                         result.conflicts = try Self.resolveConflicts(db, input: inputURL.path, output: url.path, policy: onConflict)
                         result.counts = try Self.copyRows(db)
@@ -107,12 +118,23 @@ extension Catalog {
             let columns = names.map { "\"\($0)\"" }.joined(separator: ", ")
             let values = names.map { mapped.contains($0) ? renamedSourceSQL("s.\"\($0)\"") : "s.\"\($0)\"" }.joined(separator: ", ")
             try db.execute(sql: """
-                INSERT INTO main.\(table) (\(columns)) SELECT \(values) FROM shard.\(table) AS s WHERE true
+                INSERT INTO main.\(table) (\(columns)) SELECT \(values) FROM shard.\(table) AS s WHERE \(skipCondition(table, names))
                 ON CONFLICT DO NOTHING
                 """)
             counts[table] = db.changesCount
         }
         return counts
+    }
+
+    /// The condition keeping the rows of `table` that belong to no run in `temp.merge_skip_runs`.
+    private static func skipCondition(_ table: String, _ columns: [String]) -> String {
+        let skipped = "(SELECT id FROM temp.merge_skip_runs)"
+        if table == "runs" { return "s.id NOT IN \(skipped)" }
+        if columns.contains("run_id") { return "s.run_id NOT IN \(skipped)" }
+        if columns.contains("clip_id") {
+            return "NOT EXISTS (SELECT 1 FROM shard.clips AS c WHERE c.id = s.clip_id AND c.run_id IN \(skipped))"
+        }
+        return "true"
     }
 
     /// The source id `expression` after renaming (itself unless renamed).

@@ -28,6 +28,9 @@ public enum CatalogError: Error, Equatable, CustomStringConvertible, Sendable {
     case file(path: String, reason: String)
     /// A parameter value is invalid (name, value, what is wrong).
     case invalidParameter(name: String, value: String, reason: String)
+    /// `catalog merge`: shard runs that cannot fold into one run (a shard missing or given twice,
+    /// shards of different commands, a shard not finished); `path` is the shard catalogue at fault.
+    case shardMismatch(path: String, reason: String)
 
     /// Short machine-readable code, stable across releases.
     public var code: String {
@@ -43,6 +46,7 @@ public enum CatalogError: Error, Equatable, CustomStringConvertible, Sendable {
         case .filter: "filter"
         case .file: "file"
         case .invalidParameter: "invalid-parameter"
+        case .shardMismatch: "shard-mismatch"
         }
     }
 
@@ -72,6 +76,8 @@ public enum CatalogError: Error, Equatable, CustomStringConvertible, Sendable {
             "\(path): \(reason)"
         case .invalidParameter(let name, let value, let reason):
             "invalid \(name) = \(value): \(reason)"
+        case .shardMismatch(let path, let reason):
+            "\(path): \(reason); nothing was merged"
         }
     }
 }

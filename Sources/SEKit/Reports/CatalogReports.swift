@@ -58,7 +58,11 @@ extension Catalog.MergeReport {
             let parts = counts.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
             text += "\(input): \(parts.isEmpty ? "nothing new" : parts.joined(separator: ", "))\n"
         }
-        return text + "merged into \(output.path): \(totalInserted) rows added, \(runsCompleted) runs completed\n"
+        for run in folded {
+            text += "folded \(run.shards) shard runs of \(run.kind) '\(run.name)' into run \(run.id)\(run.new ? "" : " (already folded)")\n"
+        }
+        return text + "merged into \(output.path): \(totalInserted) rows added, \(runsCompleted) runs completed"
+            + (folded.isEmpty ? "" : ", \(folded.filter(\.new).count) runs folded from shards") + "\n"
     }
 
     /// Rows added per input and table: `input, table, rows`.

@@ -24,8 +24,10 @@ struct ScoreCatalogRecorder: Sendable {
         var values = params
         values["checkpoint"] = checkpoint
         var parent = Set(states.map(\.runID)).count == 1 ? states[0].runID : nil
-        if let marker = enhanced.flatMap(EnhanceRunMarker.read(in:)), let catalog = context.catalog, marker.catalog == here,
-           let run = marker.runID, (try? catalog.run(run.rawValue)) != nil {
+        // The enhance run that wrote the folder into this catalogue (of the shards' runs, this catalogue's).
+        if let enhanced, let catalog = context.catalog,
+           let run = EnhanceRunMarker.all(in: enhanced).filter({ $0.catalog == here }).compactMap(\.runID)
+            .first(where: { (try? catalog.run($0.rawValue)) != nil }) {
             parent = run
         }
         if states.count > 1 { values["mix_runs"] = states.map(\.runID.rawValue).joined(separator: ",") }
@@ -57,19 +59,24 @@ struct ScoreCatalogRecorder: Sendable {
                 } else if let value = clip.enhanced[metric] {
                     rows.append(ClipScoreRecord(runID: runID, clipID: id, metric: metric.rawValue, value: value,
                                                 noisyValue: clip.noisy[metric],
-                                                error: clip.noisyMetricErrors[metric].map { "noisy input: \($0)" }))
+                                                error: clip.noisyMetricErrors[metric].map { RecordedScores.noisyPrefix + $0 }))
                 }
             }
         }
         try catalog.insertClipScores(rows)
-        try catalog.insertRunMetrics(summary.map { aggregate in
-            RunMetricRecord(runID: runID, metric: aggregate.metric, subset: aggregate.subset == "all" ? "" : aggregate.subset,
-                            mean: aggregate.mean, std: Self.finite(aggregate.std), ci95Low: Self.finite(aggregate.ci95Low),
-                            ci95High: Self.finite(aggregate.ci95High), n: aggregate.n)
-        })
+        try catalog.insertRunMetrics(Self.runMetricRecords(summary, run: runID))
         let failed = clips.filter { $0.error != nil }.count
         try run.finish(params: ["clips": "\(clips.count)", "clips_failed": "\(failed)",
                                 "values_failed": "\(clips.reduce(0) { $0 + $1.failedValues })"])
+    }
+
+    /// The `run_metrics` rows of a run's aggregates (subset `all` stored as `''`; non-finite spreads as NULL).
+    static func runMetricRecords(_ summary: [ScoreAggregate], run: RunID) -> [RunMetricRecord] {
+        summary.map { aggregate in
+            RunMetricRecord(runID: run, metric: aggregate.metric, subset: aggregate.subset == "all" ? "" : aggregate.subset,
+                            mean: aggregate.mean, std: finite(aggregate.std), ci95Low: finite(aggregate.ci95Low),
+                            ci95High: finite(aggregate.ci95High), n: aggregate.n)
+        }
     }
 
     static func finite(_ value: Double) -> Double? { value.isFinite ? value : nil }

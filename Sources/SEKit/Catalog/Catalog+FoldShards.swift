@@ -1,0 +1,68 @@
+import Foundation
+import GRDB
+
+extension Catalog {
+    /// The shard runs (`params.shard` = `i/N`, N > 1) of the catalogue at `url`, read-only.
+    static func shardRuns(inCatalogAt url: URL) throws(CatalogError) -> [ShardRun] {
+        let catalog = try Catalog.openForReading(at: url)
+        let path = url.path
+        return try catalog.read { db in try Self.shardRuns(db, file: path) }
+    }
+
+    /// The shard runs of the open catalogue (schema `main`).
+    static func shardRuns(_ db: Database, file: String) throws -> [ShardRun] {
+        let ids = try String.fetchAll(db, sql: "SELECT run_id FROM params WHERE key = 'shard' AND value_text NOT IN ('', '1/1') ORDER BY run_id")
+        var runs: [ShardRun] = []
+        for id in ids {
+            guard let record = try RunRecord.fetchOne(db, key: id) else { continue }
+            let params = Dictionary(uniqueKeysWithValues: try ParamRecord.filter(ParamRecord.Columns.runID == id).fetchAll(db).map { ($0.key, $0.valueText) })
+            guard let shard = ShardRun.shard(of: params) else { continue }
+            runs.append(ShardRun(record: record, params: params, shard: shard, file: file))
+        }
+        return runs
+    }
+
+    /// Folds one group's shard runs into its run, in the caller's transaction: the folded run and
+    /// its parameters are written (kept when an earlier merge wrote them), children and sources
+    /// point to it, a mix's clips take ids under it (`FOLDED/CLIP`, with their noises, degradations
+    /// and every score row naming them), scores and artifacts move to it, and the shard runs go.
+    static func applyFold(_ group: ShardFoldGroup, _ db: Database) throws {
+        let folded = group.folded.id.rawValue
+        try group.folded.insert(db, onConflict: .ignore)
+        for (key, value) in group.params { try ParamRecord(runID: group.folded.id, key: key, value: value).upsert(db) }
+        for shard in group.shardIDs.map(\.rawValue) {
+            try db.execute(sql: "UPDATE runs SET parent_id = ? WHERE parent_id = ?", arguments: [folded, shard])
+            try db.execute(sql: "UPDATE sources SET import_run_id = ? WHERE import_run_id = ?", arguments: [folded, shard])
+            if group.kind == .mix { try moveClips(from: shard, to: folded, db) }
+            try db.execute(sql: "UPDATE OR REPLACE clip_scores SET run_id = ? WHERE run_id = ?", arguments: [folded, shard])
+            try db.execute(sql: "UPDATE OR REPLACE artifacts SET run_id = ? WHERE run_id = ?", arguments: [folded, shard])
+            try db.execute(sql: "DELETE FROM runs WHERE id = ?", arguments: [shard])
+        }
+    }
+
+    /// Tables keyed by a catalogue clip id (`RUN/CLIP`) and the column holding it, parents first.
+    private static let clipKeyedTables = [("clips", "id"), ("clip_noises", "clip_id"), ("clip_degradations", "clip_id"),
+                                          ("clip_degradation_params", "clip_id")]
+
+    /// Copies run `from`'s clips (and their rows) under run `to` with ids `to/CLIP`, re-points score
+    /// rows naming them, then deletes the originals (their rows cascade).
+    private static func moveClips(from: String, to: String, _ db: Database) throws {
+        // Ids `from/…` form one key range: '/' (0x2F) sorts just before '0' (0x30).
+        let low = from + "/", high = from + "0", length = from.count
+        for (table, key) in clipKeyedTables {
+            let names = try db.columns(in: table).map(\.name)
+            let values = names.map { name -> String in
+                if name == key { return "?3 || substr(\"\(name)\", ?4)" }
+                if table == "clips" && name == "run_id" { return "?3" }
+                return "\"\(name)\""
+            }
+            try db.execute(sql: """
+                INSERT OR IGNORE INTO \(table) (\(names.map { "\"\($0)\"" }.joined(separator: ", ")))
+                SELECT \(values.joined(separator: ", ")) FROM \(table) WHERE "\(key)" >= ?1 AND "\(key)" < ?2
+                """, arguments: [low, high, to, length + 1])
+        }
+        try db.execute(sql: "UPDATE OR REPLACE clip_scores SET clip_id = ?3 || substr(clip_id, ?4) WHERE clip_id >= ?1 AND clip_id < ?2",
+                       arguments: [low, high, to, length + 1])
+        try db.execute(sql: "DELETE FROM clips WHERE run_id = ?", arguments: [from])
+    }
+}

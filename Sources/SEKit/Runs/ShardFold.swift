@@ -1,0 +1,88 @@
+import Foundation
+import GRDB
+
+/// One run folded from shard runs by ``Catalog/merge(_:onConflict:foldShards:)``.
+public struct FoldedRunReport: Sendable, Codable, Equatable {
+    public var id: String
+    public var kind: String
+    public var name: String
+    /// How many shard runs it folds.
+    public var shards: Int
+    /// The shard runs' ids, shard 1 first (they are no longer in the catalogue).
+    public var shardRuns: [String]
+    /// False when an earlier merge had folded the same shards (nothing new).
+    public var new: Bool
+}
+
+extension Catalog {
+    /// Merges shard catalogues (``merge(_:onConflict:)``) and, with `foldShards`, folds the N shard
+    /// runs of each command (`params.shard` = `i/N`, run with `--shard i/N --catalog SHARD.sqlite`)
+    /// into one run equal to the run of a single process:
+    /// - the folded run has the id ``RunID/folding(_:)`` of the shard ids, the shards' kind, name,
+    ///   SEKit version and folder, their earliest start and latest end, their hosts (comma-separated),
+    ///   shard 1's pid, the command line without `--shard` and `--catalog`, and as parent the run
+    ///   the shards' parent folded into (or their common parent);
+    /// - its parameters are the shards' (equal in every shard), with the counts of each shard's own
+    ///   items summed, lists joined in clip order, `shard` = `1/1`, and `folded_shards` = N and
+    ///   `folded_runs` = the shard run ids (``ShardFoldRules``);
+    /// - a mix's clips are re-keyed `FOLDED/CLIP` with their noises, degradations and every score
+    ///   row naming them; sources the shards registered point to it; children, scores and artifacts
+    ///   move to it; `audio_seconds` and a score run's `run_metrics` are recomputed from the rows in
+    ///   clip order, by the same code as a single process, so they are equal to the last bit.
+    ///
+    /// Everything is checked before anything is written: a shard missing or given twice, shards of
+    /// different commands (other parameters, parent or SEKit version), an unfinished shard or the
+    /// same file named twice is ``CatalogError/shardMismatch(path:reason:)`` naming the file.
+    /// Merging the same shards again adds nothing.
+    public func merge(_ inputs: [URL], onConflict: MergeConflictPolicy = .error, foldShards: Bool) throws(CatalogError) -> MergeReport {
+        guard foldShards else { return try merge(inputs, onConflict: onConflict) }
+        let urls = inputs.map(\.standardizedFileURL)
+        for (position, input) in urls.enumerated() {
+            if let earlier = urls[..<position].first(where: { $0.path == input.path || Self.sameFile($0, input) }) {
+                throw .shardMismatch(path: input.path, reason: "is given twice (also as \(earlier.path))")
+            }
+        }
+        var byID: [RunID: ShardRun] = [:]
+        // Shard runs already here unfolded (an earlier merge with foldShards false) fold too.
+        for run in try read({ db in try Self.shardRuns(db, file: url.path) }) { byID[run.record.id] = run }
+        for input in urls {
+            // Opened for writing first: an older input is migrated, as the merge itself does.
+            let catalog = try Catalog.open(at: input, create: false)
+            for run in try catalog.read({ db in try Self.shardRuns(db, file: input.path) }) where byID[run.record.id] == nil {
+                byID[run.record.id] = run
+            }
+        }
+        let existing = Set(try read { db in try String.fetchAll(db, sql: "SELECT id FROM runs") }.map(RunID.init))
+        let groups = try ShardFoldPlanner.plan(byID.values.sorted { $0.record.id.rawValue < $1.record.id.rawValue }, existing: existing)
+
+        // Shards an earlier merge folded are not copied again.
+        let skipped = Set(groups.filter(\.alreadyFolded).flatMap(\.shardIDs))
+        var report = try merge(urls, onConflict: onConflict, skippingRuns: skipped)
+        try write { db in
+            for group in groups where !group.alreadyFolded {
+                try Self.applyFold(group, db)
+                try Self.recomputeFoldedValues(group, db)
+            }
+        }
+        report.folded = groups.map {
+            FoldedRunReport(id: $0.folded.id.rawValue, kind: $0.kind.rawValue, name: $0.folded.name, shards: $0.shards.count,
+                            shardRuns: $0.shardIDs.map(\.rawValue), new: !$0.alreadyFolded)
+        }
+        return report
+    }
+
+    /// The folded run's values computed from its rows: a mix's `audio_seconds` (its clips'
+    /// durations summed in clip order) and a score run's aggregates.
+    private static func recomputeFoldedValues(_ group: ShardFoldGroup, _ db: Database) throws {
+        let id = group.folded.id
+        switch group.kind {
+        case .mix:
+            let durations = try Double.fetchAll(db, sql: "SELECT duration_seconds FROM clips WHERE run_id = ? ORDER BY clip_index", arguments: [id])
+            try ParamRecord(runID: id, key: "audio_seconds", value: "\(durations.reduce(0, +))").upsert(db)
+        case .score:
+            try RecordedScores.recomputeRunMetrics(db, run: id)
+        default:
+            break
+        }
+    }
+}

@@ -26,6 +26,11 @@ struct ScoreCommand: ParsableCommand {
 
         Formats: table (the summary per metric and subset, then failed clips), csv (one row per \
         clip, the same as --per-clip) or json (clips, with per-clip values, and summary).
+
+        --from-run RUN prints a score run recorded in the catalogue (--catalog) instead of scoring: \
+        its per-clip values and the summary recomputed from them, in --format and with --per-clip, \
+        as `sekit score` printed them; no audio is read. After `sekit catalog merge` folds the shard \
+        runs of a sharded score, this gives the outputs of the single-process run.
         """
     )
 
@@ -42,6 +47,8 @@ struct ScoreCommand: ParsableCommand {
     @Flag(name: .long, help: "Exit 0 even when some clips or metric values could not be scored.") var allowFailures = false
     @Flag(name: .long, help: "Score a --corpus whose mix did not finish (fewer clips than it planned); the missing clips are counted.")
     var allowIncomplete = false
+    @Option(name: .long, help: ArgumentHelp("Print the recorded score run RUN (id or unique prefix) from the catalogue instead of scoring; with --per-clip, write its per-clip CSV.", valueName: "RUN"))
+    var fromRun: String?
     @OptionGroup var job: JobOptions
     @OptionGroup var recording: CatalogRecordingOptions
 
@@ -62,6 +69,12 @@ struct ScoreCommand: ParsableCommand {
     }
 
     func validate() throws {
+        if fromRun != nil {
+            let given = [("--corpus", corpus), ("--reference", reference), ("--enhanced", enhanced), ("--noisy", noisy), ("--split", split)]
+                .filter { $0.1 != nil }.map(\.0)
+            if !given.isEmpty { throw ValidationError("--from-run prints a recorded run; it takes no \(given.joined(separator: ", "))") }
+            return
+        }
         _ = try parsedMetrics
         if corpus == nil && reference == nil && enhanced == nil {
             throw ValidationError("give --reference DIR --enhanced DIR, --corpus OUT, or --enhanced DIR alone (non-intrusive metrics)")
@@ -76,6 +89,7 @@ struct ScoreCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let fromRun { return try printRecorded(fromRun) }
         MemoryTuning.keepFreedMemoryForReuse()
         let pairing: ScoreJob.Pairing
         if let corpus {
@@ -95,15 +109,7 @@ struct ScoreCommand: ParsableCommand {
         request.allowIncomplete = allowIncomplete
         let meter = ProgressMeter(label: "score")
         let outcome = try ScoreJob.run(request, context: try recording.context(), progress: { done, total in meter.update(done, of: total) })
-        switch outputFormat.resolved {
-        case .table:
-            print(ScoreReport.table(checkpoint: name, clips: outcome.clips, summary: outcome.summary, metrics: request.metrics), terminator: "")
-        case .csv:
-            print(ScoreReport.csv(clips: outcome.clips, metrics: request.metrics), terminator: "")
-        case .json:
-            FileHandle.standardOutput.write(try ScoreReport.json(checkpoint: name, clips: outcome.clips, summary: outcome.summary, metrics: request.metrics))
-            print("")
-        }
+        try printScores(checkpoint: name, clips: outcome.clips, summary: outcome.summary, metrics: request.metrics)
         if let line = outcome.run.summaryLine { printError(line) }
         if outcome.missingClips > 0 { printError("score: the corpus's mix did not finish: \(outcome.missingClips) planned clips are missing") }
         if outcome.failed > 0 {
@@ -114,5 +120,27 @@ struct ScoreCommand: ParsableCommand {
             printError("score: \(outcome.failedValues) metric values of \(clips) clips could not be computed (see the reasons above or in --per-clip/--format json)")
         }
         if (outcome.failed > 0 || outcome.failedValues > 0) && !allowFailures { throw ExitCode(1) }
+    }
+
+    /// The scores in `--format` on standard output.
+    private func printScores(checkpoint: String, clips: [ClipScores], summary: [ScoreAggregate], metrics: [Metric]) throws {
+        switch outputFormat.resolved {
+        case .table:
+            print(ScoreReport.table(checkpoint: checkpoint, clips: clips, summary: summary, metrics: metrics), terminator: "")
+        case .csv:
+            print(ScoreReport.csv(clips: clips, metrics: metrics), terminator: "")
+        case .json:
+            FileHandle.standardOutput.write(try ScoreReport.json(checkpoint: checkpoint, clips: clips, summary: summary, metrics: metrics))
+            print("")
+        }
+    }
+
+    /// `--from-run`: a recorded run printed (and its per-clip CSV written) as `sekit score` did.
+    private func printRecorded(_ reference: String) throws {
+        let recorded = try RecordedScores.run(reference, in: try recording.location.openForReading())
+        if let perClip {
+            try ScoreReport.writeCSV(clips: recorded.clips, metrics: recorded.metrics, to: URL(fileURLWithPath: perClip))
+        }
+        try printScores(checkpoint: recorded.checkpoint, clips: recorded.clips, summary: recorded.summary, metrics: recorded.metrics)
     }
 }

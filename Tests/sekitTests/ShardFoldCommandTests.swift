@@ -20,8 +20,9 @@ struct ShardFoldCommandTests {
         let score = ["score", "--corpus", root + "/corpus", "--enhanced", root + "/enhanced", "--metrics", "snr,sisdr,stoi,segsnr"]
         for step in [mix, enhance, score] {
             for shard in 1...shards {
-                let extra = shards == 1 ? ["--catalog", root + "/single.sqlite"]
+                var extra = shards == 1 ? ["--catalog", root + "/single.sqlite"]
                     : ["--shard", "\(shard)/\(shards)", "--catalog", root + "/shard-\(shard).sqlite"]
+                if step[0] == "score" { extra += ["--per-clip", root + "/per-clip-\(shard).csv"] }
                 let result = try SEKitBinary.run(step + extra)
                 #expect(result.status == 0, "\(step[0]) \(extra): \(result.stderr)")
             }
@@ -81,6 +82,18 @@ struct ShardFoldCommandTests {
         #expect(try Self.sqlite(merged, "SELECT DISTINCT value_text FROM params WHERE key = 'folded_shards'") == "3")
         #expect(try Self.sqlite(merged, "SELECT count(*) FROM runs") == "3")
         #expect(try Self.sqlite(merged, "SELECT command_line FROM runs WHERE kind = 'mix'").contains("--shard") == false)
+
+        // The merged score run prints the single process's per-clip CSV and JSON (`score --from-run`).
+        let scoreRun = try Self.sqlite(merged, "SELECT id FROM runs WHERE kind = 'score'")
+        let reprinted = try SEKitBinary.run(["score", "--from-run", scoreRun, "--catalog", merged, "--format", "json",
+                                             "--per-clip", sharded + "/per-clip.csv"])
+        #expect(reprinted.status == 0, "\(reprinted.stderr)")
+        let singleCSV = try Data(contentsOf: URL(fileURLWithPath: single + "/per-clip-1.csv"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: sharded + "/per-clip.csv")) == singleCSV, "per-clip CSV differs from the single run's")
+        let singleRun = try Self.sqlite(single + "/single.sqlite", "SELECT id FROM runs WHERE kind = 'score'")
+        let singleJSON = try SEKitBinary.run(["score", "--from-run", String(singleRun.prefix(8)), "--catalog", single + "/single.sqlite", "--format", "json"])
+        #expect(reprinted.stdout.replacingOccurrences(of: sharded, with: "ROOT") == singleJSON.stdout.replacingOccurrences(of: single, with: "ROOT"))
+        #expect(singleJSON.stdout.contains("\"summary\"") && singleJSON.stdout.contains("snr=5"))
 
         // Merging again adds nothing; the fold is the same run.
         let before = try Self.sqlite(merged, "SELECT id FROM runs ORDER BY id")

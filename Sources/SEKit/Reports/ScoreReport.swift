@@ -67,6 +67,11 @@ public enum ScoreReport {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// Writes ``csv(clips:metrics:)`` to `url` atomically (temporary name, then rename).
+    public static func writeCSV(clips: [ClipScores], metrics: [Metric], to url: URL) throws {
+        try AtomicFile.write(Data(csv(clips: clips, metrics: metrics).utf8), to: url)
+    }
+
     /// The summary table: one row per metric (enhanced mean with its 95% CI, noisy mean,
     /// improvement), then per-SNR and per-split rows.
     public static func table(checkpoint: String, clips: [ClipScores], summary: [ScoreAggregate], metrics: [Metric]) -> String {

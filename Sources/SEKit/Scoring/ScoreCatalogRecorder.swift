@@ -54,8 +54,10 @@ struct ScoreCatalogRecorder: Sendable {
             let id = catalogClipID(clip.pair)
             for metric in metrics {
                 if let error = clip.error ?? clip.metricErrors[metric] {
+                    // Both reasons when the noisy value failed too: `reason; noisy input: reason`.
+                    let noisyError = clip.error == nil ? clip.noisyMetricErrors[metric].map { "; " + RecordedScores.noisyPrefix + $0 } : nil
                     rows.append(ClipScoreRecord(runID: runID, clipID: id, metric: metric.rawValue, value: nil,
-                                                noisyValue: clip.noisy[metric], error: error))
+                                                noisyValue: clip.noisy[metric], error: error + (noisyError ?? "")))
                 } else if let value = clip.enhanced[metric] {
                     rows.append(ClipScoreRecord(runID: runID, clipID: id, metric: metric.rawValue, value: value,
                                                 noisyValue: clip.noisy[metric],

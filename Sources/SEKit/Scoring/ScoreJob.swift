@@ -129,7 +129,7 @@ public enum ScoreJob {
             let summary = ScoreSummary.aggregate(clips, metrics: request.metrics)
             // The CSV first: scores already computed are kept even if recording them fails.
             if let perClip = request.perClipCSV {
-                try AtomicFile.write(Data(ScoreReport.csv(clips: clips, metrics: request.metrics).utf8), to: perClip)
+                try ScoreReport.writeCSV(clips: clips, metrics: request.metrics, to: perClip)
             }
             if corpus != nil { try recorder.run.setParams(["clips_missing": "\(missingClips)"]) }
             let resampled = clips.compactMap(\.resampledFromHz)

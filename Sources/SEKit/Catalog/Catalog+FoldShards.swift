@@ -22,15 +22,25 @@ extension Catalog {
         return runs
     }
 
-    /// Folds one group's shard runs into its run, in the caller's transaction: the folded run and
-    /// its parameters are written (kept when an earlier merge wrote them), children and sources
-    /// point to it, a mix's clips take ids under it (`FOLDED/CLIP`, with their noises, degradations
-    /// and every score row naming them), scores and artifacts move to it, and the shard runs go.
-    static func applyFold(_ group: ShardFoldGroup, _ db: Database) throws {
-        let folded = group.folded.id.rawValue
-        try group.folded.insert(db, onConflict: .ignore)
+    /// Writes the run a group folds into and its parameters (kept when an earlier merge wrote them),
+    /// without its parent, which may arrive with a later input (``finishFold(_:_:)`` sets it).
+    static func beginFold(_ group: ShardFoldGroup, _ db: Database) throws {
+        var record = group.folded
+        record.parentID = nil
+        try record.insert(db, onConflict: .ignore)
         for (key, value) in group.params { try ParamRecord(runID: group.folded.id, key: key, value: value).upsert(db) }
-        for shard in group.shardIDs.map(\.rawValue) {
+    }
+
+    /// Completes a fold once every input is copied, in the caller's transaction: the folded run's
+    /// parent is set, and shard runs OUT held before the merge (copied by an earlier `--no-fold`
+    /// merge; shard runs of the inputs were copied under the folded run already) hand their rows to
+    /// it: children and sources point to it, a mix's clips take ids under it (`FOLDED/CLIP`, with
+    /// their noises, degradations and every score row naming them), scores and artifacts move to
+    /// it, and the shard runs go.
+    static func finishFold(_ group: ShardFoldGroup, _ db: Database) throws {
+        let folded = group.folded.id.rawValue
+        try db.execute(sql: "UPDATE runs SET parent_id = ? WHERE id = ?", arguments: [group.folded.parentID, folded])
+        for shard in group.shardIDs.map(\.rawValue) where try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM runs WHERE id = ?)", arguments: [shard]) == true {
             try db.execute(sql: "UPDATE runs SET parent_id = ? WHERE parent_id = ?", arguments: [folded, shard])
             try db.execute(sql: "UPDATE sources SET import_run_id = ? WHERE import_run_id = ?", arguments: [folded, shard])
             if group.kind == .mix { try moveClips(from: shard, to: folded, db) }

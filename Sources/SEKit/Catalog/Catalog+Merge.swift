@@ -60,12 +60,15 @@ extension Catalog {
     /// - Throws: ``CatalogError/mergeConflict(input:output:conflicts:)`` listing the conflicts;
     ///   ``CatalogError`` naming the input that is missing, corrupt, newer, or violates a constraint.
     public func merge(_ inputs: [URL], onConflict: MergeConflictPolicy = .error) throws(CatalogError) -> MergeReport {
-        try merge(inputs, onConflict: onConflict, skippingRuns: [])
+        try merge(inputs, onConflict: onConflict, foldingRuns: [:])
     }
 
-    /// ``merge(_:onConflict:)`` leaving out the rows of `skippingRuns` (shard runs an earlier merge
-    /// folded: their rows are in OUT under the folded run) and of their clips.
-    func merge(_ inputs: [URL], onConflict: MergeConflictPolicy, skippingRuns: Set<RunID>) throws(CatalogError) -> MergeReport {
+    /// ``merge(_:onConflict:)`` with the rows of the shard runs in `foldingRuns` (shard run → the
+    /// run it folds into, which OUT already holds) copied under the folded run: their clips keyed
+    /// `FOLDED/CLIP`, their scores, artifacts, sources and children pointing to it; the shard runs'
+    /// own rows (run, parameters, aggregates) are left out. Rows OUT holds already are skipped, so a
+    /// merge interrupted half-way completes when run again.
+    func merge(_ inputs: [URL], onConflict: MergeConflictPolicy, foldingRuns: [RunID: RunID]) throws(CatalogError) -> MergeReport {
         var report = MergeReport()
         for input in inputs {
             let inputURL = input.standardizedFileURL
@@ -78,12 +81,15 @@ extension Catalog {
             let result: (counts: [String: Int], completed: Int, conflicts: [MergeConflict])
             do {
                 result = try writeWithoutTransaction { db in
+                    // A large page cache: the copy updates every index of the big tables in clip
+                    // order, and a small cache writes the same index pages out again and again.
+                    try db.execute(sql: "PRAGMA main.cache_size = \(Self.mergeCacheKiB)")
                     try db.execute(sql: "ATTACH DATABASE ? AS shard", arguments: [inputURL.path])
                     defer { try? db.execute(sql: "DETACH DATABASE shard") }
                     var result: (counts: [String: Int], completed: Int, conflicts: [MergeConflict]) = ([:], 0, [])
-                    try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS merge_skip_runs (id TEXT PRIMARY KEY)")
-                    try db.execute(sql: "DELETE FROM temp.merge_skip_runs")
-                    for id in skippingRuns { try db.execute(sql: "INSERT INTO temp.merge_skip_runs VALUES (?)", arguments: [id]) }
+                    try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS merge_run_map (old TEXT PRIMARY KEY, new TEXT NOT NULL)")
+                    try db.execute(sql: "DELETE FROM temp.merge_run_map")
+                    for (old, new) in foldingRuns { try db.execute(sql: "INSERT INTO temp.merge_run_map VALUES (?, ?)", arguments: [old, new]) }
                     try db.inTransaction(.immediate) {
                         result.conflicts = try Self.resolveConflicts(db, input: inputURL.path, output: url.path, policy: onConflict)
                         result.counts = try Self.copyRows(db)
@@ -109,16 +115,16 @@ extension Catalog {
     }
 
     /// Copies the attached `shard`'s rows OUT lacks, table by table, source ids mapped through
-    /// `temp.merge_source_ids`; returns the rows inserted per table.
+    /// `temp.merge_source_ids` and folded shard runs through `temp.merge_run_map`; returns the rows
+    /// inserted per table.
     private static func copyRows(_ db: Database) throws -> [String: Int] {
         var counts: [String: Int] = [:]
         for table in mergeOrder {
             let names = try db.columns(in: table).map(\.name)
-            let mapped = sourceIDColumns[table] ?? []
             let columns = names.map { "\"\($0)\"" }.joined(separator: ", ")
-            let values = names.map { mapped.contains($0) ? renamedSourceSQL("s.\"\($0)\"") : "s.\"\($0)\"" }.joined(separator: ", ")
+            let values = names.map { incomingSQL(table: table, column: $0) }.joined(separator: ", ")
             try db.execute(sql: """
-                INSERT INTO main.\(table) (\(columns)) SELECT \(values) FROM shard.\(table) AS s WHERE \(skipCondition(table, names))
+                INSERT INTO main.\(table) (\(columns)) SELECT \(values) FROM shard.\(table) AS s WHERE \(keptSQL(table))
                 ON CONFLICT DO NOTHING
                 """)
             counts[table] = db.changesCount
@@ -126,15 +132,34 @@ extension Catalog {
         return counts
     }
 
-    /// The condition keeping the rows of `table` that belong to no run in `temp.merge_skip_runs`.
-    private static func skipCondition(_ table: String, _ columns: [String]) -> String {
-        let skipped = "(SELECT id FROM temp.merge_skip_runs)"
-        if table == "runs" { return "s.id NOT IN \(skipped)" }
-        if columns.contains("run_id") { return "s.run_id NOT IN \(skipped)" }
-        if columns.contains("clip_id") {
-            return "NOT EXISTS (SELECT 1 FROM shard.clips AS c WHERE c.id = s.clip_id AND c.run_id IN \(skipped))"
+    /// The page cache a merge uses, as SQLite's negative KiB count (256 MiB; only what is used is allocated).
+    static let mergeCacheKiB = -262_144
+
+    /// Columns holding a run id or a catalogue clip id (`RUN/CLIP`), per table: where a folded
+    /// shard run is mapped to its folded run.
+    static let runIDColumns = ["runs": ["parent_id"], "sources": ["import_run_id"], "clips": ["run_id"], "artifacts": ["run_id"],
+                               "clip_scores": ["run_id"]]
+    static let clipIDColumns = ["clips": ["id"], "clip_noises": ["clip_id"], "clip_degradations": ["clip_id"],
+                                "clip_degradation_params": ["clip_id"], "clip_scores": ["clip_id"]]
+
+    /// The value an input row's `column` takes in OUT: source ids renamed, folded runs mapped.
+    static func incomingSQL(table: String, column: String) -> String {
+        let value = "s.\"\(column)\""
+        if (sourceIDColumns[table] ?? []).contains(column) { return renamedSourceSQL(value) }
+        if (runIDColumns[table] ?? []).contains(column) { return "COALESCE((SELECT new FROM temp.merge_run_map WHERE old = \(value)), \(value))" }
+        if (clipIDColumns[table] ?? []).contains(column) {
+            return "COALESCE((SELECT new || substr(\(value), length(old) + 1) FROM temp.merge_run_map WHERE old = substr(\(value), 1, instr(\(value), '/') - 1)), \(value))"
         }
-        return "true"
+        return value
+    }
+
+    /// The input rows of `table` that are copied: not the folded shard runs' own rows.
+    private static func keptSQL(_ table: String) -> String {
+        switch table {
+        case "runs": "s.id NOT IN (SELECT old FROM temp.merge_run_map)"
+        case "params", "run_metrics": "s.run_id NOT IN (SELECT old FROM temp.merge_run_map)"
+        default: "true"
+        }
     }
 
     /// The source id `expression` after renaming (itself unless renamed).
@@ -179,23 +204,19 @@ extension Catalog {
         let runs = try Row.fetchAll(db, sql: """
             SELECT s.id, m.kind, s.kind, m.started_at, s.started_at, m.command_line, s.command_line, m.host, s.host, m.pid, s.pid
             FROM shard.runs AS s JOIN main.runs AS m ON m.id = s.id
-            WHERE s.kind <> m.kind OR s.started_at <> m.started_at OR s.command_line <> m.command_line
-               OR s.host <> m.host OR s.pid <> m.pid ORDER BY s.id
+            WHERE s.id NOT IN (SELECT old FROM temp.merge_run_map) AND (s.kind <> m.kind OR s.started_at <> m.started_at OR s.command_line <> m.command_line
+               OR s.host <> m.host OR s.pid <> m.pid) ORDER BY s.id
             """).map { row in
             conflict("runs", row[0], "OUT has \(row[1] as String) run started \(row[3] as String) on \(row[7] as String) pid \(row[9] as Int): \(row[5] as String); the input has \(row[2] as String) run started \(row[4] as String) on \(row[8] as String) pid \(row[10] as Int): \(row[6] as String)")
         }
 
         let clipColumns = try db.columns(in: "clips").map(\.name).filter { $0 != "id" }
-        let sourceColumns = sourceIDColumns["clips"] ?? []
-        let differs = clipColumns.map { name in
-            let incoming = sourceColumns.contains(name) ? renamedSourceSQL("s.\"\(name)\"") : "s.\"\(name)\""
-            return "(\(incoming) IS NOT m.\"\(name)\")"
-        }
+        let differs = clipColumns.map { name in "(\(incomingSQL(table: "clips", column: name)) IS NOT m.\"\(name)\")" }
         // The names of the differing columns, "a, b, " (SQLite 3.40 has no concat_ws).
         let differingNames = zip(clipColumns, differs).map { name, test in "(CASE WHEN \(test) THEN '\(name), ' ELSE '' END)" }
         let clips = try Row.fetchAll(db, sql: """
             SELECT s.id, rtrim(\(differingNames.joined(separator: " || ")), ', ')
-            FROM shard.clips AS s JOIN main.clips AS m ON m.id = s.id
+            FROM shard.clips AS s JOIN main.clips AS m ON m.id = \(incomingSQL(table: "clips", column: "id"))
             WHERE \(differs.joined(separator: " OR ")) ORDER BY s.id
             """).map { row in conflict("clips", row[0], "same clip id, different \(row[1] as String)") }
 

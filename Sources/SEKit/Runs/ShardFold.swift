@@ -55,12 +55,14 @@ extension Catalog {
         let existing = Set(try read { db in try String.fetchAll(db, sql: "SELECT id FROM runs") }.map(RunID.init))
         let groups = try ShardFoldPlanner.plan(byID.values.sorted { $0.record.id.rawValue < $1.record.id.rawValue }, existing: existing)
 
-        // Shards an earlier merge folded are not copied again.
-        let skipped = Set(groups.filter(\.alreadyFolded).flatMap(\.shardIDs))
-        var report = try merge(urls, onConflict: onConflict, skippingRuns: skipped)
+        // The folded runs first; every input's shard rows are then copied under them.
+        try write { db in for group in groups { try Self.beginFold(group, db) } }
+        let folding = Dictionary(uniqueKeysWithValues: groups.flatMap { group in group.shardIDs.map { ($0, group.folded.id) } })
+        var report = try merge(urls, onConflict: onConflict, foldingRuns: folding)
         try write { db in
-            for group in groups where !group.alreadyFolded {
-                try Self.applyFold(group, db)
+            try db.execute(sql: "PRAGMA main.cache_size = \(Self.mergeCacheKiB)")
+            for group in groups {
+                try Self.finishFold(group, db)
                 try Self.recomputeFoldedValues(group, db)
             }
         }

@@ -12,69 +12,98 @@ import GRDB
 /// be scored at all (`ClipScores.error`). Split, requested SNR and degradation kinds come from the
 /// clip's row in `clips` when the scored corpus is catalogued.
 public enum RecordedScores {
-    /// The run's metrics (its `metrics` parameter, in order) and per-clip scores.
-    public static func load(_ db: Database, run: RunID) throws -> (metrics: [Metric], clips: [ClipScores]) {
-        let params = Dictionary(try Row.fetchAll(db, sql: "SELECT key, value_text FROM params WHERE run_id = ?", arguments: [run])
+    /// One recorded clip: what `clips` says about it and its `clip_scores` rows.
+    struct Clip {
+        /// The id `sekit score` gave it (the catalogue id without its mix run).
+        var clipID: String
+        var index: Int?
+        var split: String?
+        var snrDB: Double?
+        /// Degradation kinds; nil when the scored corpus has none.
+        var degradations: [String]?
+        var cleanPath: String?
+        var noisyPath: String?
+        /// Per metric (index into the run's metrics): value, noisy value, reason.
+        var rows: [(metric: Int, value: Double?, noisy: Double?, error: String?)] = []
+        /// Why the clip could not be scored at all: every metric's row has neither value and the same reason.
+        func failure(metricCount: Int) -> String? {
+            guard rows.count == metricCount, let first = rows.first?.error,
+                  rows.allSatisfy({ $0.value == nil && $0.noisy == nil && $0.error == first }) else { return nil }
+            return first
+        }
+    }
+
+    /// The run's parameters.
+    static func params(_ db: Database, run: RunID) throws -> [String: String] {
+        Dictionary(try Row.fetchAll(db, sql: "SELECT key, value_text FROM params WHERE run_id = ?", arguments: [run])
             .map { ($0[0] as String, $0[1] as String) }, uniquingKeysWith: { a, _ in a })
-        let metrics = (params["metrics"] ?? "").split(separator: ",").compactMap { Metric(rawValue: String($0)) }
+    }
+
+    /// Streams the run's clips in scoring order (corpus clip index, else clip id) to `body`.
+    static func forEachClip(_ db: Database, run: RunID, metrics: [Metric], _ body: (Clip) throws -> Void) throws {
+        let metricIndex = Dictionary(uniqueKeysWithValues: metrics.enumerated().map { ($1.rawValue, $0) })
         let degraded = try Bool.fetchOne(db, sql: """
             SELECT EXISTS (SELECT 1 FROM clip_scores s JOIN clip_degradations d ON d.clip_id = s.clip_id WHERE s.run_id = ?)
             """, arguments: [run]) ?? false
+        let kinds = degraded ? "(SELECT group_concat(kind, ',') FROM (SELECT kind FROM clip_degradations WHERE clip_id = s.clip_id ORDER BY position))" : "NULL"
         let rows = try Row.fetchCursor(db, sql: """
             SELECT s.clip_id, s.metric, s.value, s.noisy_value, s.error, c.clip_index, c.split, c.snr_requested_db, c.run_id,
-                   (SELECT group_concat(kind, ',') FROM (SELECT kind FROM clip_degradations WHERE clip_id = s.clip_id ORDER BY position)),
-                   c.clean_path, c.noisy_path
+                   \(kinds), c.clean_path, c.noisy_path
             FROM clip_scores s LEFT JOIN clips c ON c.id = s.clip_id
             WHERE s.run_id = ?
             ORDER BY c.clip_index IS NULL, c.clip_index, s.clip_id
             """, arguments: [run])
-        var clips: [ClipScores] = []
-        var rowsOfClip: [(metric: Metric, value: Double?, noisy: Double?, error: String?)] = []
-        var currentID: String?
-        func close() {
-            guard !clips.isEmpty else { return }
-            let reasons = Set(rowsOfClip.map(\.error))
-            if rowsOfClip.count == metrics.count, rowsOfClip.allSatisfy({ $0.value == nil && $0.noisy == nil }),
-               reasons.count == 1, let reason = reasons.first ?? nil {
-                clips[clips.count - 1].error = reason
-                clips[clips.count - 1].metricErrors = [:]
-                clips[clips.count - 1].noisyMetricErrors = [:]
-            }
-            rowsOfClip = []
-        }
+        var current: Clip?
+        var currentID = ""
         while let row = try rows.next() {
-            let clipID: String = row[0]
-            if clipID != currentID {
-                close()
-                currentID = clipID
+            let id: String = row[0]
+            if current == nil || id != currentID {
+                if let current { try body(current) }
+                currentID = id
                 let mixRun: String? = row[8]
-                let kinds: String? = row[9]
-                var pair = ScorePair(clipID: mixRun.map { String(clipID.dropFirst($0.count + 1)) } ?? clipID,
-                                     reference: nil, enhanced: nil, noisy: nil, split: row[6], snrDB: row[7])
-                locate(&pair, params: params, cleanPath: row[10], noisyPath: row[11])
-                pair.corpusIndex = row[5]
-                pair.degradations = degraded ? (kinds.map { $0.split(separator: ",").map(String.init) } ?? []) : nil
-                clips.append(ClipScores(pair: pair))
+                let kindList: String? = row[9]
+                current = Clip(clipID: mixRun.map { String(id.dropFirst($0.count + 1)) } ?? id, index: row[5], split: row[6], snrDB: row[7],
+                               degradations: degraded ? (kindList.map { $0.split(separator: ",").map(String.init) } ?? []) : nil,
+                               cleanPath: row[10], noisyPath: row[11])
             }
-            guard let metric = Metric(rawValue: row[1]) else { continue }
-            let value: Double? = row[2], noisy: Double? = row[3], error: String? = row[4]
-            rowsOfClip.append((metric, value, noisy, error))
-            var clip = clips[clips.count - 1]
-            if let value { clip.enhanced[metric] = value }
-            if let noisy { clip.noisy[metric] = noisy }
-            if let error {
-                if value != nil {
-                    clip.noisyMetricErrors[metric] = error.hasPrefix(noisyPrefix) ? String(error.dropFirst(noisyPrefix.count)) : error
-                } else if let both = error.range(of: "; " + noisyPrefix, options: .backwards) {
-                    clip.metricErrors[metric] = String(error[..<both.lowerBound])
-                    clip.noisyMetricErrors[metric] = String(error[both.upperBound...])
-                } else {
-                    clip.metricErrors[metric] = error
+            guard let metric = metricIndex[row[1] as String] else { continue }
+            current!.rows.append((metric, row[2], row[3], row[4]))
+        }
+        if let current { try body(current) }
+    }
+
+    /// The run's metrics (its `metrics` parameter, in order) and per-clip scores.
+    /// - Parameter locatingFiles: also give each pair the files it was scored from (for JSON).
+    public static func load(_ db: Database, run: RunID, locatingFiles: Bool = true) throws -> (metrics: [Metric], clips: [ClipScores]) {
+        let params = try params(db, run: run)
+        let metrics = (params["metrics"] ?? "").split(separator: ",").compactMap { Metric(rawValue: String($0)) }
+        var clips: [ClipScores] = []
+        try forEachClip(db, run: run, metrics: metrics) { recorded in
+            var pair = ScorePair(clipID: recorded.clipID, reference: nil, enhanced: nil, noisy: nil, split: recorded.split, snrDB: recorded.snrDB)
+            if locatingFiles { locate(&pair, params: params, cleanPath: recorded.cleanPath, noisyPath: recorded.noisyPath) }
+            pair.corpusIndex = recorded.index
+            pair.degradations = recorded.degradations
+            var clip = ClipScores(pair: pair)
+            if let failure = recorded.failure(metricCount: metrics.count) {
+                clip.error = failure
+            } else {
+                for row in recorded.rows {
+                    let metric = metrics[row.metric]
+                    if let value = row.value { clip.enhanced[metric] = value }
+                    if let noisy = row.noisy { clip.noisy[metric] = noisy }
+                    guard let error = row.error else { continue }
+                    if row.value != nil {
+                        clip.noisyMetricErrors[metric] = error.hasPrefix(noisyPrefix) ? String(error.dropFirst(noisyPrefix.count)) : error
+                    } else if let both = error.range(of: "; " + noisyPrefix, options: .backwards) {
+                        clip.metricErrors[metric] = String(error[..<both.lowerBound])
+                        clip.noisyMetricErrors[metric] = String(error[both.upperBound...])
+                    } else {
+                        clip.metricErrors[metric] = error
+                    }
                 }
             }
-            clips[clips.count - 1] = clip
+            clips.append(clip)
         }
-        close()
         return (metrics, clips)
     }
 
@@ -134,13 +163,24 @@ public enum RecordedScores {
     /// The prefix of a noisy input's reason in `clip_scores.error` (``ScoreCatalogRecorder``).
     static let noisyPrefix = "noisy input: "
 
-    /// Recomputes the run's `run_metrics` from its `clip_scores` (``ScoreSummary/aggregate(_:metrics:)``
-    /// over the clips in scoring order), replacing the stored ones.
+    /// Recomputes the run's `run_metrics` from its `clip_scores` (``ScoreSummary/aggregate(_:snrDB:split:degradations:)``
+    /// over the scored clips in scoring order, as `sekit score` computes them), replacing the stored
+    /// ones. Reads the values into columns, one per metric, without a per-clip structure.
     static func recomputeRunMetrics(_ db: Database, run: RunID) throws {
-        let (metrics, clips) = try load(db, run: run)
-        try db.execute(sql: "DELETE FROM run_metrics WHERE run_id = ?", arguments: [run])
-        for record in ScoreCatalogRecorder.runMetricRecords(ScoreSummary.aggregate(clips, metrics: metrics), run: run) {
-            try record.insert(db)
+        let metrics = (try params(db, run: run)["metrics"] ?? "").split(separator: ",").compactMap { Metric(rawValue: String($0)) }
+        var columns = metrics.map { ScoreSummary.MetricColumn(metric: $0) }
+        var snrDB: [Double?] = [], split: [String?] = [], degradations: [[String]?] = []
+        try forEachClip(db, run: run, metrics: metrics) { clip in
+            guard clip.failure(metricCount: metrics.count) == nil else { return }
+            snrDB.append(clip.snrDB); split.append(clip.split); degradations.append(clip.degradations)
+            for index in columns.indices { columns[index].enhanced.append(nil); columns[index].noisy.append(nil) }
+            for row in clip.rows {
+                columns[row.metric].enhanced[snrDB.count - 1] = row.value
+                columns[row.metric].noisy[snrDB.count - 1] = row.noisy
+            }
         }
+        try db.execute(sql: "DELETE FROM run_metrics WHERE run_id = ?", arguments: [run])
+        let summary = ScoreSummary.aggregate(columns, snrDB: snrDB, split: split, degradations: degradations)
+        for record in ScoreCatalogRecorder.runMetricRecords(summary, run: run) { try record.insert(db) }
     }
 }

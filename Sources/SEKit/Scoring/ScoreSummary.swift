@@ -79,18 +79,34 @@ public enum ScoreSummary {
     /// reported separately), over ``subsets(snrDB:split:degradations:)``.
     public static func aggregate(_ clips: [ClipScores], metrics: [Metric]) -> [ScoreAggregate] {
         let scored = clips.filter { $0.error == nil }
-        let subsets = Self.subsets(snrDB: scored.map(\.pair.snrDB), split: scored.map(\.pair.split), degradations: scored.map(\.pair.degradations))
-            .map { ($0.label, $0.members.map { scored[$0] }) }
+        let columns = metrics.map { metric in
+            MetricColumn(metric: metric, enhanced: scored.map { $0.enhanced[metric] }, noisy: scored.map { $0.noisy[metric] })
+        }
+        return aggregate(columns, snrDB: scored.map(\.pair.snrDB), split: scored.map(\.pair.split), degradations: scored.map(\.pair.degradations))
+    }
+
+    /// One metric's values for each scored clip (nil: none), in clip order.
+    public struct MetricColumn: Sendable {
+        public var metric: Metric
+        public var enhanced: [Double?] = []
+        public var noisy: [Double?] = []
+    }
+
+    /// Aggregates of the scored clips given as columns (``aggregate(_:metrics:)`` without the
+    /// per-clip structures: for the million-clip runs a catalogue merge recomputes). For each metric,
+    /// subset and series (enhanced, `_noisy`, `_improvement` = enhanced − noisy per clip) with values.
+    public static func aggregate(_ columns: [MetricColumn], snrDB: [Double?], split: [String?], degradations: [[String]?]) -> [ScoreAggregate] {
+        let subsets = Self.subsets(snrDB: snrDB, split: split, degradations: degradations)
         var result: [ScoreAggregate] = []
-        for metric in metrics {
-            for (subset, group) in subsets {
-                let series: [(String, [Double])] = [
-                    (metric.rawValue, group.compactMap { $0.enhanced[metric] }),
-                    (metric.rawValue + "_noisy", group.compactMap { $0.noisy[metric] }),
-                    (metric.rawValue + "_improvement", group.compactMap { $0.improvement[metric] }),
-                ]
-                for (name, values) in series where !values.isEmpty {
-                    let s = Summary(values: values)
+        for column in columns {
+            let improvement = zip(column.enhanced, column.noisy).map { value, base in value.flatMap { value in base.map { value - $0 } } }
+            let series = [(column.metric.rawValue, column.enhanced), (column.metric.rawValue + "_noisy", column.noisy),
+                          (column.metric.rawValue + "_improvement", improvement)]
+            for (subset, members) in subsets {
+                for (name, values) in series {
+                    let present = members.compactMap { values[$0] }
+                    guard !present.isEmpty else { continue }
+                    let s = Summary(values: present)
                     result.append(ScoreAggregate(metric: name, subset: subset, mean: s.mean, std: s.std,
                                                  ci95Low: s.ci95Low, ci95High: s.ci95High, n: s.n))
                 }

@@ -7,12 +7,12 @@ struct FeaturesMergeCommand: ParsableCommand {
         commandName: "merge",
         abstract: "Join the files of a sharded export (sekit features --shard i/N) into one feature file.",
         discussion: """
-        Default: OUT's streams are HDF5 virtual datasets over the shard files (nothing is \\
-        copied; h5py reads OUT as one file): rows are shard 1's frames, then shard 2's, ...; \\
-        /index lists the clips in that order; /stats combines the shards' counts, means and \\
-        stds exactly. Shards are named relative to OUT's folder, so the folder can move; keep \\
-        the shards beside OUT. --copy writes one ordinary file instead, byte for byte the \\
-        unsharded export but for the run ids. Shards must be all N of one export (same corpus, \\
+        Default: OUT's streams are HDF5 virtual datasets over the shard files (nothing is \
+        copied; h5py reads OUT as one file): rows are shard 1's frames, then shard 2's, ...; \
+        /index lists the clips in that order; /stats combines the shards' counts, means and \
+        stds exactly. Shards are named relative to OUT's folder, so OUT and its shards can move \
+        together. --copy writes one ordinary file instead, byte for byte the \
+        unsharded export but for the run ids. Shards must be all N of one export (same corpus, \
         same options); anything else is refused and nothing is written.
 
         Example:
@@ -21,14 +21,10 @@ struct FeaturesMergeCommand: ParsableCommand {
     )
 
     @Argument(help: "The merged HDF5 file to write.") var out: String
-    @Argument(help: "The shard files, all N of them, in any order.") var shards: [String] = []
+    @Argument(help: "The shard files, all N of them, in any order.") var shards: [String]
     @Flag(name: .long, help: "Copy every frame into one ordinary file (the unsharded export's bytes) instead of virtual datasets.")
     var copy = false
     @Flag(name: .long, help: "Replace an existing output file.") var overwrite = false
-
-    func validate() throws {
-        guard !shards.isEmpty else { throw ValidationError("give the shard files after OUT") }
-    }
 
     func run() throws {
         var options = FeatureMerge.Options()

@@ -11,9 +11,28 @@ extension FeatureCompression: ExpressibleByArgument {
     public var defaultValueDescription: String { description }
 }
 
+/// `sekit features`: the export (its default subcommand, so `sekit features --corpus ...` is
+/// `sekit features export --corpus ...`) and `merge`.
 struct FeaturesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "features",
+        abstract: "Export STFT features of a mixed corpus into one HDF5 file (export, the default), or merge the files of a sharded export.",
+        discussion: """
+        Without a subcommand, `sekit features` is `sekit features export`: see \
+        `sekit features export --help` for its options.
+
+        Example:
+          sekit features --corpus corpus/ --out feats/train-2-of-4.h5 --shard 2/4
+          sekit features merge feats/train.h5 feats/train-*-of-4.h5
+        """,
+        subcommands: [FeaturesExportCommand.self, FeaturesMergeCommand.self],
+        defaultSubcommand: FeaturesExportCommand.self
+    )
+}
+
+struct FeaturesExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
         abstract: "Export STFT features of a mixed corpus (noisy input, clean/noise targets, masks) into one HDF5 file.",
         discussion: """
         One packed dataset [total_frames, bins] per stream (noisy, then --targets in order), the \
@@ -23,7 +42,9 @@ struct FeaturesCommand: ParsableCommand {
         speech: 512-point FFT, 512-sample (32 ms) periodic Hann window, hop 256 (50% overlap), \
         centred with zero padding. Clips are processed in parallel (--jobs) and written in manifest \
         order by one writer: the file's bytes do not depend on --jobs. Written under a temporary \
-        name and renamed when complete.
+        name and renamed when complete. --shard i/N exports only clips whose corpus index k has \
+        k mod N = i-1, with their own statistics, into their own file (root attribute shard = \
+        "i/N"); `sekit features merge` joins the N files.
 
         Example:
           sekit features --corpus corpus/ --out corpus/features.h5 --targets clean,irm --compression gzip:4
@@ -47,7 +68,7 @@ struct FeaturesCommand: ParsableCommand {
     @Flag(name: .long, help: "Replace an existing output file.") var overwrite = false
     @Flag(name: .long, help: "Export a corpus whose mix did not finish (fewer clips than it planned); the missing clips are counted.")
     var allowIncomplete = false
-    @OptionGroup var job: JobsOption
+    @OptionGroup var job: JobOptions
     @OptionGroup var recording: CatalogRecordingOptions
 
     var parsedTargets: [FeatureTarget] {
@@ -81,12 +102,13 @@ struct FeaturesCommand: ParsableCommand {
         options.overwrite = overwrite
         options.allowIncomplete = allowIncomplete
         options.jobs = job.jobs
+        options.shard = job.shard
         let output = URL(fileURLWithPath: out)
         let meter = ProgressMeter(label: "features")
         let (result, run) = try FeatureExport.export(corpus: URL(fileURLWithPath: corpus), output: output, options: options,
                                                      context: try recording.context(),
                                                      progress: { done, total in meter.update(done, of: total) })
-        print("features: \(output.path)")
+        print("features: \(output.path)\(options.shard == .whole ? "" : " (shard \(options.shard))")")
         print("clips: \(result.clips), frames: \(result.summary.totalFrames), bins: \(options.stft.binCount), "
               + "streams: \(options.streamNames.joined(separator: ", ")), \(result.summary.fileBytes) bytes")
         print("statistics over split: \(result.statisticsSplit)")

@@ -16,7 +16,9 @@ struct SynthesizeCommand: ParsableCommand {
         STFT; a magnitude (in the file's feature domain, e.g. compressed) replaces it. Either is \
         combined with the noisy phase (stored noisy_phase stream, or the noisy WAV's STFT) and \
         inverted with the file's STFT parameters; clips keep their manifest length. Writes \
-        OUT/CLIP_ID.wav, ready for: sekit score --corpus CORPUS --enhanced OUT.
+        OUT/CLIP_ID.wav, ready for: sekit score --corpus CORPUS --enhanced OUT. --shard i/N \
+        writes only the file's clips k (0-based, index order) with k mod N = i-1; the N shards \
+        of one command may write into one OUT together.
 
         Example:
           sekit synthesize --features f.h5 --predictions f.h5 --dataset irm --kind mask --out oracle/
@@ -31,7 +33,7 @@ struct SynthesizeCommand: ParsableCommand {
     @Option(name: .long, help: "The mixed corpus (default: the feature file's `corpus` attribute).") var corpus: String?
     @Option(name: [.short, .long], help: "Output folder for CLIP_ID.wav files.") var out: String
     @Option(name: .long, help: "Output sample format.") var format: WAVSampleFormat = .float32
-    @OptionGroup var job: JobsOption
+    @OptionGroup var job: JobOptions
     @OptionGroup var recording: CatalogRecordingOptions
 
     func run() throws {
@@ -41,13 +43,14 @@ struct SynthesizeCommand: ParsableCommand {
         options.phase = phase
         options.format = format.fileFormat
         options.jobs = job.jobs
+        options.shard = job.shard
         let output = URL(fileURLWithPath: out)
         let meter = ProgressMeter(label: "synthesize")
         let (result, _) = try FeatureSynthesis.synthesize(
             features: URL(fileURLWithPath: features), predictions: predictions.map { URL(fileURLWithPath: $0) }, dataset: dataset,
             corpus: corpus.map { URL(fileURLWithPath: $0) }, output: output, options: options, context: try recording.context(),
             progress: { done, total in meter.update(done, of: total) })
-        print("synthesized: \(result.written) clips into \(output.path)")
+        print("synthesized: \(result.written) clips into \(output.path)\(options.shard == .whole ? "" : " (shard \(options.shard))")")
         for failure in result.failures.prefix(20) { printError("failed: \(failure.clipID): \(failure.reason)") }
         if !result.failures.isEmpty { throw ExitCode(1) }
     }

@@ -25,7 +25,7 @@ extension FeatureExport {
             "n_fft": "\(c.fftSize)", "win_length": "\(c.winLength)", "hop_length": "\(c.hopLength)", "window": c.window.rawValue,
             "center": "\(c.center)", "feature": options.feature.rawValue, "exponent": "\(options.exponent)",
             "targets": options.targets.map(\.rawValue).joined(separator: ","), "lc_db": "\(options.lcDB)",
-            "dtype": options.dtype.rawValue, "compression": options.compression.description]
+            "dtype": options.dtype.rawValue, "compression": options.compression.description, "shard": options.shard.description]
         let run = try RecordedRun.begin(context, kind: .features, name: output.lastPathComponent, params: params,
                                         parent: parents.count == 1 ? parents.first : nil)
         let result = try run.failing {

@@ -21,6 +21,10 @@ public struct FeatureExportOptions: Sendable {
     public var jobs = 1
     /// Export a corpus whose mix did not finish (fewer clips than planned) instead of refusing it.
     public var allowIncomplete = false
+    /// Export only this shard's clips (clip index `k` with `k mod N = i − 1`, ``Shard/contains(_:)``),
+    /// in manifest order, with the shard's own statistics; the file records the shard
+    /// (``FeatureFileLayout/shardAttribute``) and the clips' corpus indices, for `sekit features merge`.
+    public var shard: Shard = .whole
 
     /// Clips whose streams would each hold more values than this (4.4 minutes of 16 kHz audio
     /// with the default STFT: 16 MB a stream as float32) are exported a block of frames at a time;
@@ -92,6 +96,15 @@ public enum FeatureExport {
         guard !records.isEmpty else {
             throw FeatureExportError.noClips(corpus: corpus.path, reason: options.split.map { "no clips in split '\($0)'" } ?? "the manifest is empty")
         }
+        // Decided over every clip, so that all shards describe the split the unsharded export would.
+        let statisticsSplit = records.contains { $0.split == options.statisticsSplit } ? options.statisticsSplit : "all"
+        let sharded = options.shard != .whole
+        if sharded {
+            records = records.filter { options.shard.contains($0.index) }
+            guard !records.isEmpty else {
+                throw FeatureExportError.noClips(corpus: corpus.path, reason: "shard \(options.shard) holds no clip")
+            }
+        }
         let rates = Set(records.map(\.sampleRate))
         guard rates.count == 1, let sampleRate = rates.first else {
             throw FeatureExportError.noClips(corpus: corpus.path, reason: "clips have different sample rates \(rates.sorted())")
@@ -100,7 +113,7 @@ public enum FeatureExport {
         let c = options.stft
         let convention = c.center ? "center: 1 + num_samples // hop_length (zero padding n_fft // 2 on both sides)"
                                   : "no center: 1 + (num_samples - n_fft) // hop_length"
-        let attributes: [String: AttributeValue] = [
+        var attributes: [String: AttributeValue] = [
             "n_fft": .int(c.fftSize), "win_length": .int(c.winLength), "hop_length": .int(c.hopLength),
             "window": .string(c.window.rawValue), "window_periodic": .int(1), "center": .int(c.center ? 1 : 0),
             "pad_mode": .string("constant"), "feature": .string(options.feature.rawValue), "exponent": .double(options.exponent),
@@ -109,13 +122,16 @@ public enum FeatureExport {
             "corpus": .string(corpus.standardizedFileURL.path), "mask_definitions": .string(
                 "irm = sqrt(|S|^2 / (|S|^2 + |N|^2)); ibm = 10 log10(|S|^2/|N|^2) > lc_db; psm = clip(Re(S conj(Y)) / |Y|^2, 0, 1)"),
         ]
+        if sharded {
+            attributes[FeatureFileLayout.shardAttribute] = .string(options.shard.description)
+            attributes[FeatureFileLayout.corpusMixSHA256Attribute] = .string(try corpusIdentity(corpus))
+        }
         let writer = try FeatureFileWriter(
             url: output, streams: options.streamNames.map { StreamSpec($0, bins: bins) }, dtype: options.dtype,
             compression: options.compression,
             metadata: FeatureFileMetadata(sampleRate: sampleRate, frameConvention: convention, mixRunID: mixRunID, featuresRunID: featuresRunID),
             attributes: attributes, overwrite: options.overwrite)
         let statisticsStreams = options.streamNames.filter { $0 == "noisy" || (FeatureTarget(rawValue: $0)?.isSignalFeature ?? false) }
-        let statisticsSplit = records.contains { $0.split == options.statisticsSplit } ? options.statisticsSplit : "all"
         var statistics = Dictionary(uniqueKeysWithValues: statisticsStreams.map { ($0, FeatureStatistics(bins: bins)) })
         do {
             // Clips are transformed in parallel rounds and appended in manifest order by this
@@ -128,15 +144,18 @@ public enum FeatureExport {
             } consume: { record, streams in
                 let counted = statisticsSplit == "all" || record.split == statisticsSplit ? statisticsStreams : []
                 if let streams {
-                    try writer.append(clipID: record.clipID, split: record.split, snrDB: record.snrDBRequested, frames: streams)
+                    try writer.append(clipID: record.clipID, split: record.split, snrDB: record.snrDBRequested,
+                                      clipIndex: sharded ? record.index : nil, frames: streams)
                     for name in counted { try statistics[name]!.add(frames: streams[name]!, dtype: options.dtype) }
                 } else {
-                    try appendInBlocks(record, corpus: corpus, options: options, writer: writer, statisticsStreams: counted, statistics: &statistics)
+                    try appendInBlocks(record, corpus: corpus, options: options, writer: writer, clipIndex: sharded ? record.index : nil,
+                                       statisticsStreams: counted, statistics: &statistics)
                 }
                 done += 1
                 progress(done, records.count)
             }
-            let summary = try writer.finish(statistics: statistics, statisticsSplit: statisticsSplit, beforeRename: beforeCommit)
+            let summary = try writer.finish(statistics: statistics, statisticsSplit: statisticsSplit, emptyStatisticsAllowed: sharded,
+                                            beforeRename: beforeCommit)
             return FeatureExportResult(summary: summary, statisticsSplit: statisticsSplit, missingClips: missingClips)
         } catch {
             writer.discard()
@@ -163,13 +182,13 @@ public enum FeatureExport {
     /// then the deviations from the clip's mean over the same blocks made again (the values of
     /// ``FeatureStatistics/add(frames:dtype:)-(UnsafeBufferPointer<Float>,_)`` on the whole clip).
     static func appendInBlocks(_ record: MixManifestRecord, corpus: URL, options: FeatureExportOptions, writer: FeatureFileWriter,
-                               statisticsStreams: [String], statistics: inout [String: FeatureStatistics]) throws {
+                               clipIndex: Int?, statisticsStreams: [String], statistics: inout [String: FeatureStatistics]) throws {
         var features = ClipFeatures(try readStems(record, corpus: corpus, options: options), options: options)
         let bins = options.stft.binCount, dtype = options.dtype
         var batches = Dictionary(uniqueKeysWithValues: statisticsStreams.map { ($0, FeatureStatistics.Batch(bins: bins)) })
         var blocks: [Range<Int>] = []
-        try writer.append(clipID: record.clipID, split: record.split, snrDB: record.snrDBRequested, numFrames: features.frameCount,
-                          blockFrames: options.streamedBlockFrames) { stream, frames, out in
+        try writer.append(clipID: record.clipID, split: record.split, snrDB: record.snrDBRequested, clipIndex: clipIndex,
+                          numFrames: features.frameCount, blockFrames: options.streamedBlockFrames) { stream, frames, out in
             if stream.name == options.streamNames[0] { blocks.append(frames) }
             let values = features.values(of: stream.name, frames: frames)
             _ = out.update(fromContentsOf: values)
@@ -181,6 +200,14 @@ public enum FeatureExport {
             }
             statistics[name]!.add(batches[name]!)
         }
+    }
+
+    /// What identifies the corpus a shard was exported from: the SHA-256 of its `mix.json`
+    /// (options and sources; the same for every shard of one mix), empty when it has none.
+    static func corpusIdentity(_ corpus: URL) throws -> String {
+        let spec = MixCorpusLayout(root: corpus).specFile
+        guard FileManager.default.fileExists(atPath: spec.path) else { return "" }
+        return try SHA256.hex(ofFileAt: spec)
     }
 
     /// `values` as a file of `dtype` stores them (float16: rounded to nearest even).

@@ -49,6 +49,9 @@ public final class FeatureFileReader: @unchecked Sendable {
     public let clips: [FeatureClip]
     /// Root attributes (STFT and feature parameters, provenance).
     public let attributes: [String: AttributeValue]
+    /// Each clip's index in its corpus (`/index/clip_index`, in file order), in a shard's file
+    /// and a merged one; nil when the file has none (an unsharded export).
+    public let clipIndices: [Int]?
 
     private let file: HDF5Handle
     private let datasets: [String: HDF5Handle]
@@ -73,7 +76,7 @@ public final class FeatureFileReader: @unchecked Sendable {
         where try !hdf5({ () throws(HDF5Error) in try index.linkExists(name) }) {
             throw .notAFeatureFile(path: path, reason: "no /index/\(name)")
         }
-        let (offsets, numFrames, clipIDs, splits, snrs) = try hdf5 { () throws(HDF5Error) in
+        let (offsets, numFrames, clipIDs, splits, snrs, clipIndices) = try hdf5 { () throws(HDF5Error) in
             let offsets = try index.openDataset(FeatureFileLayout.offsetDataset).readInt64Vector()
             let numFrames = try index.openDataset(FeatureFileLayout.numFramesDataset).readInt64Vector()
             let clipIDs = try index.openDataset(FeatureFileLayout.clipIDDataset).readStrings()
@@ -82,10 +85,12 @@ public final class FeatureFileReader: @unchecked Sendable {
             let snrs = try index.linkExists(FeatureFileLayout.snrDBDataset)
                 ? try index.openDataset(FeatureFileLayout.snrDBDataset).readDoubleVector()
                 : [Double](repeating: .nan, count: clipIDs.count)
-            return (offsets, numFrames, clipIDs, splits, snrs)
+            let clipIndices = try index.linkExists(FeatureFileLayout.clipIndexDataset)
+                ? try index.openDataset(FeatureFileLayout.clipIndexDataset).readInt64Vector().map { Int($0) } : nil
+            return (offsets, numFrames, clipIDs, splits, snrs, clipIndices)
         }
         guard offsets.count == clipIDs.count, numFrames.count == clipIDs.count, splits.count == clipIDs.count,
-              snrs.count == clipIDs.count else {
+              snrs.count == clipIDs.count, (clipIndices?.count ?? clipIDs.count) == clipIDs.count else {
             throw .notAFeatureFile(path: path, reason: "/index datasets have different lengths")
         }
         var clips: [FeatureClip] = []
@@ -96,6 +101,7 @@ public final class FeatureFileReader: @unchecked Sendable {
             positions[clipIDs[position]] = position
         }
         self.clips = clips
+        self.clipIndices = clipIndices
         clipPositions = positions
 
         let (streams, datasets) = try hdf5 { () throws(HDF5Error) in try Self.readStreams(file) }

@@ -18,7 +18,8 @@ public struct FeatureFileSummary: Equatable, Sendable {
 ///   frames, chunked `[FeatureFileLayout.chunkFrames(bins:dtype:), bins]`, `float32` or
 ///   `float16`, optionally shuffle + gzip. Clip `i` occupies rows `offset[i] ..< offset[i] + num_frames[i]`.
 /// - `/index/clip_id`, `/index/split` (variable-length UTF-8 strings), `/index/offset`,
-///   `/index/num_frames` (int64), `/index/snr_db` (float64, NaN when unknown), in append order.
+///   `/index/num_frames` (int64), `/index/snr_db` (float64, NaN when unknown), in append order;
+///   `/index/clip_index` (int64) only when the caller gives clip indices (a shard's file).
 /// - `/stats/<stream>/mean`, `/stats/<stream>/std` (float64 `[bins]`), attributes `count`, `split`.
 /// - Root attributes: the caller's (every STFT and feature parameter) plus `format_version`,
 ///   `sekit_version`, `frame_convention`, `sample_rate`, `mix_run_id`, `features_run_id`,
@@ -56,6 +57,8 @@ public final class FeatureFileWriter: @unchecked Sendable {
     private var datasets: [HDF5Handle] = []
     private var halfType: HDF5Handle?
     private var clips: [FeatureClip] = []
+    /// The corpus clip index of every clip, when the caller gave them (a shard's `/index/clip_index`).
+    private var clipIndices: [Int] = []
     private var clipIDs: Set<String> = []
     private var framesWritten = 0
     private var halfScratch: [UInt16] = []
@@ -192,6 +195,8 @@ public final class FeatureFileWriter: @unchecked Sendable {
     ///   - clipID: Unique, non-empty.
     ///   - split: `train`, `valid`, `test`, ...
     ///   - snrDB: Mixing SNR, dB; nil when unknown (stored as NaN).
+    ///   - clipIndex: The clip's index in its corpus (`/index/clip_index`, written by shards);
+    ///     given for every clip of the file or for none.
     ///   - frames: For every stream of the file, exactly, its frames `[numFrames × bins]`
     ///     row-major; all streams have the same `numFrames` > 0.
     /// - Throws: ``FeatureFileError/unknownStream(path:stream:)``, ``FeatureFileError/missingStream(path:stream:clipID:)``,
@@ -201,11 +206,12 @@ public final class FeatureFileWriter: @unchecked Sendable {
     ///   ``FeatureFileError/nonFiniteValue(path:stream:clipID:frame:bin:)``,
     ///   ``FeatureFileError/float16Overflow(path:stream:clipID:frame:bin:value:)`` (nothing written; the writer stays usable);
     ///   ``FeatureFileError/writerClosed(path:)``, ``FeatureFileError/hdf5(path:call:detail:)`` (the writer is closed).
-    public func append(clipID: String, split: String, snrDB: Double?,
+    public func append(clipID: String, split: String, snrDB: Double?, clipIndex: Int? = nil,
                        frames: [String: UnsafeBufferPointer<Float>]) throws(FeatureFileError) {
         lock.lock()
         defer { lock.unlock() }
         guard state == .open else { throw .writerClosed(path: url.path) }
+        try checkClipIndex(clipIndex)
         let numFrames = try validate(clipID: clipID, split: split, frames: frames)
         for stream in streams { try checkValues(frames[stream.name]!, stream: stream, clipID: clipID) }
         let first = framesWritten
@@ -220,6 +226,7 @@ public final class FeatureFileWriter: @unchecked Sendable {
         }
         framesWritten += numFrames
         clips.append(FeatureClip(clipID: clipID, split: split, offset: first, numFrames: numFrames, snrDB: snrDB))
+        if let clipIndex { clipIndices.append(clipIndex) }
         clipIDs.insert(clipID)
     }
 
@@ -237,11 +244,12 @@ public final class FeatureFileWriter: @unchecked Sendable {
     /// - Throws: as that `append`. The clip id and frame count are checked before anything is
     ///   written; a bad value in a block (non-finite, beyond float16) is found when its block is
     ///   made, after earlier blocks are written, so it closes the writer and removes the file.
-    public func append(clipID: String, split: String, snrDB: Double?, numFrames: Int, blockFrames: Int = blockRows,
+    public func append(clipID: String, split: String, snrDB: Double?, clipIndex: Int? = nil, numFrames: Int, blockFrames: Int = blockRows,
                        fill: (_ stream: StreamSpec, _ frames: Range<Int>, _ values: UnsafeMutableBufferPointer<Float>) -> Void) throws(FeatureFileError) {
         lock.lock()
         defer { lock.unlock() }
         guard state == .open else { throw .writerClosed(path: url.path) }
+        try checkClipIndex(clipIndex)
         guard !clipID.isEmpty else { throw .invalidParameter(name: "clipID", value: "''", reason: "must not be empty") }
         guard !clipIDs.contains(clipID) else { throw .duplicateClip(path: url.path, clipID: clipID) }
         guard numFrames > 0 else { throw .emptyClip(path: url.path, clipID: clipID) }
@@ -271,13 +279,22 @@ public final class FeatureFileWriter: @unchecked Sendable {
         }
         framesWritten = end
         clips.append(FeatureClip(clipID: clipID, split: split, offset: first, numFrames: numFrames, snrDB: snrDB))
+        if let clipIndex { clipIndices.append(clipIndex) }
         clipIDs.insert(clipID)
     }
 
     /// Appends one clip to every stream; `frames` as arrays (see ``append(clipID:split:snrDB:frames:)-(_,_,_,[String:UnsafeBufferPointer<Float>])``).
-    public func append(clipID: String, split: String, snrDB: Double?, frames: [String: [Float]]) throws(FeatureFileError) {
+    public func append(clipID: String, split: String, snrDB: Double?, clipIndex: Int? = nil, frames: [String: [Float]]) throws(FeatureFileError) {
         try Self.withBuffers(Array(frames), collected: [:]) { buffers throws(FeatureFileError) in
-            try append(clipID: clipID, split: split, snrDB: snrDB, frames: buffers)
+            try append(clipID: clipID, split: split, snrDB: snrDB, clipIndex: clipIndex, frames: buffers)
+        }
+    }
+
+    /// A clip index is given for every clip or for none (``FeatureFileLayout/clipIndexDataset``).
+    private func checkClipIndex(_ clipIndex: Int?) throws(FeatureFileError) {
+        guard clips.isEmpty || (clipIndex != nil ? clipIndices.count == clips.count : clipIndices.isEmpty) else {
+            throw .invalidParameter(name: "clipIndex", value: clipIndex.map(String.init) ?? "nil",
+                                    reason: "give a clip index for every clip of a file or for none")
         }
     }
 
@@ -374,10 +391,12 @@ public final class FeatureFileWriter: @unchecked Sendable {
     /// ``finish(statistics:statisticsSplit:)`` that calls `beforeRename` with the complete,
     /// synced temporary file just before it takes its final name (to record it while a kill can
     /// still only leave the temporary file behind). An error from `beforeRename` removes the
-    /// temporary file and is rethrown.
+    /// temporary file and is rethrown. `emptyStatisticsAllowed`: store statistics of no frames
+    /// (count 0, zero mean and std) instead of refusing them: a shard may hold no clip of the
+    /// statistics' split.
     @discardableResult
     public func finish(statistics: [String: FeatureStatistics] = [:], statisticsSplit: String = "train",
-                       beforeRename: (URL) throws -> Void) throws -> FeatureFileSummary {
+                       emptyStatisticsAllowed: Bool = false, beforeRename: (URL) throws -> Void) throws -> FeatureFileSummary {
         lock.lock()
         defer { lock.unlock() }
         guard state == .open, let file else { throw FeatureFileError.writerClosed(path: url.path) }
@@ -391,21 +410,21 @@ public final class FeatureFileWriter: @unchecked Sendable {
             guard stats.bins == stream.bins else {
                 throw FeatureFileError.statisticsMismatch(path: url.path, stream: name, reason: "\(stats.bins) bins, stream has \(stream.bins)")
             }
-            guard stats.count > 0 else {
+            guard stats.count > 0 || emptyStatisticsAllowed else {
                 throw FeatureFileError.statisticsMismatch(path: url.path, stream: name, reason: "no frames were accumulated (split '\(statisticsSplit)')")
             }
         }
         do {
             try hdf5 { () throws(HDF5Error) in
-                try writeIndex(file)
-                try writeStatistics(statistics, split: statisticsSplit, file: file)
+                try Self.writeIndex(clips, clipIndices: clipIndices.isEmpty ? nil : clipIndices, to: file)
+                try Self.writeStatistics(statistics, split: statisticsSplit, to: file)
                 datasets = []
                 halfType = nil
                 try file.flush()
                 try file.close()
             }
             self.file = nil
-            try syncTemporaryFile()
+            try Self.sync(temporaryURL)
             if !overwrite, FileManager.default.fileExists(atPath: url.path) { throw FeatureFileError.outputExists(path: url.path) }
             try beforeRename(temporaryURL)
             guard rename(temporaryURL.path, url.path) == 0 else {
@@ -421,16 +440,19 @@ public final class FeatureFileWriter: @unchecked Sendable {
         return FeatureFileSummary(url: url, clipCount: clips.count, totalFrames: framesWritten, fileBytes: bytes ?? 0)
     }
 
-    private func writeIndex(_ file: HDF5Handle) throws(HDF5Error) {
+    /// Writes the `/index` group of `clips` (and `/index/clip_index` when `clipIndices` are given) into `file`.
+    static func writeIndex(_ clips: [FeatureClip], clipIndices: [Int]?, to file: HDF5Handle) throws(HDF5Error) {
         let index = try file.createGroup(FeatureFileLayout.indexGroup)
         try index.writeStrings(FeatureFileLayout.clipIDDataset, clips.map(\.clipID))
         try index.writeInt64Vector(FeatureFileLayout.offsetDataset, clips.map { Int64($0.offset) })
         try index.writeInt64Vector(FeatureFileLayout.numFramesDataset, clips.map { Int64($0.numFrames) })
         try index.writeDoubleVector(FeatureFileLayout.snrDBDataset, clips.map { $0.snrDB ?? .nan })
         try index.writeStrings(FeatureFileLayout.splitDataset, clips.map(\.split))
+        if let clipIndices { try index.writeInt64Vector(FeatureFileLayout.clipIndexDataset, clipIndices.map { Int64($0) }) }
     }
 
-    private func writeStatistics(_ statistics: [String: FeatureStatistics], split: String, file: HDF5Handle) throws(HDF5Error) {
+    /// Writes `/stats/<stream>/{mean,std}` with attributes `count` and `split` into `file`, streams in name order.
+    static func writeStatistics(_ statistics: [String: FeatureStatistics], split: String, to file: HDF5Handle) throws(HDF5Error) {
         guard !statistics.isEmpty else { return }
         let group = try file.createGroup(FeatureFileLayout.statsGroup)
         for name in statistics.keys.sorted() {
@@ -443,8 +465,8 @@ public final class FeatureFileWriter: @unchecked Sendable {
         }
     }
 
-    /// Flushes the closed temporary file to disk (`fsync`) so the rename never exposes a file whose data is still in flight.
-    private func syncTemporaryFile() throws(FeatureFileError) {
+    /// Flushes a closed temporary file to disk (`fsync`) so the rename never exposes a file whose data is still in flight.
+    static func sync(_ temporaryURL: URL) throws(FeatureFileError) {
         let descriptor = open(temporaryURL.path, O_RDONLY)
         guard descriptor >= 0 else {
             throw .fileSystem(path: temporaryURL.path, operation: "open for fsync", reason: String(cString: strerror(errno)))

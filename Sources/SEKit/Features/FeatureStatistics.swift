@@ -31,6 +31,16 @@ public struct FeatureStatistics: Equatable, Sendable {
         sumSquaredDeviations = [Double](repeating: 0, count: bins)
     }
 
+    /// Statistics of `count` frames with per-bin `mean` and population `standardDeviation`, as a
+    /// file stores them (`/stats/STREAM`): M2 = std² · count. For combining stored statistics
+    /// with ``merge(_:)``.
+    init(count: Int, mean: [Double], standardDeviation: [Double]) {
+        bins = mean.count
+        self.count = count
+        self.mean = mean
+        sumSquaredDeviations = standardDeviation.map { $0 * $0 * Double(count) }
+    }
+
     /// Per-bin population variance (`numpy.var(x, axis=0)`, ddof 0); zeros when empty.
     public var variance: [Double] {
         count == 0 ? [Double](repeating: 0, count: bins) : sumSquaredDeviations.map { $0 / Double(count) }

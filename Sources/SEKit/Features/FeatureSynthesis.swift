@@ -26,6 +26,10 @@ public enum FeatureSynthesis {
         public var phase: PhaseSource = .auto
         public var format: AudioFileFormat = .wavFloat32
         public var jobs = 1
+        /// Synthesise only this shard's clips: the feature file's clip `k` (0-based, in index order)
+        /// when `k mod N = i − 1` (``Shard/contains(_:)``). The N shards of one command may write
+        /// into one folder at once.
+        public var shard: Shard = .whole
         public init() {}
     }
 
@@ -53,7 +57,7 @@ public enum FeatureSynthesis {
         }
     }
 
-    /// Writes `output/CLIP_ID.wav` for every clip of `features`, from rows of `predictions`
+    /// Writes `output/CLIP_ID.wav` for every clip of `features` (of `options.shard`), from rows of `predictions`
     /// (same frame order and count as the feature file's streams; an `/index` in the predictions
     /// file, when there is one, must match the feature file's, see ``checkIndex(of:against:)``).
     /// - Parameter corpus: the mixed corpus (for the noisy WAVs and clip lengths); default: the
@@ -93,7 +97,7 @@ public enum FeatureSynthesis {
         }
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         let records = manifest
-        let clips = features.clips
+        let clips = features.clips.enumerated().filter { options.shard.contains($0.offset) }.map(\.element)
         let outcomes = ParallelMap.map(clips, jobs: options.jobs, progress: progress) { clip -> (clipID: String, reason: String)? in
             do {
                 // HDF5 reads are serialised by the library lock; the STFT work runs in parallel.

@@ -36,7 +36,7 @@ extension HDF5Handle {
 
     /// Dataset creation properties without modification times, so identical content gives
     /// identical bytes (`H5Pcreate(H5P_DATASET_CREATE)`, `H5Pset_obj_track_times(0)`).
-    private static func datasetCreation(path: String) throws(HDF5Error) -> HDF5Handle {
+    static func datasetCreation(path: String) throws(HDF5Error) -> HDF5Handle {
         let create = try make(.propertyList, "H5Pcreate(H5P_DATASET_CREATE)", path: path) {
             H5Pcreate(sekit_H5P_DATASET_CREATE())
         }

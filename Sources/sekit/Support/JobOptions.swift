@@ -24,7 +24,7 @@ struct JobsOption: ParsableArguments {
 }
 
 /// `--jobs` and `--shard`, shared by the batch commands that split their work into shards
-/// (`mix`, `score`). A command that does not honour `--shard` takes ``JobsOption`` instead, so
+/// (`mix`, `enhance`, `score`, `features`, `synthesize`). A command that does not honour `--shard` takes ``JobsOption`` instead, so
 /// it never accepts an option it would ignore.
 struct JobOptions: ParsableArguments {
     @OptionGroup var workers: JobsOption

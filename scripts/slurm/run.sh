@@ -29,6 +29,8 @@
 #                      file, in its frame order) and score them
 #   --dataset NAME     dataset of the predictions file (default: mask)
 #   --metrics LIST     metrics for sekit score (default: sekit's)
+#   --features-args "ARGS"  options for every sekit features shard, split at spaces (no quoting),
+#                      e.g. --features-args "--targets clean,irm --compression gzip"
 #   --jobs J           threads per task: sekit --jobs J and sbatch --cpus-per-task=J (default 1)
 #   --partition P      sbatch --partition
 #   --time T           sbatch --time (per task), e.g. 30:00 or 2:00:00
@@ -64,6 +66,7 @@ recipe="" n="" out="" method="" checkpoint="" dataset="mask" metrics="" jobs=1 p
 sekit="" dry_run=0 force=0
 sbatch_extra=()
 mix_extra=()
+features_extra=()
 positional=()
 need_value() { [[ $# -ge 2 && -n "$2" ]] || usage_error "$1 needs a value"; }
 while [[ $# -gt 0 ]]; do
@@ -79,6 +82,8 @@ while [[ $# -gt 0 ]]; do
         --dataset=*) dataset="${1#*=}"; shift ;;
         --metrics) need_value "$@"; metrics="$2"; shift 2 ;;
         --metrics=*) metrics="${1#*=}"; shift ;;
+        --features-args) [[ $# -ge 2 ]] || usage_error "--features-args needs a value"; read -ra features_extra <<< "$2"; shift 2 ;;
+        --features-args=*) read -ra features_extra <<< "${1#*=}"; shift ;;
         --jobs) need_value "$@"; jobs="$2"; shift 2 ;;
         --jobs=*) jobs="${1#*=}"; shift ;;
         --partition) need_value "$@"; partition="$2"; shift 2 ;;
@@ -277,7 +282,7 @@ for step in "${steps[@]}"; do
             ((dry_run)) || mkdir -p "$out/logs" "$out/catalogs"
             case "$step" in
                 mix) submit mix "$(ranges "${todo[@]}")" "$recipe" "${mix_extra[@]}" ;;
-                features) submit features "$(ranges "${todo[@]}")" ;;
+                features) submit features "$(ranges "${todo[@]}")" "${features_extra[@]}" ;;
                 enhance) submit enhance "$(ranges "${todo[@]}")" "$method" ;;
                 synthesize) submit synthesize "$(ranges "${todo[@]}")" "$predictions" "$dataset" ;;
                 score) submit score "$(ranges "${todo[@]}")" ${metrics:+--metrics "$metrics"} ;;

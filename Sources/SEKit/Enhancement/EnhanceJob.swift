@@ -84,7 +84,7 @@ public enum EnhanceJob {
             }
             let failures = outcomes.compactMap { $0 }
             try EnhanceRunMarker(catalog: context.catalog?.url.standardizedFileURL.path, runID: run.id, method: request.method.description)
-                .write(in: request.output)
+                .write(in: request.output, shard: request.shard)
             try run.finish(params: ["clips_written": "\(items.count - failures.count)", "clips_failed": "\(failures.count)"])
             return Result(written: items.count - failures.count, failures: failures)
         }

@@ -16,7 +16,8 @@ struct ScoreCatalogRecorder: Sendable {
     ///   - checkpoint: the model checkpoint or system scored (the run's name, and param `checkpoint`).
     ///   - corpus: the mixed corpus scored, if any (links the run to its mix run).
     ///   - enhanced: the folder of outputs scored; when `sekit enhance` wrote it into this
-    ///     catalogue (``EnhanceRunMarker``), that enhance run is the parent (its parent is the mix run).
+    ///     catalogue (``EnhanceRunMarker``; with shards, the marker of the shard recorded here),
+    ///     that enhance run is the parent (its parent is the mix run).
     static func begin(_ context: RunContext, checkpoint: String, params: [String: String], corpus: URL?,
                       enhanced: URL? = nil) throws -> ScoreCatalogRecorder {
         let here = context.catalog?.url.standardizedFileURL.path
@@ -24,8 +25,9 @@ struct ScoreCatalogRecorder: Sendable {
         var values = params
         values["checkpoint"] = checkpoint
         var parent = Set(states.map(\.runID)).count == 1 ? states[0].runID : nil
-        if let marker = enhanced.flatMap(EnhanceRunMarker.read(in:)), let catalog = context.catalog, marker.catalog == here,
-           let run = marker.runID, (try? catalog.run(run.rawValue)) != nil {
+        if let catalog = context.catalog, let enhanced,
+           let run = EnhanceRunMarker.all(in: enhanced).filter({ $0.catalog == here }).compactMap(\.runID)
+               .first(where: { (try? catalog.run($0.rawValue)) != nil }) {
             parent = run
         }
         if states.count > 1 { values["mix_runs"] = states.map(\.runID.rawValue).joined(separator: ",") }

@@ -12,8 +12,10 @@ for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 # Installed without their recommendations (LaTeX for `runs leaderboard --format latex` tests:
-# pdflatex and booktabs, not the full TeX Live; Chromium, headless, for the `sekit report` tests).
-lean_packages=(texlive-latex-recommended chromium fonts-dejavu-core)
+# pdflatex and booktabs, not the full TeX Live; Chromium, headless, for the `sekit report` tests;
+# Slurm and MUNGE for scripts/test-slurm.sh, which runs its own single-node cluster from
+# scripts/slurm/local-cluster.sh and never uses or starts the system's services).
+lean_packages=(texlive-latex-recommended chromium fonts-dejavu-core slurm-wlm munge)
 lean_missing=()
 for p in "${lean_packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || lean_missing+=("$p")

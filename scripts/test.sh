@@ -2,6 +2,8 @@
 # Builds and runs SEKit's whole test suite: `swift test`, with the Python reference
 # implementations (numpy, scipy, pystoi, h5py, librosa) available to the tests that compare
 # against them. Sets itself up on a fresh machine (apt packages, Python venv under .build/).
+# Then, when SEKIT_SLURM_TESTS=1, or under CI (CI=true) unless SEKIT_SLURM_TESTS=0, the Slurm
+# integration test scripts/test-slurm.sh (a real single-node Slurm cluster; needs root).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -10,3 +12,11 @@ SEKIT_PYTHON="$(scripts/python-env.sh)"
 export SEKIT_PYTHON
 echo "test: swift test (python reference: $SEKIT_PYTHON)" >&2
 swift test "$@"
+
+slurm="${SEKIT_SLURM_TESTS:-}"
+if [[ "$slurm" == 1 || ( "${CI:-}" == true && "$slurm" != 0 ) ]]; then
+    echo "test: scripts/test-slurm.sh (SEKIT_SLURM_TESTS=${slurm:-unset}, CI=${CI:-unset})" >&2
+    scripts/test-slurm.sh
+else
+    echo "test: Slurm integration test not run (SEKIT_SLURM_TESTS=1 runs it; it runs under CI=true unless SEKIT_SLURM_TESTS=0)" >&2
+fi

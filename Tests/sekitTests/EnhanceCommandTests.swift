@@ -54,6 +54,40 @@ struct EnhanceCommandTests {
         #expect(params == "logmmse")
     }
 
+    /// The shards of one command (Slurm array tasks) write one output folder, each recording into
+    /// its own catalogue; each score shard descends from the enhance shard of its catalogue.
+    @Test func enhanceShardsShareTheFolderAndEachScoreShardDescendsFromItsEnhanceShard() throws {
+        let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
+        let fixtures = GoldenCorpus.fixtures.path
+        for shard in 1...2 {
+            let catalog = folder.path("shard-\(shard).sqlite")
+            let mixed = try SEKitBinary.run(["mix", "--speech", fixtures + "/speech", "--noise", fixtures + "/noise/running_tap.wav",
+                                             "--count", "6", "--seconds", "1", "--seed", "5", "--out", folder.path("corpus"),
+                                             "--shard", "\(shard)/2", "--catalog", catalog])
+            #expect(mixed.status == 0, "\(mixed.stderr)")
+        }
+        for step in ["enhance", "score"] {
+            for shard in 1...2 {
+                let catalog = folder.path("shard-\(shard).sqlite")
+                let arguments = step == "enhance"
+                    ? ["enhance", "--method", "wiener", "--corpus", folder.path("corpus"), "--out", folder.path("enhanced")]
+                    : ["score", "--corpus", folder.path("corpus"), "--enhanced", folder.path("enhanced"), "--metrics", "snr"]
+                let run = try SEKitBinary.run(arguments + ["--shard", "\(shard)/2", "--catalog", catalog])
+                #expect(run.status == 0, "\(step) \(shard)/2: \(run.stderr)")
+            }
+        }
+        let written = try FileManager.default.contentsOfDirectory(atPath: folder.path("enhanced"))
+        #expect(written.filter { $0.hasSuffix(".wav") }.count == 6)
+        #expect(written.contains(".sekit-enhance-shard-1-of-2.json") && written.contains(".sekit-enhance-shard-2-of-2.json"))
+        for shard in 1...2 {
+            let lineage = try folder.sqlite(folder.path("shard-\(shard).sqlite"), """
+                SELECT count(*) FROM runs s JOIN runs e ON e.id = s.parent_id JOIN runs m ON m.id = e.parent_id
+                WHERE s.kind = 'score' AND e.kind = 'enhance' AND m.kind = 'mix'
+                """)
+            #expect(lineage == "1", "shard \(shard)")
+        }
+    }
+
     @Test func badInputIsNamedAndAFailingClipIsCountedWhileTheOthersAreWritten() throws {
         let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
         for i in 0..<3 { try folder.writeWAV("noisy/a\(i).wav", frames: 16_000, seed: i) }

@@ -60,7 +60,9 @@ public enum EnhanceJob {
         let items = try Self.items(request).enumerated().filter { request.shard.contains($0.offset) }.map(\.element)
         guard !items.isEmpty else { throw EnhancementError.noInput(reason: "shard \(request.shard) holds no clip") }
         try checkFolders(request)
-        let lock = try OutputLock(output: request.output.path, lockFile: OutputLock.lockFile(besideFile: request.output))
+        // One lock per shard: the N shards of one command (Slurm array tasks) write into one folder.
+        let lock = try OutputLock(output: request.shard == .whole ? request.output.path : "\(request.output.path) (shard \(request.shard))",
+                                  lockFile: OutputLock.lockFile(besideFolder: request.output, shard: request.shard))
         defer { withExtendedLifetime(lock) {} }
         try FileManager.default.createDirectory(at: request.output, withIntermediateDirectories: true)
         AtomicFile.removeStaleTemporaries(in: request.output)

@@ -76,4 +76,13 @@ public final class OutputLock: @unchecked Sendable {
     public static func lockFile(besideFile url: URL) -> URL {
         url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).lock")
     }
+
+    /// The lock file of one shard's share of an output folder that the N shards of one command
+    /// write together (one file per clip): `FOLDER/.NAME.lock` unsharded, else
+    /// `FOLDER/.NAME.lock-shard-I-of-N`, so shards run side by side while each shard (and the
+    /// unsharded run) is still written by one process at a time.
+    public static func lockFile(besideFolder url: URL, shard: Shard) -> URL {
+        shard == .whole ? lockFile(besideFile: url)
+            : url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).lock-shard-\(shard.index)-of-\(shard.count)")
+    }
 }

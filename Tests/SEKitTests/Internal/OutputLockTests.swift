@@ -36,6 +36,29 @@ import Testing
         #expect(try running.run().written == 4 && half.layout.shard != .whole)
     }
 
+    @Test func anEnhanceShardIsWrittenByOneProcessButShardsShareTheFolder() throws {
+        let folder = try TemporaryFolder(); defer { folder.cleanup() }
+        let inputs = try GeneratedSources.mixInputs(in: folder)
+        var options = MixOptions()
+        options.count = 4; options.seconds = 1
+        let corpus = folder.file("corpus")
+        #expect(try MixRun.prepare(options: options, inputs: inputs, output: corpus, jobs: 1).run().written == 4)
+        let out = folder.file("enhanced")
+        func request(_ shard: String) throws -> EnhanceJob.Request {
+            var request = EnhanceJob.Request(method: .oracle(.irm), source: .corpus(corpus, split: nil), output: out)
+            request.shard = try Shard(parsing: shard)
+            return request
+        }
+        // Shard 1/2 is being written: a second writer of it is refused, shard 2/2 writes beside it.
+        let shard = try OutputLock(output: out.path, lockFile: OutputLock.lockFile(besideFolder: out, shard: try Shard(parsing: "1/2")))
+        #expect(throws: OutputLock.Busy.self) { try EnhanceJob.run(try request("1/2"), context: .unrecorded) }
+        #expect(try EnhanceJob.run(try request("2/2"), context: .unrecorded).result.written == 2)
+        // The unsharded output keeps its one lock.
+        let whole = try OutputLock(output: out.path, lockFile: OutputLock.lockFile(besideFile: out))
+        #expect(throws: OutputLock.Busy.self) { try EnhanceJob.run(try request("1/1"), context: .unrecorded) }
+        withExtendedLifetime((shard, whole)) {}
+    }
+
     @Test func featureFilesSynthesisFoldersAndPerClipCSVsAreClaimed() throws {
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
         let features = folder.file("f.h5"), csv = folder.file("scores.csv"), out = folder.file("enhanced")

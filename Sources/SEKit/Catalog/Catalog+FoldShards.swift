@@ -40,7 +40,7 @@ extension Catalog {
     static func finishFold(_ group: ShardFoldGroup, _ db: Database) throws {
         let folded = group.folded.id.rawValue
         try db.execute(sql: "UPDATE runs SET parent_id = ? WHERE id = ?", arguments: [group.folded.parentID, folded])
-        for shard in group.shardIDs.map(\.rawValue) where try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM runs WHERE id = ?)", arguments: [shard]) == true {
+        for shard in group.foldedAwayIDs.map(\.rawValue) where try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM runs WHERE id = ?)", arguments: [shard]) == true {
             try db.execute(sql: "UPDATE runs SET parent_id = ? WHERE parent_id = ?", arguments: [folded, shard])
             try db.execute(sql: "UPDATE sources SET import_run_id = ? WHERE import_run_id = ?", arguments: [folded, shard])
             if group.kind == .mix { try moveClips(from: shard, to: folded, db) }

@@ -59,7 +59,8 @@ extension Catalog.MergeReport {
             text += "\(input): \(parts.isEmpty ? "nothing new" : parts.joined(separator: ", "))\n"
         }
         for run in folded {
-            text += "folded \(run.shards) shard runs of \(run.kind) '\(run.name)' into run \(run.id)\(run.new ? "" : " (already folded)")\n"
+            text += "folded \(run.shards) shard runs of \(run.kind) '\(run.name)' into run \(run.id)\(run.new ? "" : " (already folded)")"
+                + (run.supersededAttempts.isEmpty ? "" : ", with \(run.supersededAttempts.count) failed attempts of its shards") + "\n"
         }
         return text + "merged into \(output.path): \(totalInserted) rows added, \(runsCompleted) runs completed"
             + (folded.isEmpty ? "" : ", \(folded.filter(\.new).count) runs folded from shards") + "\n"

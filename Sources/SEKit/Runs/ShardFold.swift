@@ -10,6 +10,8 @@ public struct FoldedRunReport: Sendable, Codable, Equatable {
     public var shards: Int
     /// The shard runs' ids, shard 1 first (they are no longer in the catalogue).
     public var shardRuns: [String]
+    /// Failed or killed attempts of shards that a later run finished, folded away with them.
+    public var supersededAttempts: [String]
     /// False when an earlier merge had folded the same shards (nothing new).
     public var new: Bool
 }
@@ -57,7 +59,7 @@ extension Catalog {
 
         // The folded runs first; every input's shard rows are then copied under them.
         try write { db in for group in groups { try Self.beginFold(group, db) } }
-        let folding = Dictionary(uniqueKeysWithValues: groups.flatMap { group in group.shardIDs.map { ($0, group.folded.id) } })
+        let folding = Dictionary(uniqueKeysWithValues: groups.flatMap { group in group.foldedAwayIDs.map { ($0, group.folded.id) } })
         var report = try merge(urls, onConflict: onConflict, foldingRuns: folding)
         try write { db in
             try db.execute(sql: "PRAGMA main.cache_size = \(Self.mergeCacheKiB)")
@@ -68,7 +70,8 @@ extension Catalog {
         }
         report.folded = groups.map {
             FoldedRunReport(id: $0.folded.id.rawValue, kind: $0.kind.rawValue, name: $0.folded.name, shards: $0.shards.count,
-                            shardRuns: $0.shardIDs.map(\.rawValue), new: !$0.alreadyFolded)
+                            shardRuns: $0.shardIDs.map(\.rawValue), supersededAttempts: $0.superseded.map(\.record.id.rawValue),
+                            new: !$0.alreadyFolded)
         }
         return report
     }

@@ -20,6 +20,9 @@ public struct ShardRun: Sendable {
 public struct ShardFoldGroup: Sendable {
     /// The shard runs, shard 1 first.
     public var shards: [ShardRun]
+    /// Failed or killed attempts of shards that a later run of the same shard finished: they fold
+    /// away with the group (not part of the folded run's identity or parameters).
+    public var superseded: [ShardRun] = []
     /// The folded run (``RunID/folding(_:)`` of the shard ids), `finished`, its parent already mapped.
     public var folded: RunRecord
     /// The folded run's parameters (``ShardFoldRules``), without the recomputed ones.
@@ -30,6 +33,8 @@ public struct ShardFoldGroup: Sendable {
 
     public var kind: RunKind { folded.kind }
     public var shardIDs: [RunID] { shards.map(\.record.id) }
+    /// Every run the group folds away: the shards and the superseded attempts.
+    public var foldedAwayIDs: [RunID] { shardIDs + superseded.map(\.record.id) }
 }
 
 /// Plans the fold of shard runs before anything is written, so that a mismatch refuses the merge
@@ -55,7 +60,7 @@ public enum ShardFoldPlanner {
             let candidates = byIdentity.sorted { $0.key < $1.key }.map(\.value)
             for members in candidates {
                 let group = try makeGroup(members, others: candidates, mapped: mapped, existing: existing)
-                for id in group.shardIDs { mapped[id] = group.folded.id }
+                for id in group.foldedAwayIDs { mapped[id] = group.folded.id }
                 groups.append(group)
             }
         }
@@ -75,7 +80,18 @@ public enum ShardFoldPlanner {
         let first = members.min { $0.shard.index < $1.shard.index }!
         let count = first.shard.count
         var byIndex: [Int: ShardRun] = [:]
-        for run in members.sorted(by: { ($0.shard.index, $0.file) < ($1.shard.index, $1.file) }) {
+        // A shard run again after a failure leaves the failed (or killed) attempt beside the finished
+        // one: the finished run is the shard and the attempt folds away with it (its rows, if any,
+        // go to the folded run). Without a finished run, the latest attempt stands for the shard.
+        var attempts: [ShardRun] = [], superseded: [ShardRun] = []
+        for index in Set(members.map(\.shard.index)).sorted() {
+            let runs = members.filter { $0.shard.index == index }
+            let finished = runs.filter { $0.record.status == .finished }
+            let kept = finished.isEmpty ? [runs.max { $0.record.startedAt < $1.record.startedAt }!] : finished
+            attempts += kept
+            superseded += runs.filter { run in !kept.contains { $0.record.id == run.record.id } }
+        }
+        for run in attempts.sorted(by: { ($0.shard.index, $0.file) < ($1.shard.index, $1.file) }) {
             if let twice = byIndex[run.shard.index] {
                 throw .shardMismatch(path: run.file, reason: "shard \(run.shard) of the \(describe(first)) is given twice: run \(twice.record.id) in \(twice.file) and run \(run.record.id) here (two runs of the same command; merge the shards of one of them)")
             }
@@ -95,7 +111,7 @@ public enum ShardFoldPlanner {
         }
         let shards = (1...count).map { byIndex[$0]! }
         for run in shards where run.record.status != .finished {
-            throw .shardMismatch(path: run.file, reason: "shard \(run.shard) of the \(describe(first)) (run \(run.record.id)) is \(run.record.status.rawValue)\(run.record.error.map { ": \($0)" } ?? ""); run it again until it finishes, then merge")
+            throw .shardMismatch(path: run.file, reason: "shard \(run.shard) of the \(describe(first)) (run \(run.record.id)) is \(run.record.status.rawValue)\(run.record.error.map { ": \($0)" } ?? "") and no run of it finished; run it again until it finishes, then merge")
         }
 
         let foldedID = RunID.folding(shards.map(\.record.id))
@@ -118,7 +134,8 @@ public enum ShardFoldPlanner {
             toolVersion: first.record.toolVersion, commandLine: unshardedCommandLine(shards[0].record.commandLine),
             workingDirectory: shards[0].record.workingDirectory, host: hosts.joined(separator: ","), pid: shards[0].record.pid,
             parentID: shards[0].record.parentID.map { mapped[$0] ?? $0 }, error: nil)
-        return ShardFoldGroup(shards: shards, folded: folded, params: params, alreadyFolded: existing.contains(foldedID))
+        return ShardFoldGroup(shards: shards, superseded: superseded, folded: folded, params: params,
+                              alreadyFolded: existing.contains(foldedID))
     }
 
     /// "mix run 'corpus'" for messages.

@@ -11,6 +11,9 @@ public enum ShardFoldRules {
     public enum Combination: Sendable, Equatable {
         /// The same in every shard (options; counts over the whole corpus such as `clips_planned`).
         case equal
+        /// The same in every shard but recorded only when a run finishes (`clips_missing`: counts over
+        /// the whole corpus): taken from the first shard, and not compared, since a failed attempt lacks it.
+        case atFinish
         /// Integer counts of the shard's own items, summed.
         case sum
         /// Lines (`clip 3: reason`) of every shard, in shard order of their first clip index.
@@ -29,12 +32,12 @@ public enum ShardFoldRules {
     /// Parameter keys whose combination is not ``Combination/equal``.
     static let rules: [RunKind: [String: Combination]] = [
         .mix: ["clips_written": .sum, "clips_resumed": .sum, "clips_failed": .sum, "failures": .lines,
-               "audio_seconds": .recomputed],
-        .features: ["clips": .sum, "frames": .sum, "out": .perShard],
+               "audio_seconds": .recomputed, "skipped_sources": .atFinish, "skipped": .atFinish],
+        .features: ["clips": .sum, "frames": .sum, "out": .perShard, "clips_missing": .atFinish, "statistics_split": .atFinish],
         .enhance: ["clips_written": .sum, "clips_failed": .sum],
         .synthesize: ["clips_written": .sum, "clips_failed": .sum],
         .score: ["clips": .sum, "clips_failed": .sum, "values_failed": .sum, "resampled_clips": .sum,
-                 "resampled_from_hz": .numberSet],
+                 "resampled_from_hz": .numberSet, "clips_missing": .atFinish],
     ]
 
     /// Kinds whose runs can be folded, in lineage order (a kind's parents fold before it).
@@ -55,7 +58,7 @@ public enum ShardFoldRules {
         let present = values.compactMap { $0 }
         guard !present.isEmpty else { return nil }
         switch combination {
-        case .equal, .recomputed, .shard: return present[0]
+        case .equal, .atFinish, .recomputed, .shard: return present[0]
         case .sum: return String(present.reduce(0) { $0 + (Int($1) ?? 0) })
         case .lines:
             let lines = present.flatMap { $0.split(separator: "\n").map(String.init) }.enumerated()

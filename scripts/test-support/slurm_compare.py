@@ -7,9 +7,11 @@ scripts/test-slurm.sh. Standard library only. Each subcommand exits 0 when the t
       Every table of both catalogues, row-identical apart from what necessarily differs between
       two executions: run ids (replaced by KIND:NAME, numbered #2, #3... in start order when a
       kind and name repeat; also inside other text cells such as clip ids RUN/CLIP and params),
-      other UUIDs, timestamps (columns ending in _at), hosts, pids and command lines. The SHA-256
-      of `features-hdf5` artifacts is left out: the file holds its run id (its bytes are compared
-      separately, run ids blanked, by `blanked`).
+      other UUIDs, timestamps (columns ending in _at), hosts, pids and command lines, and what a
+      fold cannot make equal because the sharded run wrote other files: the fold's own parameters
+      (`folded_shards`, `folded_runs`), a features run's name and `out` (one file against N shard
+      files), and the `mix-manifest` and `features-hdf5` artifacts (N shard manifests and files
+      against one; the test compares their contents directly: `manifest`, `blanked`).
   slurm_compare.py dump A.sqlite
       The normalised dump the `catalog` comparison diffs.
   slurm_compare.py manifest MANIFEST.jsonl SHARD.jsonl...
@@ -46,13 +48,19 @@ def open_catalog(path):
         fail(f"slurm_compare: {path}: not a SEKit catalogue ({error})")
 
 
+# Rows that differ between a folded sharded run and a single-process run by construction.
+FOLD_PARAMS = {"folded_shards", "folded_runs"}
+PER_SHARD_ARTIFACTS = {"mix-manifest", "features-hdf5"}
+
+
 def run_labels(db):
-    """Run id -> KIND:NAME (#k when a kind and name repeat, in start order)."""
+    """Run id -> KIND:NAME (#k when a kind and name repeat, in start order; features runs by kind,
+    their name being their output file's)."""
     rows = db.execute("select id, kind, name, started_at from runs order by started_at, id").fetchall()
     seen = {}
     labels = {}
     for run_id, kind, name, _ in rows:
-        base = f"{kind}:{name}"
+        base = kind if kind == "features" else f"{kind}:{name}"
         seen[base] = seen.get(base, 0) + 1
         labels[run_id] = base if seen[base] == 1 else f"{base}#{seen[base]}"
     return labels
@@ -78,10 +86,16 @@ def dump(path):
         columns = [row[1] for row in db.execute(f'pragma table_info("{table}")')]
         kept = [c for c in columns if not c.endswith("_at") and not (table == "runs" and c in IGNORED_RUN_COLUMNS)]
         rows = []
+        kinds = dict(db.execute("select id, kind from runs").fetchall())
         for row in db.execute(f'select * from "{table}"'):
             record = dict(zip(columns, row))
-            if table == "artifacts" and record.get("kind") == "features-hdf5":
-                record["sha256"] = "<features file: compared with run ids blanked>"
+            if table == "artifacts" and record.get("kind") in PER_SHARD_ARTIFACTS:
+                continue
+            if table == "params" and (record["key"] in FOLD_PARAMS
+                                      or (record["key"] == "out" and kinds.get(record["run_id"]) == "features")):
+                continue
+            if table == "runs" and record["kind"] == "features":
+                record["name"] = "<features file name>"
             rows.append("|".join(f"{c}={normalise(record[c], labels)}" for c in kept))
         lines.append(f"== {table} ({len(rows)} rows)")
         lines.extend(f"{table}: {row}" for row in sorted(rows))

@@ -39,7 +39,10 @@ extension Catalog {
     /// it, and the shard runs go.
     static func finishFold(_ group: ShardFoldGroup, _ db: Database) throws {
         let folded = group.folded.id.rawValue
-        try db.execute(sql: "UPDATE runs SET parent_id = ? WHERE id = ?", arguments: [group.folded.parentID, folded])
+        // The shards' parent, else the run their parent parameter names when the merge brought it in.
+        let named = ShardFoldRules.parentParams[group.kind].flatMap { group.params[$0] }
+        try db.execute(sql: "UPDATE runs SET parent_id = COALESCE(?, (SELECT id FROM runs WHERE id = ?)) WHERE id = ?",
+                       arguments: [group.folded.parentID, named, folded])
         for shard in group.foldedAwayIDs.map(\.rawValue) where try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM runs WHERE id = ?)", arguments: [shard]) == true {
             try db.execute(sql: "UPDATE runs SET parent_id = ? WHERE parent_id = ?", arguments: [folded, shard])
             try db.execute(sql: "UPDATE sources SET import_run_id = ? WHERE import_run_id = ?", arguments: [folded, shard])

@@ -152,13 +152,14 @@ struct FeatureShardSet {
     }
 
     /// The run id a folded run of the shards has: `features_run_id` is ``RunID/folding(_:)`` over
-    /// the shards' (empty when none has one); `mix_run_id` is the shards' when they all name the
-    /// same, else the folding of the distinct ones.
+    /// the shards' (empty when none has one); `mix_run_id` is the one mix run the shards name, else
+    /// (a corpus mixed in shards: each file lists the mix shard runs, comma-separated) the folding
+    /// of the distinct ones, the id `sekit catalog merge` gives the folded mix run.
     var runIDs: (mix: String, features: String) {
         func values(_ name: String) -> [String] { members.map { $0.reader.attributes[name]?.stringValue ?? "" } }
         let features = values("features_run_id").filter { !$0.isEmpty }
-        let mixes = Array(Set(values("mix_run_id")))
-        let mix = mixes.count == 1 ? mixes[0] : RunID.folding(mixes.filter { !$0.isEmpty }.map { RunID($0) }).rawValue
+        let mixes = Set(values("mix_run_id").flatMap { $0.split(separator: ",").map(String.init) }).sorted()
+        let mix = mixes.count <= 1 ? (mixes.first ?? "") : RunID.folding(mixes.map { RunID($0) }).rawValue
         return (mix, features.isEmpty ? "" : RunID.folding(features.map { RunID($0) }).rawValue)
     }
 

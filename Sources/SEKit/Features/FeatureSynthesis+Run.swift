@@ -23,16 +23,17 @@ extension FeatureSynthesis {
         let predictionsURL = predictions ?? features
         let matrix = try PredictionMatrix(url: predictionsURL, dataset: dataset)
         var parent: RunID?
-        if let catalog = context.catalog, let id = reader.attributes["features_run_id"]?.stringValue, !id.isEmpty,
-           (try? catalog.run(id)) != nil {
-            parent = RunID(id)
+        let featuresRun = reader.attributes["features_run_id"]?.stringValue ?? ""
+        if let catalog = context.catalog, !featuresRun.isEmpty, (try? catalog.run(featuresRun)) != nil {
+            parent = RunID(featuresRun)
         }
-        let run = try RecordedRun.begin(
-            context, kind: .synthesize, name: output.lastPathComponent,
-            params: ["features": features.standardizedFileURL.path, "predictions": predictionsURL.standardizedFileURL.path,
-                     "dataset": dataset, "kind": options.kind.rawValue, "phase": options.phase.rawValue,
-                     "out": output.standardizedFileURL.path, "shard": options.shard.description],
-            parent: parent)
+        var params = ["features": features.standardizedFileURL.path, "predictions": predictionsURL.standardizedFileURL.path,
+                      "dataset": dataset, "kind": options.kind.rawValue, "phase": options.phase.rawValue,
+                      "out": output.standardizedFileURL.path, "shard": options.shard.description]
+        // The file's features run, also when it is not in this catalogue (a shard's catalogue before
+        // `catalog merge` brings in the folded features run of a merged file): the merge links them.
+        if !featuresRun.isEmpty { params["features_run_id"] = featuresRun }
+        let run = try RecordedRun.begin(context, kind: .synthesize, name: output.lastPathComponent, params: params, parent: parent)
         let result = try run.failing {
             let result = try FeatureSynthesis.run(features: reader, predictions: matrix, output: output, corpus: corpus, options: options, progress: progress)
             try run.finish(params: ["clips_written": "\(result.written)", "clips_failed": "\(result.failures.count)"])

@@ -40,6 +40,10 @@ public enum ShardFoldRules {
                  "resampled_from_hz": .numberSet, "clips_missing": .atFinish],
     ]
 
+    /// The parameter naming a run's parent when the shard's catalogue did not hold it (a synthesize
+    /// shard reading a merged feature file, whose folded features run only the merge brings in).
+    public static let parentParams: [RunKind: String] = [.synthesize: "features_run_id"]
+
     /// Kinds whose runs can be folded, in lineage order (a kind's parents fold before it).
     public static let foldableKinds: [RunKind] = [.mix, .features, .enhance, .synthesize, .score]
 

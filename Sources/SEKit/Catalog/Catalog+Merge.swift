@@ -87,12 +87,13 @@ extension Catalog {
                     try db.execute(sql: "ATTACH DATABASE ? AS shard", arguments: [inputURL.path])
                     defer { try? db.execute(sql: "DETACH DATABASE shard") }
                     var result: (counts: [String: Int], completed: Int, conflicts: [MergeConflict]) = ([:], 0, [])
-                    try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS merge_run_map (old TEXT PRIMARY KEY, new TEXT NOT NULL)")
-                    try db.execute(sql: "DELETE FROM temp.merge_run_map")
-                    for (old, new) in foldingRuns { try db.execute(sql: "INSERT INTO temp.merge_run_map VALUES (?, ?)", arguments: [old, new]) }
+                    // The input's own folded runs, as literals in the copy's SQL (no lookup per row).
+                    let present = Set(try String.fetchAll(db, sql: "SELECT id FROM shard.runs"))
+                    let mapping = RunMapping(pairs: foldingRuns.filter { present.contains($0.key.rawValue) }
+                        .map { ($0.key.rawValue, $0.value.rawValue) }.sorted { $0.0 < $1.0 })
                     try db.inTransaction(.immediate) {
-                        result.conflicts = try Self.resolveConflicts(db, input: inputURL.path, output: url.path, policy: onConflict)
-                        result.counts = try Self.copyRows(db)
+                        result.conflicts = try Self.resolveConflicts(db, input: inputURL.path, output: url.path, policy: onConflict, mapping: mapping)
+                        result.counts = try Self.copyRows(db, mapping: mapping)
                         try db.execute(sql: """
                             UPDATE main.runs SET status = s.status, finished_at = s.finished_at, error = s.error
                             FROM shard.runs AS s
@@ -115,16 +116,15 @@ extension Catalog {
     }
 
     /// Copies the attached `shard`'s rows OUT lacks, table by table, source ids mapped through
-    /// `temp.merge_source_ids` and folded shard runs through `temp.merge_run_map`; returns the rows
-    /// inserted per table.
-    private static func copyRows(_ db: Database) throws -> [String: Int] {
+    /// `temp.merge_source_ids` and folded shard runs through `mapping`; returns the rows inserted per table.
+    private static func copyRows(_ db: Database, mapping: RunMapping) throws -> [String: Int] {
         var counts: [String: Int] = [:]
         for table in mergeOrder {
             let names = try db.columns(in: table).map(\.name)
             let columns = names.map { "\"\($0)\"" }.joined(separator: ", ")
-            let values = names.map { incomingSQL(table: table, column: $0) }.joined(separator: ", ")
+            let values = names.map { incomingSQL(table: table, column: $0, mapping: mapping) }.joined(separator: ", ")
             try db.execute(sql: """
-                INSERT INTO main.\(table) (\(columns)) SELECT \(values) FROM shard.\(table) AS s WHERE \(keptSQL(table))
+                INSERT INTO main.\(table) (\(columns)) SELECT \(values) FROM shard.\(table) AS s WHERE \(mapping.keptSQL(table))
                 ON CONFLICT DO NOTHING
                 """)
             counts[table] = db.changesCount
@@ -143,22 +143,45 @@ extension Catalog {
                                 "clip_degradation_params": ["clip_id"], "clip_scores": ["clip_id"]]
 
     /// The value an input row's `column` takes in OUT: source ids renamed, folded runs mapped.
-    static func incomingSQL(table: String, column: String) -> String {
+    static func incomingSQL(table: String, column: String, mapping: RunMapping) -> String {
         let value = "s.\"\(column)\""
         if (sourceIDColumns[table] ?? []).contains(column) { return renamedSourceSQL(value) }
-        if (runIDColumns[table] ?? []).contains(column) { return "COALESCE((SELECT new FROM temp.merge_run_map WHERE old = \(value)), \(value))" }
-        if (clipIDColumns[table] ?? []).contains(column) {
-            return "COALESCE((SELECT new || substr(\(value), length(old) + 1) FROM temp.merge_run_map WHERE old = substr(\(value), 1, instr(\(value), '/') - 1)), \(value))"
-        }
+        if (runIDColumns[table] ?? []).contains(column) { return mapping.runSQL(value) }
+        if (clipIDColumns[table] ?? []).contains(column) { return mapping.clipSQL(value) }
         return value
     }
 
-    /// The input rows of `table` that are copied: not the folded shard runs' own rows.
-    private static func keptSQL(_ table: String) -> String {
-        switch table {
-        case "runs": "s.id NOT IN (SELECT old FROM temp.merge_run_map)"
-        case "params", "run_metrics": "s.run_id NOT IN (SELECT old FROM temp.merge_run_map)"
-        default: "true"
+    /// Shard runs of one input and the runs they fold into, written into the copy's SQL as literals.
+    struct RunMapping {
+        var pairs: [(old: String, new: String)]
+
+        private static func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
+
+        /// `value` (a run id) mapped.
+        func runSQL(_ value: String) -> String {
+            guard !pairs.isEmpty else { return value }
+            return "CASE \(value) " + pairs.map { "WHEN \(Self.literal($0.old)) THEN \(Self.literal($0.new)) " }.joined() + "ELSE \(value) END"
+        }
+
+        /// `value` (a catalogue clip id, `RUN/CLIP`) under its run's folded run.
+        func clipSQL(_ value: String) -> String {
+            guard !pairs.isEmpty else { return value }
+            return "CASE " + pairs.map { pair in
+                "WHEN substr(\(value), 1, \(pair.old.count + 1)) = \(Self.literal(pair.old + "/")) THEN \(Self.literal(pair.new)) || substr(\(value), \(pair.old.count + 1)) "
+            }.joined() + "ELSE \(value) END"
+        }
+
+        /// `(old, ...)` for `NOT IN`.
+        var oldList: String { "(" + pairs.map { Self.literal($0.old) }.joined(separator: ", ") + ")" }
+
+        /// The input rows of `table` that are copied: not the folded shard runs' own rows.
+        func keptSQL(_ table: String) -> String {
+            guard !pairs.isEmpty else { return "true" }
+            switch table {
+            case "runs": return "s.id NOT IN \(oldList)"
+            case "params", "run_metrics": return "s.run_id NOT IN \(oldList)"
+            default: return "true"
+            }
         }
     }
 
@@ -170,7 +193,7 @@ extension Catalog {
     /// Finds the shard's rows whose key OUT holds with other content and applies `policy`: fills
     /// `temp.merge_source_ids` with renamed sources, or throws listing the conflicts.
     private static func resolveConflicts(_ db: Database, input: String, output: String,
-                                         policy: MergeConflictPolicy) throws -> [MergeConflict] {
+                                         policy: MergeConflictPolicy, mapping: RunMapping) throws -> [MergeConflict] {
         try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS merge_source_ids (old_id TEXT PRIMARY KEY, new_id TEXT NOT NULL)")
         try db.execute(sql: "DELETE FROM temp.merge_source_ids")
         func conflict(_ table: String, _ id: String, _ detail: String) -> MergeConflict {
@@ -204,19 +227,19 @@ extension Catalog {
         let runs = try Row.fetchAll(db, sql: """
             SELECT s.id, m.kind, s.kind, m.started_at, s.started_at, m.command_line, s.command_line, m.host, s.host, m.pid, s.pid
             FROM shard.runs AS s JOIN main.runs AS m ON m.id = s.id
-            WHERE s.id NOT IN (SELECT old FROM temp.merge_run_map) AND (s.kind <> m.kind OR s.started_at <> m.started_at OR s.command_line <> m.command_line
+            WHERE s.id NOT IN \(mapping.oldList) AND (s.kind <> m.kind OR s.started_at <> m.started_at OR s.command_line <> m.command_line
                OR s.host <> m.host OR s.pid <> m.pid) ORDER BY s.id
             """).map { row in
             conflict("runs", row[0], "OUT has \(row[1] as String) run started \(row[3] as String) on \(row[7] as String) pid \(row[9] as Int): \(row[5] as String); the input has \(row[2] as String) run started \(row[4] as String) on \(row[8] as String) pid \(row[10] as Int): \(row[6] as String)")
         }
 
         let clipColumns = try db.columns(in: "clips").map(\.name).filter { $0 != "id" }
-        let differs = clipColumns.map { name in "(\(incomingSQL(table: "clips", column: name)) IS NOT m.\"\(name)\")" }
+        let differs = clipColumns.map { name in "(\(incomingSQL(table: "clips", column: name, mapping: mapping)) IS NOT m.\"\(name)\")" }
         // The names of the differing columns, "a, b, " (SQLite 3.40 has no concat_ws).
         let differingNames = zip(clipColumns, differs).map { name, test in "(CASE WHEN \(test) THEN '\(name), ' ELSE '' END)" }
         let clips = try Row.fetchAll(db, sql: """
             SELECT s.id, rtrim(\(differingNames.joined(separator: " || ")), ', ')
-            FROM shard.clips AS s JOIN main.clips AS m ON m.id = \(incomingSQL(table: "clips", column: "id"))
+            FROM shard.clips AS s JOIN main.clips AS m ON m.id = \(incomingSQL(table: "clips", column: "id", mapping: mapping))
             WHERE \(differs.joined(separator: " OR ")) ORDER BY s.id
             """).map { row in conflict("clips", row[0], "same clip id, different \(row[1] as String)") }
 

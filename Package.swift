@@ -23,12 +23,13 @@ let package = Package(
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(name: "CEbur128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
         // Hand-vectorised AVX2/FMA kernels with run-time dispatch (the rest is built for baseline x86-64).
         .target(name: "CKernels", path: "Sources/CKernels"),
         .target(
             name: "SEKit",
             dependencies: [
-                "CSndfile", "CFFTW", "CHDF5", "CSoxr", "CEbur128", "CPNG", "CKernels",
+                "CSndfile", "CFFTW", "CHDF5", "CSoxr", "CEbur128", "CPNG", "COpus", "CKernels",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Yams", package: "Yams"),
             ]

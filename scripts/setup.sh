@@ -5,7 +5,7 @@ set -euo pipefail
 
 # python3-dev and gcc: the `pesq` package (ITU-T PESQ reference code) builds its C extension
 # when pip installs it into the project's Python environment.
-packages=(libsndfile1-dev libfftw3-dev libhdf5-dev libsqlite3-dev libsoxr-dev libebur128-dev libpng-dev
+packages=(libsndfile1-dev libopus-dev libfftw3-dev libhdf5-dev libsqlite3-dev libsoxr-dev libebur128-dev libpng-dev
           pkg-config espeak-ng hdf5-tools python3-venv python3-dev gcc sqlite3)
 missing=()
 for p in "${packages[@]}"; do

@@ -65,6 +65,7 @@ struct MixCommand: ParsableCommand {
     @Option(name: .long, help: "Probability that a clip is coded (default 1).") var codecProbability: Double?
     @Option(name: .long, help: "MP3 bitrate in kbps: list or range (default 16:128; the nearest MP3 bitrate is used).") var mp3BitrateKbps: String?
     @Option(name: .long, help: "Opus bitrate in kbps: list or range (default 6:64).") var opusBitrateKbps: String?
+    @Option(name: .long, help: "Opus encoder complexity 0-10: N or LOW:HIGH, drawn per clip (default 10; lower is faster).") var opusComplexity: String?
     @Option(name: .long, help: "Vorbis quality 0-1: list or range (default 0.1:0.6).") var vorbisQuality: String?
     @Option(name: .long, help: "Degradation: packet-loss rate 0-1 per clip, list or range (e.g. 0.05:0.25).") var packetLoss: String?
     @Option(name: .long, help: "Probability that a clip loses packets (default 1).") var packetLossProbability: Double?
@@ -95,7 +96,7 @@ struct MixCommand: ParsableCommand {
         set("format", format?.rawValue); set("crossfade-seconds", crossfadeSeconds)
         set("bandwidth-hz", bandwidthHz); set("bandwidth-probability", bandwidthProbability); set("target-bandwidth", targetBandwidth?.rawValue)
         set("codec", codec); set("codec-probability", codecProbability); set("mp3-bitrate-kbps", mp3BitrateKbps)
-        set("opus-bitrate-kbps", opusBitrateKbps); set("vorbis-quality", vorbisQuality)
+        set("opus-bitrate-kbps", opusBitrateKbps); set("opus-complexity", opusComplexity); set("vorbis-quality", vorbisQuality)
         set("packet-loss", packetLoss); set("packet-loss-probability", packetLossProbability); set("packet-ms", packetMs)
         set("max-burst-packets", maxBurstPackets); set("concealment", concealment?.rawValue)
         set("clip-distortion", clipDistortion); set("clip-distortion-probability", clipDistortionProbability)

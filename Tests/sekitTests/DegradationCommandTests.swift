@@ -66,6 +66,8 @@ struct DegradationCommandTests {
             (["--codec", "mp3,aac"], "codec"), (["--packet-loss", "0.1:2"], "packet-loss"),
             (["--bandwidth-hz", "9000"], "bandwidth-hz"), (["--packet-ms", "10"], "packet-ms"),
             (["--packet-loss", "0.1", "--degradations-per-clip", "0:0.5,1:0.6"], "degradations-per-clip"),
+            (["--codec", "opus", "--opus-complexity", "11"], "opus-complexity"),
+            (["--codec", "mp3", "--opus-complexity", "5"], "opus-complexity"),
         ]
         for (flags, name) in cases {
             let result = try SEKitBinary.run(["mix", "--speech", f + "/speech", "--noise", f + "/noise", "--count", "2",
@@ -119,5 +121,70 @@ struct DegradationScoringTests {
         #expect(diff.status == 0, "\(diff.stderr)")
         #expect(diff.stdout.contains("degradation=codec") && diff.stdout.contains("degradation=none"))
         #expect(!diff.stdout.contains("degradation=opus"))
+    }
+}
+
+/// `--opus-complexity` through the binary: recorded in the manifest and the catalogue only when
+/// given, and a degraded corpus made before it existed is unchanged (pinned hashes).
+@Suite(.serialized, .enabled(if: GoldenCorpus.fixturesRequired, "needs ../shared/fixtures"))
+struct OpusComplexityCommandTests {
+    /// Every stage at probability 0.5, Opus on 11 of 30 clips at 12-23 kbps (SILK, hybrid): the pins
+    /// were taken with SEKit before `--opus-complexity`, when Opus went through libsndfile.
+    static let degradedMix = ["--count", "30", "--seconds", "1", "--seed", "4", "--codec", "opus,mp3,gsm", "--opus-bitrate-kbps", "6:24",
+                              "--codec-probability", "0.9", "--bandwidth-hz", "2000:7000", "--bandwidth-probability", "0.5",
+                              "--packet-loss", "0.05:0.25", "--packet-loss-probability", "0.5",
+                              "--clip-distortion", "0.1:0.5", "--clip-distortion-probability", "0.5", "--jobs", "2"]
+
+    func mix(_ out: String, _ flags: [String], catalog: String? = nil) throws {
+        let f = GoldenCorpus.fixtures.path
+        let result = try SEKitBinary.run(["mix", "--speech", f + "/speech", "--noise", f + "/noise", "--out", out]
+                                         + flags + (catalog.map { ["--catalog", $0] } ?? ["--no-catalog"]))
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    /// SHA-256 of the noisy stems (concatenated, sorted by name) and of the manifest (fixture path
+    /// and UUIDs normalised as in ``GoldenCorpus``).
+    func hashes(_ corpus: String) throws -> (noisy: String, manifest: String) {
+        let names = try FileManager.default.contentsOfDirectory(atPath: corpus + "/noisy").filter { $0.hasSuffix(".wav") }.sorted()
+        var noisy = Data()
+        for name in names { noisy.append(try Data(contentsOf: URL(fileURLWithPath: corpus + "/noisy/" + name))) }
+        var text = try String(contentsOfFile: corpus + "/manifest.jsonl", encoding: .utf8)
+        text = text.replacingOccurrences(of: GoldenCorpus.fixtures.path, with: "$FIXTURES")
+        let uuid = try NSRegularExpression(pattern: "[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}")
+        text = uuid.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "00000000-0000-0000-0000-000000000000")
+        return (GoldenCorpus.sha256(noisy), GoldenCorpus.sha256(Data(text.utf8)))
+    }
+
+    @Test func aDegradedCorpusMadeBeforeTheOptionIsUnchanged() throws {
+        let folder = try CatalogCLIFolder()
+        defer { folder.cleanup() }
+        try mix(folder.path("corpus"), Self.degradedMix)
+        let (noisy, manifest) = try hashes(folder.path("corpus"))
+        #expect(noisy == "e930e578945e68cfb5cfe905a419fab859058418eaec68dba7def89e51d4283a", "noisy stems")
+        #expect(manifest == "2bd74e233c6e208fc971eecf0522c3608a0f0dfd20e72525ee1f6232ef998618", "manifest")
+        let text = try String(contentsOfFile: folder.path("corpus/manifest.jsonl"), encoding: .utf8)
+        #expect(text.contains("\"codec\":\"opus\"") && !text.contains("opus_complexity"))
+    }
+
+    @Test func drawnComplexitiesAreRecordedAndFilterable() throws {
+        let folder = try CatalogCLIFolder()
+        defer { folder.cleanup() }
+        let catalog = folder.path("catalog.sqlite")
+        try mix(folder.path("corpus"), ["--count", "16", "--seconds", "1", "--seed", "4", "--codec", "opus,gsm",
+                                        "--opus-complexity", "0:10", "--jobs", "2"], catalog: catalog)
+        struct Record: Decodable {
+            struct D: Decodable { let codec: String?; let opus_complexity: Int? }
+            let clip_id: String; let degradations: [D]
+        }
+        let records = try String(contentsOfFile: folder.path("corpus/manifest.jsonl"), encoding: .utf8).split(separator: "\n")
+            .map { try JSONDecoder().decode(Record.self, from: Data($0.utf8)) }
+        let opus = records.filter { $0.degradations.contains { $0.codec == "opus" } }
+        #expect(!opus.isEmpty && opus.allSatisfy { $0.degradations.allSatisfy { $0.codec != "opus" || $0.opus_complexity != nil } })
+        #expect(records.allSatisfy { $0.degradations.allSatisfy { $0.codec == "opus" || $0.opus_complexity == nil } })
+        let low = Set(opus.filter { $0.degradations.contains { ($0.opus_complexity ?? 99) < 5 } }.map(\.clip_id))
+        let listed = try SEKitBinary.run(["catalog", "clips", "--filter", "params.opus_complexity < 5", "--format", "csv", "--catalog", catalog])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        let ids = Set(listed.stdout.split(separator: "\n").dropFirst().map { String($0.split(separator: ",")[0].split(separator: "/").last!) })
+        #expect(ids == low)
     }
 }

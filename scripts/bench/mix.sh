@@ -17,7 +17,9 @@
 # stage's cost is its run's user time minus the plain mix's (the stages compute in user space; the
 # kernel's file-creation time swings between runs by more than the cheap stages cost), reported as
 # a share of the all-stages mix's user time, with the real-time factor per core of every run
-# (CPU = user + system, and user alone). Outputs go under
+# (CPU = user + system, and user alone). The all-stages run and the codec stage alone are timed at
+# the defaults (Opus at complexity 10, libsndfile's) and again with each --opus-complexity in
+# OPUS_COMPLEXITIES (default "0:10 5": drawn uniformly per clip, and fixed at 5). Outputs go under
 # BENCH_DIR (default .build/bench/mix, on the project's disk; a tmpfs such as /dev/shm/sekit-mix
 # takes the disk's file-creation cost, the same for every writer, out of the comparison).
 set -euo pipefail
@@ -59,10 +61,15 @@ declare -A stage_flags=(
     [clip-distortion]="--clip-distortion 0.1:0.5 --clip-distortion-probability 0.5"
 )
 stage_names=(bandwidth codec packet-loss clip-distortion)
+read -r -a complexities <<<"${OPUS_COMPLEXITIES-0:10 5}"
+variants=(default "${complexities[@]}")
+variant_flags() {   # VARIANT: the extra flags of an --opus-complexity variant
+    [[ "$1" == default ]] || echo "--opus-complexity $1"
+}
 all_stages=()
 for name in "${stage_names[@]}"; do read -r -a flags <<<"${stage_flags[$name]}"; all_stages+=("${flags[@]}"); done
 rounds=()
-stage_rounds=()
+: >"$work/stage-times.txt"   # lines "round run cpu user", run = plain | all:VARIANT | STAGE[:VARIANT]
 for round in $(seq "$runs"); do
     # The first command to create files after a mass deletion pays for it (2-3 s of system time
     # here, even after the pause): an untimed write of the same number of files absorbs that.
@@ -72,36 +79,56 @@ for round in $(seq "$runs"); do
     read -r f_wall f_cpu f_rss f_user < <(timed floor "$bin/sekit-bench" write-floor "$work/out-floor-$round" "$clips")
     echo "mix: round $round: CPU (user) seconds: sekit $s_cpu ($s_user), DNS procedure $p_cpu ($p_user), floor $f_cpu ($f_user)" >&2
     rounds+=("$s_wall $s_cpu $s_rss $p_wall $p_cpu $p_rss $f_wall $f_cpu $s_user $p_user $f_user")
-    read -r d_wall d_cpu d_rss d_user < <(timed sekit-degraded "$bin/sekit" mix "${common[@]}" "${all_stages[@]}" --count "$clips" --out "$work/out-degraded-$round")
-    line="$s_cpu $s_user $d_cpu $d_user"
+    echo "$round plain $s_cpu $s_user" >>"$work/stage-times.txt"
+    for variant in "${variants[@]}"; do
+        read -r -a extra <<<"$(variant_flags "$variant")"
+        read -r d_wall d_cpu d_rss d_user < <(timed "sekit-degraded-${variant/:/-}" "$bin/sekit" mix "${common[@]}" "${all_stages[@]}" "${extra[@]}" \
+            --count "$clips" --out "$work/out-degraded-${variant/:/-}-$round")
+        echo "$round all:$variant $d_cpu $d_user" >>"$work/stage-times.txt"
+        echo "mix: round $round: all stages ($variant): $d_cpu s CPU ($d_user user)" >&2
+    done
     if [[ "${STAGES:-1}" == 1 ]]; then
         for name in "${stage_names[@]}"; do
-            read -r -a flags <<<"${stage_flags[$name]}"
-            read -r g_wall g_cpu g_rss g_user < <(timed "sekit-$name" "$bin/sekit" mix "${common[@]}" "${flags[@]}" --count "$clips" --out "$work/out-$name-$round")
-            line+=" $g_cpu $g_user"
+            for variant in "${variants[@]}"; do
+                [[ "$name" == codec || "$variant" == default ]] || continue
+                read -r -a flags <<<"${stage_flags[$name]} $( [[ "$name" == codec ]] && variant_flags "$variant")"
+                read -r g_wall g_cpu g_rss g_user < <(timed "sekit-$name-${variant/:/-}" "$bin/sekit" mix "${common[@]}" "${flags[@]}" \
+                    --count "$clips" --out "$work/out-$name-${variant/:/-}-$round")
+                key="$name"; [[ "$name" == codec ]] && key="$name:$variant"
+                echo "$round $key $g_cpu $g_user" >>"$work/stage-times.txt"
+                echo "mix: round $round: $key alone: $g_cpu s CPU ($g_user user)" >&2
+            done
         done
     fi
-    echo "mix: round $round: CPU and user seconds: plain, all stages, each stage alone: $line" >&2
-    stage_rounds+=("$line")
     rm -rf "$work"/out-*
     if (( round < runs )); then sync; sleep "${PAUSE:-40}"; fi
 done
 read -r q_wall q_cpu q_rss q_user < <(timed sekit-small "$bin/sekit" mix "${common[@]}" --count "$small" --out "$work/out-sekit-small")
 printf '%s\n' "${rounds[@]}" >"$work/rounds.txt"
-printf '%s\n' "${stage_rounds[@]}" >"$work/stage-rounds.txt"
-"$python" - "$clips" "$work/stage-rounds.txt" "${stage_names[@]}" <<'PY'
-import statistics, sys
-clips, names = int(sys.argv[1]), sys.argv[3:]
-rounds = [list(map(float, line.split())) for line in open(sys.argv[2]) if line.strip()]
-med = lambda k: statistics.median(r[k] for r in rounds)
+"$python" - "$clips" "$work/stage-times.txt" "${stage_names[*]}" "${variants[@]}" <<'PY'
+import collections, statistics, sys
+clips, names, variants = int(sys.argv[1]), sys.argv[3].split(), sys.argv[4:]
+times = collections.defaultdict(list)
+for line in open(sys.argv[2]):
+    if line.strip():
+        _, run, cpu, user = line.split()
+        times[run].append((float(cpu), float(user)))
+med = lambda run, k: statistics.median(t[k] for t in times[run])
 audio = clips * 4.0
-plain, plain_user, degraded, degraded_user = med(0), med(1), med(2), med(3)
-print(f"degradations (sekit mix --jobs 1, every stage at probability 0.5): {degraded:.2f} s CPU ({degraded_user:.2f} user) = "
-      f"{audio/degraded:,.0f}x real time per core ({audio/degraded_user:,.0f}x in user time); plain mix {plain:.2f} s CPU "
-      f"({plain_user:.2f} user) = {audio/plain:,.0f}x ({audio/plain_user:,.0f}x)")
-if all(len(r) == 4 + 2 * len(names) for r in rounds):
-    for i, name in enumerate(names):
-        cpu, user = med(4 + 2 * i), med(5 + 2 * i)
+plain, plain_user = med("plain", 0), med("plain", 1)
+print(f"degradations (sekit mix --jobs 1, every stage at probability 0.5; real time per core = {audio:.0f} s of audio "
+      f"over CPU seconds, user + system); plain mix {plain:.2f} s CPU ({plain_user:.2f} user) = {audio/plain:,.0f}x "
+      f"({audio/plain_user:,.0f}x in user time)")
+for variant in variants:
+    label = "defaults (Opus complexity 10)" if variant == "default" else f"--opus-complexity {variant}"
+    degraded, degraded_user = med(f"all:{variant}", 0), med(f"all:{variant}", 1)
+    print(f"all stages, {label}: {degraded:.2f} s CPU ({degraded_user:.2f} user) = {audio/degraded:,.0f}x real time "
+          f"per core ({audio/degraded_user:,.0f}x in user time)")
+    for name in names:
+        run = f"{name}:{variant}" if name == "codec" else name
+        if run not in times:
+            continue
+        cpu, user = med(run, 0), med(run, 1)
         cost = user - plain_user
         print(f"  {name:16s} alone: {cpu:6.2f} s CPU ({user:5.2f} user) = {audio/cpu:7,.0f}x; "
               f"cost {cost:5.2f} s user = {100 * cost / degraded_user:4.1f} % of the all-stages mix's user time")

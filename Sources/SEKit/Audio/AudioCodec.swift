@@ -1,7 +1,8 @@
 import Foundation
 
 /// A lossy speech or audio codec that libsndfile writes and reads (Debian 12's libsndfile 1.2.0
-/// with LAME/mpg123, libopus, libvorbis), applied as an in-memory encode and decode.
+/// with LAME/mpg123, libopus, libvorbis), applied as an in-memory encode and decode (Opus through
+/// libopus directly, as libsndfile runs it).
 ///
 /// Checked on real speech (`Tests/SEKitTests/Audio/AudioCodecTests.swift`): at every coding rate
 /// below, libsndfile returns exactly as many samples as went in, at lag 0 (cross-correlation):
@@ -11,13 +12,16 @@ import Foundation
 ///   bitrate tried at 11.025, 12 and 24 kHz) it is not, and the output comes 1105 samples late and padded: SEKit then drops those
 ///   1105 samples itself. MPEG sample rates (8, 11.025, 12, 16, 22.05, 24, 32, 44.1, 48 kHz) are
 ///   coded as they are, others at the next MPEG rate up (48 kHz above 48 kHz).
-/// - Opus (libopus 1.3.1): libsndfile runs libopus at the file's rate, which must be 8, 12, 16, 24
-///   or 48 kHz (other rates are refused); the pre-skip (312 samples at 48 kHz, 6.5 ms) is written
-///   in the Ogg Opus header and skipped by libsndfile on decoding. That aligns the CELT path; in
-///   the SILK and hybrid modes libopus picks at low bitrates the output comes 1-2 samples early at
-///   24 and 48 kHz, so SEKit re-aligns Opus output by the lag within ±3 samples that maximises its
-///   cross-correlation with the encoder's input. Other corpus rates are coded at the next Opus rate
-///   up (48 kHz above 48 kHz).
+/// - Opus (libopus 1.3.1): run directly (``OpusMemoryCodec``, not through libsndfile, so that the
+///   encoder complexity can be chosen) exactly as libsndfile's Ogg Opus writer and reader run it: at
+///   complexity 10 the decoded samples are bit-identical to libsndfile's. libopus runs at 8, 12, 16,
+///   24 or 48 kHz; the encoder's lookahead (the Ogg pre-skip, 312 samples at 48 kHz, 6.5 ms) is
+///   dropped from the decoded output. That aligns the CELT path; in the SILK and hybrid modes
+///   libopus picks at low bitrates the output comes 1-2 samples early at 24 and 48 kHz, so SEKit
+///   re-aligns Opus output by the lag within ±3 samples that maximises its cross-correlation with
+///   the encoder's input (±6 below complexity 10, where the SILK path at low bitrates comes up to 5
+///   samples late at 48 kHz). Other corpus rates are coded at the next Opus rate up (48 kHz above
+///   48 kHz).
 /// - Vorbis: any rate; the decoder's granule positions trim the stream exactly.
 /// - μ-law and A-law (G.711, in WAV): sample-by-sample companding at the corpus rate (no delay).
 /// - GSM 06.10 (in WAV): a narrowband telephone codec, always coded at 8 kHz (the corpus rate is
@@ -33,10 +37,15 @@ public enum AudioCodec: String, Sendable, Codable, CaseIterable {
     /// LAME's encoder delay plus mpg123's decoder delay, samples: what precedes the signal when
     /// the decoder does not trim it (no usable LAME Info tag).
     static let mp3UntrimmedDelay = 576 + 529
-    /// Largest residual Opus lag corrected by cross-correlation, samples (see above).
+    /// Largest residual Opus lag corrected by cross-correlation, samples (see above), at
+    /// complexity 10.
     static let opusResidualLagLimit = 3
-    /// Sample rates libsndfile's Opus encoder accepts, Hz.
-    static let opusRates = [8000, 12000, 16000, 24000, 48000]
+    /// The same below complexity 10: at low bitrates the SILK path then comes up to 5 samples late
+    /// at 48 kHz (measured on real speech: 6 kbps, complexity 0). Complexity 10 keeps ±3, so that
+    /// its output stays as it was.
+    static let opusLowComplexityResidualLagLimit = 6
+    /// Sample rates libopus (and libsndfile's Opus encoder) accepts, Hz.
+    static let opusRates = OpusMemoryCodec.rates
     /// GSM 06.10's sample rate, Hz.
     static let gsmRate = 8000
 
@@ -67,6 +76,11 @@ public enum AudioCodec: String, Sendable, Codable, CaseIterable {
 
     /// Opus bitrates libsndfile can ask libopus for, kbps (its compression level spans 6-256 kbps).
     public static let opusBitrateRangeKbps = 6.0...256.0
+
+    /// Opus encoder complexities (`OPUS_SET_COMPLEXITY`): 0 (fastest) to 10 (best).
+    public static let opusComplexityRange = 0...10
+    /// The Opus encoder complexity when none is given: 10, what libsndfile, opusenc and ffmpeg use.
+    public static let defaultOpusComplexity = OpusMemoryCodec.defaultComplexity
 }
 
 /// The settings of one encode and decode.
@@ -76,11 +90,14 @@ public struct CodecSettings: Sendable, Equatable {
     public var mp3BitrateKbps: Int?
     /// Opus target bitrate, kbps (6-256).
     public var opusBitrateKbps: Int?
+    /// Opus encoder complexity, 0-10 (nil: ``AudioCodec/defaultOpusComplexity``, 10).
+    public var opusComplexity: Int?
     /// Vorbis VBR quality, 0 (lowest) to 1 (highest) (libvorbis `-q 0` to `-q 10`).
     public var vorbisQuality: Double?
 
-    public init(codec: AudioCodec, mp3BitrateKbps: Int? = nil, opusBitrateKbps: Int? = nil, vorbisQuality: Double? = nil) {
-        self.codec = codec; self.mp3BitrateKbps = mp3BitrateKbps; self.opusBitrateKbps = opusBitrateKbps; self.vorbisQuality = vorbisQuality
+    public init(codec: AudioCodec, mp3BitrateKbps: Int? = nil, opusBitrateKbps: Int? = nil, opusComplexity: Int? = nil, vorbisQuality: Double? = nil) {
+        self.codec = codec; self.mp3BitrateKbps = mp3BitrateKbps; self.opusBitrateKbps = opusBitrateKbps
+        self.opusComplexity = opusComplexity; self.vorbisQuality = vorbisQuality
     }
 }
 
@@ -94,7 +111,7 @@ public enum CodecRoundTrip {
     /// Runs at ``AudioCodec/codingRate(forSampleRate:)``, resampling down and back up when that
     /// differs from `sampleRate`.
     /// - Throws: ``AudioError/invalidParameter(name:value:reason:)`` naming the codec and what
-    ///   libsndfile said.
+    ///   libsndfile (libopus for Opus) said.
     public static func apply(_ samples: [Float], sampleRate: Int, settings: CodecSettings) throws -> [Float] {
         let codec = settings.codec
         let codingRate = codec.codingRate(forSampleRate: sampleRate)
@@ -104,20 +121,39 @@ public enum CodecRoundTrip {
             // that every codec returns at least as many samples as went in.
             let input = unpadded.count >= Self.minimumFrames ? unpadded : unpadded + repeatElement(0, count: Self.minimumFrames - unpadded.count)
             var decoded: [Float]
-            do throws(SndfileMemoryCodec.Failure) {
-                decoded = try SndfileMemoryCodec.roundTrip(input, sampleRate: codingRate, format: format)
-            } catch {
-                throw AudioError.invalidParameter(name: "codec", value: codec.rawValue, reason: "libsndfile at \(codingRate) Hz: \(error.message)")
+            if codec == .opus {
+                let complexity = settings.opusComplexity ?? AudioCodec.defaultOpusComplexity
+                do throws(OpusMemoryCodec.Failure) {
+                    decoded = try OpusMemoryCodec.roundTrip(input, sampleRate: codingRate, bitrate: opusBitrate(format), complexity: complexity)
+                } catch {
+                    throw AudioError.invalidParameter(name: "codec", value: codec.rawValue, reason: "libopus at \(codingRate) Hz: \(error.message)")
+                }
+            } else {
+                do throws(SndfileMemoryCodec.Failure) {
+                    decoded = try SndfileMemoryCodec.roundTrip(input, sampleRate: codingRate, format: format)
+                } catch {
+                    throw AudioError.invalidParameter(name: "codec", value: codec.rawValue, reason: "libsndfile at \(codingRate) Hz: \(error.message)")
+                }
             }
             if codec == .mp3 && decoded.count > input.count { decoded.removeFirst(min(AudioCodec.mp3UntrimmedDelay, decoded.count - input.count)) }
             guard decoded.count >= input.count else {
                 throw AudioError.invalidParameter(name: "codec", value: codec.rawValue, reason: "libsndfile at \(codingRate) Hz decoded \(decoded.count) of \(input.count) samples")
             }
             if decoded.count > input.count { decoded.removeLast(decoded.count - input.count) }
-            if codec == .opus { decoded = realigned(decoded, to: input, maximumLag: AudioCodec.opusResidualLagLimit) }
+            if codec == .opus {
+                let complexity = settings.opusComplexity ?? AudioCodec.defaultOpusComplexity
+                let limit = complexity == AudioCodec.defaultOpusComplexity ? AudioCodec.opusResidualLagLimit : AudioCodec.opusLowComplexityResidualLagLimit
+                decoded = realigned(decoded, to: input, maximumLag: limit)
+            }
             if decoded.count > unpadded.count { decoded.removeLast(decoded.count - unpadded.count) }
             return decoded
         }
+    }
+
+    /// The Opus bitrate, bits per second, libsndfile sets for `format`'s compression level c:
+    /// ⌊(1 − c)·250000 + 6000⌋ (`src/ogg_opus.c`, `SFC_SET_COMPRESSION_LEVEL`), computed as it does.
+    static func opusBitrate(_ format: SndfileMemoryCodec.Format) -> Int {
+        Int(((1.0 - format.compressionLevel!) * 250000.0) + 6000.0)
     }
 
     /// `y` shifted by the lag in ±`maximumLag` that maximises its cross-correlation with `x`
@@ -161,6 +197,9 @@ public enum CodecRoundTrip {
             guard let kbps = settings.opusBitrateKbps else { throw missing("opus-bitrate-kbps") }
             guard AudioCodec.opusBitrateRangeKbps.contains(Double(kbps)) else {
                 throw AudioError.invalidParameter(name: "opus-bitrate-kbps", value: "\(kbps)", reason: "must be 6-256")
+            }
+            if let complexity = settings.opusComplexity, !AudioCodec.opusComplexityRange.contains(complexity) {
+                throw AudioError.invalidParameter(name: "opus-complexity", value: "\(complexity)", reason: "must be 0-10")
             }
             // libsndfile: bitrate = ⌊(1 − c)·250000 + 6000⌋ bps.
             let level = min(1, max(0, 1 - (Double(kbps) * 1000 - 6000 + 0.5) / 250_000))

@@ -82,6 +82,13 @@ extension MixOptions {
             }
             guard codecs?.contains(codec) == true else { throw fail(name, spec, "has no effect without \(codec.rawValue) in --codec") }
         }
+        if let opusComplexity {
+            let range = AudioCodec.opusComplexityRange
+            guard range.contains(opusComplexity.low) && range.contains(opusComplexity.high) else {
+                throw fail("opus-complexity", opusComplexity, "must be whole numbers within \(range.lowerBound):\(range.upperBound)")
+            }
+            guard codecs?.contains(.opus) == true else { throw fail("opus-complexity", opusComplexity, "has no effect without opus in --codec") }
+        }
         if let packetLoss, packetLoss.bounds.lowerBound < 0 || packetLoss.bounds.upperBound > 1 {
             throw fail("packet-loss", packetLoss, "loss rates must be in [0, 1]")
         }

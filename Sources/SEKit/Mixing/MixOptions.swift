@@ -102,6 +102,8 @@ public struct MixOptions: Sendable, Codable, Equatable {
     public var mp3BitrateKbps: ValueSpec? = nil
     /// Opus bitrates, kbps (default 6:64; rounded to whole kbps).
     public var opusBitrateKbps: ValueSpec? = nil
+    /// Opus encoder complexities, 0-10, drawn per clip (nil: 10, libsndfile's, and not recorded).
+    public var opusComplexity: CountRange? = nil
     /// Vorbis qualities, 0-1 (default 0.1:0.6; rounded to 0.01).
     public var vorbisQuality: ValueSpec? = nil
     /// Packet-loss rates, 0-1 (nil: no packet loss).

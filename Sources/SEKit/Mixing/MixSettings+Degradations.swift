@@ -27,6 +27,7 @@ extension MixSettings {
         options.codecProbability = try number("codec-probability")
         options.mp3BitrateKbps = try spec("mp3-bitrate-kbps")
         options.opusBitrateKbps = try spec("opus-bitrate-kbps")
+        options.opusComplexity = try text("opus-complexity").map { try CountRange(parsing: $0, option: "opus-complexity") }
         options.vorbisQuality = try spec("vorbis-quality")
         options.packetLoss = try spec("packet-loss")
         options.packetLossProbability = try number("packet-loss-probability")

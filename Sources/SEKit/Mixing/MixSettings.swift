@@ -37,6 +37,7 @@ public enum MixSettings {
         ("codec-probability", "probability a clip is coded (default 1)"),
         ("mp3-bitrate-kbps", "MP3 bitrate list or range, kbps (default 16:128; nearest MP3 bitrate)"),
         ("opus-bitrate-kbps", "Opus bitrate list or range, kbps (default 6:64)"),
+        ("opus-complexity", "Opus encoder complexity 0-10, N or LOW:HIGH drawn per clip (default 10, as libsndfile, opusenc, ffmpeg)"),
         ("vorbis-quality", "Vorbis quality list or range, 0-1 (default 0.1:0.6)"),
         ("packet-loss", "packet-loss rate list or range, 0-1 (e.g. 0.05:0.25)"),
         ("packet-loss-probability", "probability a clip loses packets (default 1)"),

@@ -81,6 +81,39 @@ import Testing
         #expect(seen.count == 3)
     }
 
+    /// `--opus-complexity` draws after the bitrate, from the codec stage's stream: every other draw
+    /// is as without it; a single value draws nothing; nothing is recorded without it.
+    @Test func opusComplexityIsDrawnLastAndOnlyWhenGiven() throws {
+        var plain = MixOptions()
+        plain.count = 1; plain.codecs = [.mp3, .opus]; plain.codecProbability = 0.7
+        plain.packetLoss = .uniform(low: 0.05, high: 0.25)
+        var fixed = plain, ranged = plain
+        fixed.opusComplexity = CountRange(low: 5, high: 5)
+        ranged.opusComplexity = CountRange(low: 0, high: 10)
+        var seen = Set<Int>()
+        for i in 0..<300 {
+            let a = try #require(DegradationDraws.draw(options: plain, clipIndex: i, length: 16000))
+            let b = try #require(DegradationDraws.draw(options: fixed, clipIndex: i, length: 16000))
+            let c = try #require(DegradationDraws.draw(options: ranged, clipIndex: i, length: 16000))
+            #expect(a.allSatisfy { $0.opusComplexity == nil })
+            for (others, complexity) in [(b, 5 as Int?), (c, nil)] {
+                #expect(others.count == a.count)
+                for (x, y) in zip(a, others) {
+                    var y = y
+                    if y.codec == .opus {
+                        let drawn = try #require(y.opusComplexity)
+                        if let complexity { #expect(drawn == complexity) } else { seen.insert(drawn) }
+                    } else {
+                        #expect(y.opusComplexity == nil)
+                    }
+                    y.opusComplexity = nil
+                    #expect(x == y, "clip \(i): the other draws are unchanged")
+                }
+            }
+        }
+        #expect(seen == Set(0...10))
+    }
+
     @Test func badSettingsNameTheFlag() {
         func failure(_ values: [String: [String]]) -> String? {
             var all = values
@@ -96,6 +129,12 @@ import Testing
         #expect(failure(["clip-distortion": ["0:0.5"]]) == "clip-distortion")
         #expect(failure(["mp3-bitrate-kbps": ["32"]]) == "mp3-bitrate-kbps")
         #expect(failure(["codec": ["opus"], "opus-bitrate-kbps": ["2:64"]]) == "opus-bitrate-kbps")
+        for bad in ["11", "0:11", "-1", "2.5", "7:3", "a", "1:2:3"] {
+            #expect(failure(["codec": ["opus"], "opus-complexity": [bad]]) == "opus-complexity", "\(bad)")
+        }
+        #expect(failure(["codec": ["mp3"], "opus-complexity": ["5"]]) == "opus-complexity")
+        #expect(failure(["codec": ["opus,mp3"], "opus-complexity": ["0:10"]]) == nil)
+        #expect(failure(["codec": ["opus"], "opus-complexity": ["3"]]) == nil)
         #expect(failure(["packet-loss": ["0.1"], "degradations-per-clip": ["0:0.5,1:0.4"]]) == "degradations-per-clip")
         #expect(failure(["packet-loss": ["0.1"], "degradations-per-clip": ["0:0.5,2:0.5"]]) == "degradations-per-clip")
         #expect(failure(["packet-loss": ["0.1"], "degradations-per-clip": ["1:1"], "packet-loss-probability": ["0.5"]]) == "packet-loss-probability")

@@ -106,6 +106,29 @@ struct DegradationStageTests {
         }
     }
 
+    /// `--opus-complexity` below 10 (libopus called directly): aligned at lag 0 at the rates above,
+    /// as long as the input, coded (not the identity) and with an SNR against the input near what
+    /// complexity 10 gives (at most 3.5 dB below it, and positive: at 6 kbps complexities 0-1 lose up to
+    /// 2.9 dB).
+    @Test(arguments: [8000, 16000, 22050, 44100])
+    func opusAtLowerComplexitiesDecodesAlignedAtLagZero(sampleRate: Int) throws {
+        let input = try Resampler.resample(AudioBuffer(samples: try realNoisyInput(), sampleRate: 16000), to: sampleRate).samples
+        let excerpt = Array(input[0..<min(input.count, sampleRate * 2)])
+        for kbps in [6, 12, 24, 64] {
+            let best = snrDB(excerpt, try CodecRoundTrip.apply(excerpt, sampleRate: sampleRate, settings: .init(codec: .opus, opusBitrateKbps: kbps)))
+            for complexity in [0, 1, 3, 5, 7] {
+                let setting = CodecSettings(codec: .opus, opusBitrateKbps: kbps, opusComplexity: complexity)
+                let output = try CodecRoundTrip.apply(excerpt, sampleRate: sampleRate, settings: setting)
+                let snr = snrDB(excerpt, output)
+                let coded = output != excerpt
+                #expect(output.count == excerpt.count, "\(setting) at \(sampleRate) Hz")
+                #expect(coded, "\(setting) at \(sampleRate) Hz: coded")
+                #expect(lag(of: output, against: excerpt, maximumLag: sampleRate / 10) == 0, "\(setting) at \(sampleRate) Hz")
+                #expect(snr > 0.5 && snr > best - 3.5 && snr < best + 3, "\(setting) at \(sampleRate) Hz: \(snr) dB, \(best) dB at complexity 10")
+            }
+        }
+    }
+
     @Test func codecSNRAgainstTheUndegradedNoisyInputFallsWithBitrate() throws {
         let input = try realNoisyInput()
         let ladders: [(AudioCodec, [CodecSettings])] = [
@@ -179,10 +202,12 @@ struct DegradationStageTests {
         }
     }
 
-    /// Every stage at probability 0.5, and every stage chosen by `--degradations-per-clip`.
-    func everyStage(_ perClip: Bool) -> MixOptions {
+    /// Every stage at probability 0.5, and every stage chosen by `--degradations-per-clip`; with
+    /// `opusComplexity`, Opus complexities drawn from it.
+    func everyStage(_ perClip: Bool, opusComplexity: CountRange? = nil) -> MixOptions {
         var o = options(count: 18, seconds: 1)
         o.bandwidthHz = .uniform(low: 2000, high: 7000); o.codecs = AudioCodec.allCases
+        o.opusComplexity = opusComplexity
         o.packetLoss = .uniform(low: 0.05, high: 0.25); o.clipDistortion = .uniform(low: 0.1, high: 0.5)
         o.concealment = .repeat
         if perClip {
@@ -193,11 +218,12 @@ struct DegradationStageTests {
         return o
     }
 
-    @Test(arguments: [false, true])
-    func outputIsByteIdenticalAcrossJobsAndShardsWithEveryStage(perClip: Bool) throws {
+    @Test(arguments: [(false, false), (true, false), (false, true)])
+    func outputIsByteIdenticalAcrossJobsAndShardsWithEveryStage(perClip: Bool, drawnOpusComplexity: Bool) throws {
         let a = try TemporaryFolder(), b = try TemporaryFolder(), c = try TemporaryFolder()
         defer { a.cleanup(); b.cleanup(); c.cleanup() }
-        let o = everyStage(perClip)
+        var o = everyStage(perClip, opusComplexity: drawnOpusComplexity ? CountRange(low: 0, high: 10) : nil)
+        if drawnOpusComplexity { o.codecs = [.opus, .gsm]; o.codecProbability = 1 }
         let reference = try mix(o, into: a.url, jobs: 1)
         _ = try mix(o, into: b.url, jobs: 3)
         for i in 1...3 { _ = try mix(o, into: c.url, jobs: 2, shard: Shard(index: i, count: 3)) }
@@ -211,6 +237,13 @@ struct DegradationStageTests {
         let shards = try MixManifestRecord.read((1...3).map { c.url.appendingPathComponent("manifest-shard-\($0)-of-3.jsonl") })
         #expect(shards == reference.sorted { $0.index < $1.index })
         let kinds = Set(reference.flatMap { $0.degradations!.map(\.kind) })
-        #expect(kinds.count >= 6, "a mix of many stages and codecs: \(kinds.sorted())")
+        #expect(kinds.count >= (drawnOpusComplexity ? 4 : 6), "a mix of many stages and codecs: \(kinds.sorted())")
+        let complexities = reference.flatMap { $0.degradations!.compactMap(\.opusComplexity) }
+        let opusClips = reference.filter { $0.degradations!.contains { $0.codec == .opus } }.count
+        if drawnOpusComplexity {
+            #expect(complexities.count == opusClips && Set(complexities).count >= 3, "drawn and recorded per Opus clip: \(complexities)")
+        } else {
+            #expect(complexities.isEmpty, "not recorded without --opus-complexity")
+        }
     }
 }

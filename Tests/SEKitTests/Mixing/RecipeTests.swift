@@ -35,6 +35,15 @@ import Testing
         }
     }
 
+    @Test func aRecipeTakesTheOpusComplexity() throws {
+        let folder = try TemporaryFolder(); defer { folder.cleanup() }
+        let url = folder.url.appendingPathComponent("opus.yaml")
+        try "speech: a\nnoise: b\ncount: 3\ncodec: opus\nopus-complexity: \"0:10\"\n".write(to: url, atomically: true, encoding: .utf8)
+        #expect(try MixSettings.parse(try MixSettings.loadRecipe(url)).0.opusComplexity == CountRange(low: 0, high: 10))
+        try "speech: a\nnoise: b\ncount: 3\ncodec: opus\nopus-complexity: 5\n".write(to: url, atomically: true, encoding: .utf8)
+        #expect(try MixSettings.parse(try MixSettings.loadRecipe(url)).0.opusComplexity == CountRange(low: 5, high: 5))
+    }
+
     @Test func anUnknownKeyIsRefusedWithTheFileName() throws {
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
         let url = folder.url.appendingPathComponent("typo.yaml")

@@ -1,10 +1,13 @@
 import Foundation
 
 /// Lossy coding of the noisy input (`--codec`, `--codec-probability`, `--mp3-bitrate-kbps`,
-/// `--opus-bitrate-kbps`, `--vorbis-quality`): one codec drawn uniformly from those given, its
-/// quality drawn from its range, then an in-memory encode and decode through libsndfile
-/// (``CodecRoundTrip``), sample-aligned with the clean target. Draws from its own stream
-/// (``MixStageRandom``): the codec's index, then that codec's setting.
+/// `--opus-bitrate-kbps`, `--opus-complexity`, `--vorbis-quality`): one codec drawn uniformly from
+/// those given, its quality drawn from its range, then an in-memory encode and decode through
+/// libsndfile (Opus: libopus, as libsndfile runs it) (``CodecRoundTrip``), sample-aligned with the
+/// clean target. Draws from its own stream (``MixStageRandom``): the codec's index, then that
+/// codec's setting, then for Opus under `--opus-complexity LOW:HIGH` (LOW < HIGH) the complexity;
+/// without that option no further draw is made (so corpora made before it are unchanged), and a
+/// single complexity is not drawn either.
 public struct CodecStage: DegradationStage {
     public static let stage = Degradation.Stage.codec
     public init() {}
@@ -23,6 +26,9 @@ public struct CodecStage: DegradationStage {
             degradation.mp3BitrateKbps = AudioCodec.mp3BitrateKbps(nearest: kbps, codingRate: codingRate)
         case .opus:
             degradation.opusBitrateKbps = Int((options.opusBitrateKbps ?? Defaults.opusBitrateKbps).draw(using: &generator).rounded())
+            if let complexity = options.opusComplexity {
+                degradation.opusComplexity = complexity.low == complexity.high ? complexity.low : complexity.draw(using: &generator)
+            }
         case .vorbis:
             degradation.vorbisQuality = ((options.vorbisQuality ?? Defaults.vorbisQuality).draw(using: &generator) * 100).rounded() / 100
         case .ulaw, .alaw, .gsm:
@@ -33,7 +39,8 @@ public struct CodecStage: DegradationStage {
 
     public func apply(_ degradation: Degradation, to signals: inout ClipSignals, context: MixStageContext) throws -> Degradation {
         let settings = CodecSettings(codec: degradation.codec!, mp3BitrateKbps: degradation.mp3BitrateKbps,
-                                     opusBitrateKbps: degradation.opusBitrateKbps, vorbisQuality: degradation.vorbisQuality)
+                                     opusBitrateKbps: degradation.opusBitrateKbps, opusComplexity: degradation.opusComplexity,
+                                     vorbisQuality: degradation.vorbisQuality)
         signals.noisy = try CodecRoundTrip.apply(signals.noisy, sampleRate: context.sampleRate, settings: settings)
         return degradation
     }

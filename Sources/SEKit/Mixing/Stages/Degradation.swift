@@ -33,6 +33,9 @@ public struct Degradation: Sendable, Codable, Equatable {
     public var mp3BitrateKbps: Int? = nil
     /// Opus target bitrate, kbps (`codec` opus).
     public var opusBitrateKbps: Int? = nil
+    /// Opus encoder complexity, 0-10 (`codec` opus; only when `--opus-complexity` is given, so that
+    /// records made without it stay as they were: absent means 10).
+    public var opusComplexity: Int? = nil
     /// Vorbis quality, 0-1 (`codec` vorbis).
     public var vorbisQuality: Double? = nil
     /// Drawn loss rate, 0-1 (`packet-loss`).
@@ -55,7 +58,7 @@ public struct Degradation: Sendable, Codable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case stage, bandwidthHz = "bandwidth_hz", targetBandwidth = "target_bandwidth", codec, codecRateHz = "codec_rate_hz"
-        case mp3BitrateKbps = "mp3_bitrate_kbps", opusBitrateKbps = "opus_bitrate_kbps", vorbisQuality = "vorbis_quality"
+        case mp3BitrateKbps = "mp3_bitrate_kbps", opusBitrateKbps = "opus_bitrate_kbps", opusComplexity = "opus_complexity", vorbisQuality = "vorbis_quality"
         case packetLoss = "packet_loss", packetMs = "packet_ms", concealment, lostPackets = "lost_packets", lostFraction = "lost_fraction"
         case clipDistortion = "clip_distortion", clippedFraction = "clipped_fraction"
     }

@@ -14,7 +14,8 @@ struct CatalogMergeCommand: AsyncParsableCommand {
             input is refused and nothing of it is merged, unless --on-conflict keep-first (keep OUT's row) \
             or rename (the input's source becomes ID~<first 8 hex of its sha256> and the input's clips \
             point to it; conflicting runs and clips are still refused). Conflicts resolved are listed on \
-            standard error. Each input is merged in one transaction.
+            standard error. Each input is merged in one transaction. A new OUT is built under a \
+            temporary name (without a journal on disk, synced once at the end) and appears when complete.
 
             Shard runs are folded: the N runs of one command run with --shard i/N (each into its own \
             catalogue) become one run equal to the single-process run of the same command: the same \
@@ -51,11 +52,14 @@ struct CatalogMergeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try Catalog.open(at: URL(fileURLWithPath: output), create: true)
-        let report = try store.merge(inputs.map { URL(fileURLWithPath: $0) }, onConflict: onConflict, foldShards: !noFold)
+        let out = URL(fileURLWithPath: output)
+        let sources = inputs.map { URL(fileURLWithPath: $0) }
+        let report = FileManager.default.fileExists(atPath: out.path)
+            ? try Catalog.open(at: out, create: true).merge(sources, onConflict: onConflict, foldShards: !noFold)
+            : try Catalog.mergeIntoNew(at: out, sources, onConflict: onConflict, foldShards: !noFold)
         for conflict in report.conflicts {
             printError("conflict (\(conflict.resolution)): \(conflict.input): \(conflict.table) \(conflict.id): \(conflict.detail)")
         }
-        try outputFormat.print(report, text: { report.text(output: store.url) }, table: { report.table })
+        try outputFormat.print(report, text: { report.text(output: out.standardizedFileURL) }, table: { report.table })
     }
 }

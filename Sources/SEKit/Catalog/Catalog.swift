@@ -1,5 +1,8 @@
 import Foundation
 import GRDB
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The catalogue: one SQLite file remembering sources, runs, parameters, clips, artifacts and scores.
 ///
@@ -199,7 +202,48 @@ public final class Catalog: Sendable {
     }
 
     /// Applies missing migrations and stamps `application_id` and `user_version`.
-    private static func prepareSchema(_ pool: DatabasePool) throws {
+    /// Creates a catalogue at `url` (which must not exist) for one bulk writer: SQLite's rollback
+    /// journal in memory and no syncs (``finishBulkBuild()`` switches it to WAL and syncs it), so a
+    /// large merge writes every page once. Only for a file under a temporary name that nothing else
+    /// opens: a crash leaves it unusable, and it must then be deleted.
+    static func createForBulkBuild(at url: URL) throws(CatalogError) -> Catalog {
+        let url = url.standardizedFileURL
+        guard !FileManager.default.fileExists(atPath: url.path) else {
+            throw .invalidParameter(name: "OUT", value: url.path, reason: "exists already")
+        }
+        var config = Configuration()
+        config.foreignKeysEnabled = true
+        config.label = "SEKit.Catalog.bulk"
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA journal_mode = MEMORY")
+            try db.execute(sql: "PRAGMA synchronous = OFF")
+        }
+        do {
+            let queue = try DatabaseQueue(path: url.path, configuration: config)
+            try prepareSchema(queue)
+            return Catalog(url: url, database: queue, isReadOnly: false)
+        } catch {
+            throw mapError(error, path: url.path)
+        }
+    }
+
+    /// Ends a bulk build (``createForBulkBuild(at:)``): the file is switched to WAL, as every
+    /// catalogue is, synced, and closed.
+    func finishBulkBuild() throws(CatalogError) {
+        do {
+            try database.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+                _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+            }
+            try database.close()
+            let fd = Glibc.open(url.path, O_RDONLY | O_CLOEXEC)
+            if fd >= 0 { fsync(fd); Glibc.close(fd) }
+        } catch {
+            throw Self.mapError(error, path: url.path)
+        }
+    }
+
+    private static func prepareSchema(_ pool: any DatabaseWriter) throws {
         let migrator = CatalogSchema.migrator
         // The migrator reads what is applied outside its transaction, so when several processes
         // migrate a fresh file at once the loser fails on "table exists"; it retries and finds it done.

@@ -27,13 +27,6 @@ runs=1
 source scripts/bench/lib.sh
 sekit="$(release_sekit)"
 rm -rf "$work"; mkdir -p "$work"
-# timed NAME COMMAND...: runs it under /usr/bin/time; prints "wall cpu".
-timed() {
-    local name="$1"; shift
-    /usr/bin/time -f "%e %U %S" -o "$work/$name.time" "$@" >"$work/$name.out" 2>"$work/$name.err" \
-        || { echo "cluster_scale: $name failed:" >&2; tail -5 "$work/$name.err" >&2; exit 1; }
-    awk '{print $1, $2 + $3}' "$work/$name.time"
-}
 
 echo "== 1. mix and features, --jobs 1 and 2 ($clips clips of 10 s)" >&2
 mix=(mix --speech "$fixtures/speech" --noise "$fixtures/noise" --count "$clips" --seconds 10 --snr-db=-5:20 --seed 1 --no-catalog)
@@ -67,8 +60,8 @@ for i in 1 2 3 4; do
     python3 scripts/bench/expand_shard_catalog.py "$work/big-$i.sqlite" "$shard_clips" >&2
 done
 big=("$work"/big-{1,2,3,4}.sqlite)
-read -r fold_wall fold_cpu < <(timed catalog-merge "$sekit" catalog merge "$work/merged.sqlite" "${big[@]}")
-read -r nofold_wall nofold_cpu < <(timed catalog-merge-no-fold "$sekit" catalog merge --no-fold "$work/merged-no-fold.sqlite" "${big[@]}")
+read -r fold_wall fold_cpu _ < <(timed catalog-merge "$sekit" catalog merge "$work/merged.sqlite" "${big[@]}")
+read -r nofold_wall nofold_cpu _ < <(timed catalog-merge-no-fold "$sekit" catalog merge --no-fold "$work/merged-no-fold.sqlite" "${big[@]}")
 merged_clips=$(sqlite3 "$work/merged.sqlite" "SELECT count(*) FROM clips")
 merged_scores=$(sqlite3 "$work/merged.sqlite" "SELECT count(*) FROM clip_scores")
 rm -f "${big[@]}" "$work"/merged*.sqlite*
@@ -79,13 +72,13 @@ for i in 1 2 3 4; do
     "$python" scripts/bench/grow_feature_shard.py "$small/features-$i.h5" "$work/vds-$i.h5" "$vds_hours" --sparse >&2
     "$python" scripts/bench/grow_feature_shard.py "$small/features-$i.h5" "$work/copy-$i.h5" "$copy_hours" >&2
 done
-read -r vds_wall vds_cpu < <(timed features-merge-vds "$sekit" features merge "$work/vds.h5" "$work"/vds-{1,2,3,4}.h5)
+read -r vds_wall vds_cpu _ < <(timed features-merge-vds "$sekit" features merge "$work/vds.h5" "$work"/vds-{1,2,3,4}.h5)
 sync
-read -r copy_wall copy_cpu < <(timed features-merge-copy "$sekit" features merge --copy "$work/copy.h5" "$work"/copy-{1,2,3,4}.h5)
+read -r copy_wall copy_cpu _ < <(timed features-merge-copy "$sekit" features merge --copy "$work/copy.h5" "$work"/copy-{1,2,3,4}.h5)
 copy_bytes=$(stat -c %s "$work/copy.h5")
 mkdir -p "$work/cp"
 sync
-read -r cp_wall cp_cpu < <(timed cp sh -c "cp $work/copy-1.h5 $work/copy-2.h5 $work/copy-3.h5 $work/copy-4.h5 $work/cp/ && sync")
+read -r cp_wall cp_cpu _ < <(timed cp sh -c "cp $work/copy-1.h5 $work/copy-2.h5 $work/copy-3.h5 $work/copy-4.h5 $work/cp/ && sync")
 rm -rf "$work"/vds*.h5 "$work"/copy*.h5 "$work/cp"
 
 "$python" - "$clips" "$mix1_wall" "$mix1_cpu" "$mix2_wall" "$mix2_cpu" "$feat1_wall" "$feat1_cpu" "$feat2_wall" "$feat2_cpu" \

@@ -24,17 +24,12 @@ if [[ ! -f "$corpus/manifest.jsonl" ]]; then
     "$bin/sekit" mix --speech "$fixtures/speech" --noise "$fixtures/noise" --count "$clips" --seconds 4 \
         --snr-db=-5:20 --seed 1 --out "$corpus" --no-catalog >/dev/null
 fi
-# timed NAME COMMAND...: runs it under /usr/bin/time, prints "wall cpu maxrss_kb".
-timed() {
-    local name="$1"; shift
-    /usr/bin/time -f "%e %U %S %M" -o "$work/$name.time" "$@" >"$work/$name.out" 2>"$work/$name.err"
-    awk '{print $1, $2 + $3, $4}' "$work/$name.time"
-}
+source scripts/bench/lib.sh  # timed
 # Warm the page cache so both sides read the same cached files.
 cat "$corpus"/noisy/*.wav "$corpus"/clean/*.wav >/dev/null
 rm -f "$work/sekit.h5" "$work/python.h5"
-read -r s_wall s_cpu s_rss < <(timed sekit "$bin/sekit" features --corpus "$corpus" --out "$work/sekit.h5" --targets clean --jobs 1 --no-catalog)
-read -r p_wall p_cpu p_rss < <(timed python "$python" scripts/bench/features_reference.py "$corpus" "$work/python.h5")
+read -r s_wall s_cpu s_rss _ < <(timed sekit "$bin/sekit" features --corpus "$corpus" --out "$work/sekit.h5" --targets clean --jobs 1 --no-catalog)
+read -r p_wall p_cpu p_rss _ < <(timed python "$python" scripts/bench/features_reference.py "$corpus" "$work/python.h5")
 # Raw STFT throughput: one hour of 16 kHz audio (made by scripts/bench/io_dsp.sh's recipe if missing).
 hour="$root/.build/bench/hour_48k.wav"
 [[ -f "$hour" ]] || { echo "features: run scripts/bench/io_dsp.sh once to make $hour" >&2; exit 1; }

@@ -44,3 +44,16 @@ measure() {
         awk 'NF == 3 { n++; w += $1; c += $2 + $3; if (n == 1 || $1 < b) b = $1 } END { print b, w / n, c / n }' <<<"$runs_out"
     fi
 }
+
+# timed NAME COMMAND...: runs COMMAND once under /usr/bin/time (its output in $work/NAME.out and
+# .err) and prints "wall_seconds cpu_seconds maxrss_kb user_seconds" (cpu = user + system). A
+# command that fails prints the end of its stderr and prints nothing, so the caller's `read` fails.
+timed() {
+    local name="$1"; shift
+    if ! /usr/bin/time -f "%e %U %S %M" -o "$work/$name.time" "$@" >"$work/$name.out" 2>"$work/$name.err"; then
+        echo "bench: $name failed: $*" >&2
+        tail -5 "$work/$name.err" >&2
+        return 1
+    fi
+    awk '{print $1, $2 + $3, $4, $2}' "$work/$name.time"
+}

@@ -37,6 +37,7 @@ swift build -c release --product sekit-bench >&2
 bin="$(swift build -c release --show-bin-path)"
 work="${BENCH_DIR:-$root/.build/bench/mix}"
 mkdir -p "$work"
+source scripts/bench/lib.sh  # timed
 # ext4 makes creating files slow for a while after many were deleted (its recently-deleted inode
 # check): a round's outputs are deleted after it, followed by a pause and an untimed warm-up write
 # before the next one, and leftovers of an interrupted run are deleted here followed by a pause.
@@ -46,11 +47,6 @@ if compgen -G "$work/out-*" >/dev/null; then
     sleep "${PAUSE:-40}"
 fi
 cat "$fixtures"/speech/*.wav "$fixtures"/noise/*.wav >/dev/null   # warm the page cache for every side
-timed() {   # NAME COMMAND...: prints "wall cpu maxrss_kb user"
-    local name="$1"; shift
-    /usr/bin/time -f "%e %U %S %M" -o "$work/$name.time" "$@" >"$work/$name.out" 2>"$work/$name.err"
-    awk '{print $1, $2 + $3, $4, $2}' "$work/$name.time"
-}
 common=(--speech "$fixtures/speech" --noise "$fixtures/noise" --seconds 4 --snr-db=-5:20 --level-dbfs=-35:-15
         --seed 1 --jobs 1 --no-catalog)
 # Every degradation stage at probability 0.5, and each stage alone (for its cost).

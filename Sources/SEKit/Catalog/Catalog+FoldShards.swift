@@ -2,14 +2,7 @@ import Foundation
 import GRDB
 
 extension Catalog {
-    /// The shard runs (`params.shard` = `i/N`, N > 1) of the catalogue at `url`, read-only.
-    static func shardRuns(inCatalogAt url: URL) throws(CatalogError) -> [ShardRun] {
-        let catalog = try Catalog.openForReading(at: url)
-        let path = url.path
-        return try catalog.read { db in try Self.shardRuns(db, file: path) }
-    }
-
-    /// The shard runs of the open catalogue (schema `main`).
+    /// The shard runs (`params.shard` = `i/N`, N > 1) of the open catalogue (schema `main`).
     static func shardRuns(_ db: Database, file: String) throws -> [ShardRun] {
         let ids = try String.fetchAll(db, sql: "SELECT run_id FROM params WHERE key = 'shard' AND value_text NOT IN ('', '1/1') ORDER BY run_id")
         var runs: [ShardRun] = []

@@ -73,14 +73,14 @@ public enum RecordedScores {
     }
 
     /// The run's metrics (its `metrics` parameter, in order) and per-clip scores.
-    /// - Parameter locatingFiles: also give each pair the files it was scored from (for JSON).
-    public static func load(_ db: Database, run: RunID, locatingFiles: Bool = true) throws -> (metrics: [Metric], clips: [ClipScores]) {
+    /// Each pair is given the files it was scored from (for JSON).
+    public static func load(_ db: Database, run: RunID) throws -> (metrics: [Metric], clips: [ClipScores]) {
         let params = try params(db, run: run)
         let metrics = (params["metrics"] ?? "").split(separator: ",").compactMap { Metric(rawValue: String($0)) }
         var clips: [ClipScores] = []
         try forEachClip(db, run: run, metrics: metrics) { recorded in
             var pair = ScorePair(clipID: recorded.clipID, reference: nil, enhanced: nil, noisy: nil, split: recorded.split, snrDB: recorded.snrDB)
-            if locatingFiles { locate(&pair, params: params, cleanPath: recorded.cleanPath, noisyPath: recorded.noisyPath) }
+            locate(&pair, params: params, cleanPath: recorded.cleanPath, noisyPath: recorded.noisyPath)
             pair.corpusIndex = recorded.index
             pair.degradations = recorded.degradations
             var clip = ClipScores(pair: pair)

@@ -19,7 +19,8 @@ public enum RecordedScores {
         var index: Int?
         var split: String?
         var snrDB: Double?
-        /// Degradation kinds; nil when the scored corpus has none.
+        /// Degradation kinds in stage order (empty: none; callers make them nil for every clip
+        /// when no scored clip has any).
         var degradations: [String]?
         var cleanPath: String?
         var noisyPath: String?
@@ -39,46 +40,13 @@ public enum RecordedScores {
             .map { ($0[0] as String, $0[1] as String) }, uniquingKeysWith: { a, _ in a })
     }
 
-    /// Streams the run's clips in scoring order (corpus clip index, else clip id) to `body`.
-    static func forEachClip(_ db: Database, run: RunID, metrics: [Metric], _ body: (Clip) throws -> Void) throws {
-        let metricIndex = Dictionary(uniqueKeysWithValues: metrics.enumerated().map { ($1.rawValue, $0) })
-        let degraded = try Bool.fetchOne(db, sql: """
-            SELECT EXISTS (SELECT 1 FROM clip_scores s JOIN clip_degradations d ON d.clip_id = s.clip_id WHERE s.run_id = ?)
-            """, arguments: [run]) ?? false
-        let kinds = degraded ? "(SELECT group_concat(kind, ',') FROM (SELECT kind FROM clip_degradations WHERE clip_id = s.clip_id ORDER BY position))" : "NULL"
-        let rows = try Row.fetchCursor(db, sql: """
-            SELECT s.clip_id, s.metric, s.value, s.noisy_value, s.error, c.clip_index, c.split, c.snr_requested_db, c.run_id,
-                   \(kinds), c.clean_path, c.noisy_path
-            FROM clip_scores s LEFT JOIN clips c ON c.id = s.clip_id
-            WHERE s.run_id = ?
-            ORDER BY c.clip_index IS NULL, c.clip_index, s.clip_id
-            """, arguments: [run])
-        var current: Clip?
-        var currentID = ""
-        while let row = try rows.next() {
-            let id: String = row[0]
-            if current == nil || id != currentID {
-                if let current { try body(current) }
-                currentID = id
-                let mixRun: String? = row[8]
-                let kindList: String? = row[9]
-                current = Clip(clipID: mixRun.map { String(id.dropFirst($0.count + 1)) } ?? id, index: row[5], split: row[6], snrDB: row[7],
-                               degradations: degraded ? (kindList.map { $0.split(separator: ",").map(String.init) } ?? []) : nil,
-                               cleanPath: row[10], noisyPath: row[11])
-            }
-            guard let metric = metricIndex[row[1] as String] else { continue }
-            current!.rows.append((metric, row[2], row[3], row[4]))
-        }
-        if let current { try body(current) }
-    }
-
     /// The run's metrics (its `metrics` parameter, in order) and per-clip scores.
     /// Each pair is given the files it was scored from (for JSON).
     public static func load(_ db: Database, run: RunID) throws -> (metrics: [Metric], clips: [ClipScores]) {
         let params = try params(db, run: run)
         let metrics = (params["metrics"] ?? "").split(separator: ",").compactMap { Metric(rawValue: String($0)) }
-        var clips: [ClipScores] = []
-        try forEachClip(db, run: run, metrics: metrics) { recorded in
+        var clips: [ClipScores] = [], indexes: [Int?] = [], degraded = false
+        try forEachClipInIDOrder(db, run: run, metrics: metrics, paths: true) { recorded in
             var pair = ScorePair(clipID: recorded.clipID, reference: nil, enhanced: nil, noisy: nil, split: recorded.split, snrDB: recorded.snrDB)
             locate(&pair, params: params, cleanPath: recorded.cleanPath, noisyPath: recorded.noisyPath)
             pair.corpusIndex = recorded.index
@@ -103,8 +71,12 @@ public enum RecordedScores {
                 }
             }
             clips.append(clip)
+            indexes.append(recorded.index)
+            degraded = degraded || recorded.degradations?.isEmpty == false
         }
-        return (metrics, clips)
+        // Degradation kinds are nil for every clip of a corpus without degradations.
+        if !degraded { for position in clips.indices { clips[position].pair.degradations = nil } }
+        return (metrics, scoringOrder(indexes).map { $0.map { clips[$0] } } ?? clips)
     }
 
     /// The files a recorded clip was scored from, as `sekit score` paired them (``ScorePairing``):
@@ -169,14 +141,24 @@ public enum RecordedScores {
     static func recomputeRunMetrics(_ db: Database, run: RunID) throws {
         let metrics = (try params(db, run: run)["metrics"] ?? "").split(separator: ",").compactMap { Metric(rawValue: String($0)) }
         var columns = metrics.map { ScoreSummary.MetricColumn(metric: $0) }
-        var snrDB: [Double?] = [], split: [String?] = [], degradations: [[String]?] = []
-        try forEachClip(db, run: run, metrics: metrics) { clip in
+        var snrDB: [Double?] = [], split: [String?] = [], degradations: [[String]?] = [], indexes: [Int?] = []
+        var degraded = false
+        try forEachClipInIDOrder(db, run: run, metrics: metrics, paths: false) { clip in
+            degraded = degraded || clip.degradations?.isEmpty == false
             guard clip.failure(metricCount: metrics.count) == nil else { return }
-            snrDB.append(clip.snrDB); split.append(clip.split); degradations.append(clip.degradations)
+            snrDB.append(clip.snrDB); split.append(clip.split); degradations.append(clip.degradations); indexes.append(clip.index)
             for index in columns.indices { columns[index].enhanced.append(nil); columns[index].noisy.append(nil) }
             for row in clip.rows {
                 columns[row.metric].enhanced[snrDB.count - 1] = row.value
                 columns[row.metric].noisy[snrDB.count - 1] = row.noisy
+            }
+        }
+        if !degraded { degradations = degradations.map { _ in nil } }
+        if let order = scoringOrder(indexes) {
+            snrDB = order.map { snrDB[$0] }; split = order.map { split[$0] }; degradations = order.map { degradations[$0] }
+            for index in columns.indices {
+                columns[index].enhanced = order.map { columns[index].enhanced[$0] }
+                columns[index].noisy = order.map { columns[index].noisy[$0] }
             }
         }
         try db.execute(sql: "DELETE FROM run_metrics WHERE run_id = ?", arguments: [run])

@@ -89,11 +89,15 @@ extension Catalog {
                     var result: (counts: [String: Int], completed: Int, conflicts: [MergeConflict]) = ([:], 0, [])
                     // The input's own folded runs, as literals in the copy's SQL (no lookup per row).
                     let present = Set(try String.fetchAll(db, sql: "SELECT id FROM shard.runs"))
+                    // Runs owning clips first: a clip id is then mapped by the first test of the CASE.
+                    let owners = Set(try String.fetchAll(db, sql: "SELECT DISTINCT run_id FROM shard.clips"))
                     let mapping = RunMapping(pairs: foldingRuns.filter { present.contains($0.key.rawValue) }
-                        .map { ($0.key.rawValue, $0.value.rawValue) }.sorted { $0.0 < $1.0 })
+                        .map { ($0.key.rawValue, $0.value.rawValue) }
+                        .sorted { owners.contains($0.0) == owners.contains($1.0) ? $0.0 < $1.0 : owners.contains($0.0) })
                     try db.inTransaction(.immediate) {
                         result.conflicts = try Self.resolveConflicts(db, input: inputURL.path, output: url.path, policy: onConflict, mapping: mapping)
-                        result.counts = try Self.copyRows(db, mapping: mapping)
+                        let renamed = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM temp.merge_source_ids)") ?? true
+                        result.counts = try Self.copyRows(db, mapping: mapping, sourcesRenamed: renamed)
                         try db.execute(sql: """
                             UPDATE main.runs SET status = s.status, finished_at = s.finished_at, error = s.error
                             FROM shard.runs AS s
@@ -116,13 +120,14 @@ extension Catalog {
     }
 
     /// Copies the attached `shard`'s rows OUT lacks, table by table, source ids mapped through
-    /// `temp.merge_source_ids` and folded shard runs through `mapping`; returns the rows inserted per table.
-    private static func copyRows(_ db: Database, mapping: RunMapping) throws -> [String: Int] {
+    /// `temp.merge_source_ids` (when `sourcesRenamed`) and folded shard runs through `mapping`;
+    /// returns the rows inserted per table.
+    private static func copyRows(_ db: Database, mapping: RunMapping, sourcesRenamed: Bool) throws -> [String: Int] {
         var counts: [String: Int] = [:]
         for table in mergeOrder {
             let names = try db.columns(in: table).map(\.name)
             let columns = names.map { "\"\($0)\"" }.joined(separator: ", ")
-            let values = names.map { incomingSQL(table: table, column: $0, mapping: mapping) }.joined(separator: ", ")
+            let values = names.map { incomingSQL(table: table, column: $0, mapping: mapping, sourcesRenamed: sourcesRenamed) }.joined(separator: ", ")
             try db.execute(sql: """
                 INSERT INTO main.\(table) (\(columns)) SELECT \(values) FROM shard.\(table) AS s WHERE \(mapping.keptSQL(table))
                 ON CONFLICT DO NOTHING
@@ -142,10 +147,11 @@ extension Catalog {
     static let clipIDColumns = ["clips": ["id"], "clip_noises": ["clip_id"], "clip_degradations": ["clip_id"],
                                 "clip_degradation_params": ["clip_id"], "clip_scores": ["clip_id"]]
 
-    /// The value an input row's `column` takes in OUT: source ids renamed, folded runs mapped.
-    static func incomingSQL(table: String, column: String, mapping: RunMapping) -> String {
+    /// The value an input row's `column` takes in OUT: source ids renamed (when `sourcesRenamed`:
+    /// `temp.merge_source_ids` has rows; a lookup per row otherwise wasted), folded runs mapped.
+    static func incomingSQL(table: String, column: String, mapping: RunMapping, sourcesRenamed: Bool) -> String {
         let value = "s.\"\(column)\""
-        if (sourceIDColumns[table] ?? []).contains(column) { return renamedSourceSQL(value) }
+        if (sourceIDColumns[table] ?? []).contains(column) { return sourcesRenamed ? renamedSourceSQL(value) : value }
         if (runIDColumns[table] ?? []).contains(column) { return mapping.runSQL(value) }
         if (clipIDColumns[table] ?? []).contains(column) { return mapping.clipSQL(value) }
         return value
@@ -234,12 +240,15 @@ extension Catalog {
         }
 
         let clipColumns = try db.columns(in: "clips").map(\.name).filter { $0 != "id" }
-        let differs = clipColumns.map { name in "(\(incomingSQL(table: "clips", column: name, mapping: mapping)) IS NOT m.\"\(name)\")" }
+        let renamed = !sources.filter { !$0.resolution.isEmpty }.isEmpty
+        let differs = clipColumns.map { name in
+            "(\(incomingSQL(table: "clips", column: name, mapping: mapping, sourcesRenamed: renamed)) IS NOT m.\"\(name)\")"
+        }
         // The names of the differing columns, "a, b, " (SQLite 3.40 has no concat_ws).
         let differingNames = zip(clipColumns, differs).map { name, test in "(CASE WHEN \(test) THEN '\(name), ' ELSE '' END)" }
         let clips = try Row.fetchAll(db, sql: """
             SELECT s.id, rtrim(\(differingNames.joined(separator: " || ")), ', ')
-            FROM shard.clips AS s JOIN main.clips AS m ON m.id = \(incomingSQL(table: "clips", column: "id", mapping: mapping))
+            FROM shard.clips AS s JOIN main.clips AS m ON m.id = \(incomingSQL(table: "clips", column: "id", mapping: mapping, sourcesRenamed: renamed))
             WHERE \(differs.joined(separator: " OR ")) ORDER BY s.id
             """).map { row in conflict("clips", row[0], "same clip id, different \(row[1] as String)") }
 

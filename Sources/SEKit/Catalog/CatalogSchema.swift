@@ -14,6 +14,13 @@ public enum CatalogSchema {
     /// Migration identifiers, oldest first. `PRAGMA user_version` holds how many are applied.
     public static var migrationIdentifiers: [String] { migrator.migrations }
 
+    /// Secondary indexes of the per-clip tables that a bulk build (a merge into a new catalogue)
+    /// creates at the end instead of updating them row by row: nothing the merge itself queries
+    /// (keys, `clips_run_index`) is among them.
+    static let bulkDeferredIndexes = ["clips_split_snr", "clips_snr_realised", "clips_snr_requested", "clips_speech_source",
+                                      "clip_noises_source", "clip_scores_clip", "clip_degradations_kind",
+                                      "clip_degradation_params_key_number"]
+
     /// The migrator holding every schema version.
     public static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()

@@ -67,6 +67,28 @@ import Testing
             """)
     }
 
+    /// A merge into a new catalogue builds it with its secondary indexes left out until the end and
+    /// 16 KiB pages: the result has every index of a fresh catalogue, in WAL mode, intact.
+    @Test func aMergeIntoANewCatalogueHasTheFreshSchema() throws {
+        let folder = try TemporaryFolder(); defer { folder.cleanup() }
+        let fresh = folder.file("fresh.sqlite")
+        _ = try Catalog.open(at: fresh)
+        let input = try Catalog.open(at: folder.file("input.sqlite"))
+        let mix = try input.beginRun(kind: .mix, commandLine: ["sekit", "mix"])
+        _ = try input.insertClips((0..<50).map { CatalogTestSupport.clip(mix, index: $0, snrDB: Double($0 % 7)) })
+        let out = folder.file("out.sqlite")
+        let report = try Catalog.mergeIntoNew(at: out, [input.url], foldShards: true)
+        #expect(report.totalInserted == 51)   // the run and its clips
+        #expect(try Self.schema(out) == (try Self.schema(fresh)))
+        let queue = try DatabaseQueue(path: out.path)
+        let (pageSize, mode, integrity, clips) = try queue.read { db throws -> (Int?, String?, String?, Int?) in
+            (try Int.fetchOne(db, sql: "PRAGMA page_size"), try String.fetchOne(db, sql: "PRAGMA journal_mode"),
+             try String.fetchOne(db, sql: "PRAGMA integrity_check"), try Int.fetchOne(db, sql: "SELECT count(*) FROM clips INDEXED BY clips_snr_requested WHERE snr_requested_db = 3"))
+        }
+        #expect(pageSize == 16_384 && mode == "wal" && integrity == "ok")
+        #expect(clips == 7)
+    }
+
     @Test func refusesNewerCatalogue() throws {
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
         let url = folder.file("c.sqlite")

@@ -5,8 +5,11 @@ import Glibc
 
 /// Atomic file replacement: write to a temporary name in the same folder, then `rename(2)`.
 /// A process killed at any moment leaves either the old file, the complete new one, or no file
-/// under the final name, and at worst a hidden `.NAME.tmp-PID-N`, which the next writer of that
-/// output removes (``removeStaleTemporaries(in:named:)``: its process is gone).
+/// under the final name, and at worst a hidden `.NAME.tmp-PID-N-hHOST`, which the next writer of
+/// that output removes (``removeStaleTemporaries(in:named:)``: its process is gone).
+///
+/// `HOST` is a tag of the writing host's name (8 hex digits), so that on a file system shared by
+/// cluster nodes a writer never takes another node's live temporary file for a dead one of its own.
 public enum AtomicFile {
     /// Errors name the file and the failing system call.
     public struct Failure: Error, CustomStringConvertible, Sendable {
@@ -17,10 +20,12 @@ public enum AtomicFile {
 
     private static let counter = Counter()
 
-    /// Removes the temporary files `.NAME.tmp-PID[-N]` in `folder` (only those of output `name`
-    /// when given) whose writing process no longer exists on this host: a writer killed between
-    /// creating its temporary file and renaming it. Files of live processes (another shard
-    /// writing right now) and of this process are left alone.
+    /// Removes the temporary files `.NAME.tmp-PID[-N][-hHOST]` in `folder` (only those of output
+    /// `name` when given) of a writer killed between creating its temporary file and renaming it:
+    /// written on this host (or without a host tag, as earlier versions named them) by a process that no
+    /// longer exists, or written on another host and untouched for ``foreignStaleSeconds``. Files
+    /// of live processes (another shard writing right now, here or on another node) and of this
+    /// process are left alone.
     /// - Returns: the names removed.
     @discardableResult
     public static func removeStaleTemporaries(in folder: URL, named name: String? = nil) -> [String] {
@@ -29,25 +34,47 @@ public enum AtomicFile {
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where entry.hasPrefix(".") {
             guard let marker = entry.range(of: ".tmp-", options: .backwards) else { continue }
             if let name, String(entry[entry.index(after: entry.startIndex)..<marker.lowerBound]) != name { continue }
-            let digits = entry[marker.upperBound...].prefix { $0.isNumber }
-            guard let pid = Int(digits), pid != me, !ProcessProbe.isAlive(pid: pid) else { continue }
-            if (try? FileManager.default.removeItem(at: folder.appendingPathComponent(entry))) != nil { removed.append(entry) }
+            let fields = entry[marker.upperBound...].split(separator: "-")
+            guard let first = fields.first, let pid = Int(first) else { continue }
+            let host = fields.dropFirst().last.flatMap { $0.first == "h" && $0.count == 9 ? String($0) : nil }
+            let path = folder.appendingPathComponent(entry).path
+            if host == nil || host == hostTag {
+                guard pid != me, !ProcessProbe.isAlive(pid: pid) else { continue }
+            } else {
+                var status = stat()
+                guard stat(path, &status) == 0, Date().timeIntervalSince1970 - Double(status.st_mtim.tv_sec) > foreignStaleSeconds else { continue }
+            }
+            if unlink(path) == 0 { removed.append(entry) }
         }
         return removed
     }
+
+    /// How long another host's temporary file must be untouched before it counts as left by a
+    /// killed writer (a live writer on another node cannot be probed), seconds: one day.
+    public static let foreignStaleSeconds: Double = 86_400
+
+    /// This host's tag in temporary names: `h` and 8 hex digits of the FNV-1a hash of its name.
+    static let hostTag: String = {
+        var buffer = [CChar](repeating: 0, count: 256)
+        let name = gethostname(&buffer, buffer.count) == 0 ? String(cString: buffer) : "unknown"
+        var hash: UInt32 = 0x811C_9DC5
+        for byte in name.utf8 { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
+        let hex = String(hash, radix: 16)
+        return "h" + String(repeating: "0", count: 8 - hex.count) + hex
+    }()
 
     /// The temporary path used for `url`: hidden, in the same folder, unique per process and call.
     public static func temporaryURL(for url: URL) -> URL {
         URL(fileURLWithPath: temporaryPath(for: url.path))
     }
 
-    /// ``temporaryURL(for:)`` for a path: `FOLDER/.NAME.tmp-PID-N` (string operations only, as
-    /// this runs three times per clip of a mix).
+    /// ``temporaryURL(for:)`` for a path: `FOLDER/.NAME.tmp-PID-N-hHOST` (string operations only,
+    /// as this runs three times per clip of a mix).
     public static func temporaryPath(for path: String) -> String {
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        return "\(folder).\(name).tmp-\(getpid())-\(counter.next())"
+        return "\(folder).\(name).tmp-\(getpid())-\(counter.next())-\(hostTag)"
     }
 
     /// Writes `data` to `url` atomically with one `write(2)` (`open`, `write`, `close`, `rename`).

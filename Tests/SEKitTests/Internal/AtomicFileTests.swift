@@ -131,4 +131,20 @@ import Testing
         #expect(try Self.names(folder.url) == names.filter { $0 != ".out.csv.tmp-\(dead)-3" }.sorted())
         #expect(AtomicFile.removeStaleTemporaries(in: folder.url) == [".other.csv.tmp-\(dead)-1"])
     }
+
+    /// On a file system shared by cluster nodes, a dead-looking pid in another host's temporary
+    /// name says nothing (that process lives on the other node): such a file is removed only when
+    /// untouched for a day. This host's tagged files are judged by their pid.
+    @Test func anotherHostsTemporariesStayUnlessADayOld() throws {
+        let folder = try TemporaryFolder(); defer { folder.cleanup() }
+        let dead = 4_194_301
+        let other = AtomicFile.hostTag == "h00000001" ? "h00000002" : "h00000001"
+        #expect(AtomicFile.temporaryPath(for: "/x/out.csv").hasSuffix("-" + AtomicFile.hostTag))
+        let live = ".out.csv.tmp-\(dead)-1-\(other)", old = ".out.csv.tmp-\(dead)-2-\(other)", mine = ".out.csv.tmp-\(dead)-3-\(AtomicFile.hostTag)"
+        for name in [live, old, mine] { try Data("x".utf8).write(to: folder.file(name)) }
+        let twoDaysAgo = Date().addingTimeInterval(-2 * AtomicFile.foreignStaleSeconds)
+        try FileManager.default.setAttributes([.modificationDate: twoDaysAgo], ofItemAtPath: folder.file(old).path)
+        #expect(Set(AtomicFile.removeStaleTemporaries(in: folder.url, named: "out.csv")) == [old, mine])
+        #expect(try Self.names(folder.url) == [live])
+    }
 }

@@ -5,7 +5,7 @@
 #     scaling efficiency (speed-up / 2);
 #  2. `sekit catalog merge` of 4 shard catalogues of SHARD_CLIPS clips each (default 250,000): a real
 #     4-shard mix + enhance + score of 40 clips, each shard catalogue grown by
-#     scripts/bench/expand_shard_catalog.py; folded (default) and --no-fold;
+#     scripts/bench/expand_shard_catalog.py; folded (default; median of 3 rounds) and --no-fold;
 #  3. `sekit features merge` of 4 feature shards of VDS_HOURS each (default 10 h; frames unwritten,
 #     the merge reads indexes and statistics only) into virtual datasets, and `--copy` of 4 shards
 #     of COPY_HOURS each (default 1 h, frames written) against `cp` of the same bytes (disk speed);
@@ -60,7 +60,14 @@ for i in 1 2 3 4; do
     python3 scripts/bench/expand_shard_catalog.py "$work/big-$i.sqlite" "$shard_clips" >&2
 done
 big=("$work"/big-{1,2,3,4}.sqlite)
-read -r fold_wall fold_cpu _ < <(timed catalog-merge "$sekit" catalog merge "$work/merged.sqlite" "${big[@]}")
+# The inputs' pages reach the disk first (their write-back is not the merge's work); three rounds
+# of the folded merge, each into a new OUT, give its median and spread.
+sync
+median3() { sort -n | awk '{ w[NR] = $1; c[NR] = $2 } END { print w[2], c[2], w[1], w[3] }'; }
+read -r fold_wall fold_cpu fold_min fold_max < <(for r in 1 2 3; do
+    rm -f "$work"/merged.sqlite*
+    timed catalog-merge "$sekit" catalog merge "$work/merged.sqlite" "${big[@]}"
+done | median3)
 read -r nofold_wall nofold_cpu _ < <(timed catalog-merge-no-fold "$sekit" catalog merge --no-fold "$work/merged-no-fold.sqlite" "${big[@]}")
 merged_clips=$(sqlite3 "$work/merged.sqlite" "SELECT count(*) FROM clips")
 merged_scores=$(sqlite3 "$work/merged.sqlite" "SELECT count(*) FROM clip_scores")
@@ -83,7 +90,8 @@ rm -rf "$work"/vds*.h5 "$work"/copy*.h5 "$work/cp"
 
 "$python" - "$clips" "$mix1_wall" "$mix1_cpu" "$mix2_wall" "$mix2_cpu" "$feat1_wall" "$feat1_cpu" "$feat2_wall" "$feat2_cpu" \
     "$corpus_bytes" "$features_bytes" "$shard_clips" "$fold_wall" "$fold_cpu" "$nofold_wall" "$nofold_cpu" "$merged_clips" "$merged_scores" \
-    "$vds_hours" "$vds_wall" "$copy_hours" "$copy_wall" "$copy_bytes" "$cp_wall" "${FS_GBPS:-2}" "${FILE_CREATES_PER_S:-10000}" "${NODE_GBPS:-1.25}" <<'PY'
+    "$vds_hours" "$vds_wall" "$copy_hours" "$copy_wall" "$copy_bytes" "$cp_wall" "${FS_GBPS:-2}" "${FILE_CREATES_PER_S:-10000}" "${NODE_GBPS:-1.25}" \
+    "$fold_min" "$fold_max" <<'PY'
 import sys
 a = sys.argv[1:]
 clips = int(a[0]); m1w, m1c, m2w, m2c, f1w, f1c, f2w, f2c = map(float, a[1:9])
@@ -91,6 +99,7 @@ corpus_bytes, features_bytes = int(a[9]), int(a[10])
 shard_clips = int(a[11]); fold_w, fold_c, nofold_w, nofold_c = map(float, a[12:16]); merged_clips, merged_scores = int(a[16]), int(a[17])
 vds_h, vds_w, copy_h, copy_w = float(a[18]), float(a[19]), float(a[20]), float(a[21]); copy_bytes = int(a[22]); cp_w = float(a[23])
 fs_gbps, creates, node_gbps = float(a[24]), float(a[25]), float(a[26])
+fold_min, fold_max = float(a[27]), float(a[28])
 hours = clips * 10 / 3600
 print(f"1. {clips} clips of 10 s ({hours:.2f} h), whole processes:")
 for name, w1, c1, w2 in (("mix", m1w, m1c, m2w), ("features", f1w, f1c, f2w)):
@@ -98,7 +107,7 @@ for name, w1, c1, w2 in (("mix", m1w, m1c, m2w), ("features", f1w, f1c, f2w)):
           f"--jobs 2: {w2:6.2f} s wall, speed-up {w1 / w2:.2f}x, efficiency {w1 / w2 / 2:.0%}")
 print(f"   output: corpus {corpus_bytes / hours / 1e9:.2f} GB per audio hour (3 PCM16 stems), features (noisy, clean, irm) {features_bytes / hours / 1e9:.2f} GB per hour")
 print(f"2. catalog merge of 4 x {shard_clips} clips ({merged_clips} clips, {merged_scores} clip scores after the fold):")
-print(f"   folded {fold_w:.1f} s wall ({fold_c:.1f} s CPU); --no-fold {nofold_w:.1f} s wall ({nofold_c:.1f} s CPU); target < 30 s")
+print(f"   folded {fold_w:.1f} s wall, median of 3 ({fold_min:.1f}-{fold_max:.1f} s; {fold_c:.1f} s CPU); --no-fold {nofold_w:.1f} s wall ({nofold_c:.1f} s CPU); target < 30 s")
 print(f"3. features merge of 4 x {vds_h:g} h into virtual datasets: {vds_w:.2f} s wall (target < 1 s)")
 print(f"   --copy of 4 x {copy_h:g} h ({copy_bytes / 1e9:.2f} GB): {copy_w:.1f} s = {copy_bytes / copy_w / 1e6:.0f} MB/s; "
       f"cp + sync of the same shards: {cp_w:.1f} s = {copy_bytes / cp_w / 1e6:.0f} MB/s (the merge at {cp_w / copy_w:.0%} of cp's speed)")

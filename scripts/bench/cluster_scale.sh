@@ -34,15 +34,16 @@ mix=(mix --speech "$fixtures/speech" --noise "$fixtures/noise" --count "$clips" 
 # of system time: an untimed warm-up mix takes that, then each configuration is timed twice (best).
 "$sekit" "${mix[@]}" --count 200 --out "$work/warm-up" >/dev/null 2>&1
 best() { awk '{ if (NR == 1 || $1 < w) { w = $1; c = $2 } } END { print w, c }'; }
-# (Rounds write new folders: deleting one between rounds would bring the penalty back.)
-read -r mix1_wall mix1_cpu < <(for r in 1 2; do timed mix-j1 "$sekit" "${mix[@]}" --jobs 1 --out "$work/corpus-j1-$r"; done | best)
-read -r mix2_wall mix2_cpu < <(for r in 1 2; do timed mix-j2 "$sekit" "${mix[@]}" --jobs 2 --out "$work/corpus-j2-$r"; done | best)
+# (Rounds write new folders and files: deleting one between rounds would bring the penalty back;
+# and each starts after a sync, so no round pays for the write-back of the one before.)
+read -r mix1_wall mix1_cpu < <(for r in 1 2; do sync; timed mix-j1 "$sekit" "${mix[@]}" --jobs 1 --out "$work/corpus-j1-$r"; done | best)
+read -r mix2_wall mix2_cpu < <(for r in 1 2; do sync; timed mix-j2 "$sekit" "${mix[@]}" --jobs 2 --out "$work/corpus-j2-$r"; done | best)
 cmp -s "$work/corpus-j1-1/manifest.jsonl" "$work/corpus-j2-1/manifest.jsonl" || { echo "cluster_scale: --jobs changed the corpus" >&2; exit 1; }
 feat=(features --corpus "$work/corpus-j1-1" --targets clean,irm --no-catalog)
-read -r feat1_wall feat1_cpu < <(for r in 1 2; do timed features-j1 "$sekit" "${feat[@]}" --jobs 1 --overwrite --out "$work/features-j1.h5"; done | best)
-read -r feat2_wall feat2_cpu < <(for r in 1 2; do timed features-j2 "$sekit" "${feat[@]}" --jobs 2 --overwrite --out "$work/features-j2.h5"; done | best)
+read -r feat1_wall feat1_cpu < <(for r in 1 2; do sync; timed features-j1 "$sekit" "${feat[@]}" --jobs 1 --out "$work/features-j1-$r.h5"; done | best)
+read -r feat2_wall feat2_cpu < <(for r in 1 2; do sync; timed features-j2 "$sekit" "${feat[@]}" --jobs 2 --out "$work/features-j2-$r.h5"; done | best)
 corpus_bytes=$(du -sb "$work/corpus-j1-1" | cut -f1)
-features_bytes=$(stat -c %s "$work/features-j1.h5")
+features_bytes=$(stat -c %s "$work/features-j1-1.h5")
 rm -rf "$work"/corpus-j* "$work"/features-j*.h5 "$work/warm-up"
 
 echo "== 2. catalog merge of 4 shard catalogues of $shard_clips clips" >&2

@@ -118,11 +118,12 @@ extension RecordedScores {
             return found
         }
 
+        /// One clip looked up by id (statements prepared once: a folder's scores are all such ids).
         private func single(_ id: String) throws -> ClipRow? {
-            guard var found = try Row.fetchOne(db, sql: "SELECT \(columns) FROM clips WHERE id = ?", arguments: [id]).map(Self.clipRow) else {
-                return nil
-            }
-            found.kinds = try String.fetchAll(db, sql: "SELECT kind FROM clip_degradations WHERE clip_id = ? ORDER BY position", arguments: [id])
+            let clip = try db.cachedStatement(sql: "SELECT \(columns) FROM clips WHERE id = ?")
+            guard var found = try Row.fetchOne(clip, arguments: [id]).map(Self.clipRow) else { return nil }
+            let kinds = try db.cachedStatement(sql: "SELECT kind FROM clip_degradations WHERE clip_id = ? ORDER BY position")
+            found.kinds = try String.fetchAll(kinds, arguments: [id])
             return found
         }
 

@@ -121,8 +121,8 @@ public enum CodecRoundTrip {
             // that every codec returns at least as many samples as went in.
             let input = unpadded.count >= Self.minimumFrames ? unpadded : unpadded + repeatElement(0, count: Self.minimumFrames - unpadded.count)
             var decoded: [Float]
+            let complexity = settings.opusComplexity ?? AudioCodec.defaultOpusComplexity
             if codec == .opus {
-                let complexity = settings.opusComplexity ?? AudioCodec.defaultOpusComplexity
                 do throws(OpusMemoryCodec.Failure) {
                     decoded = try OpusMemoryCodec.roundTrip(input, sampleRate: codingRate, bitrate: opusBitrate(format), complexity: complexity)
                 } catch {
@@ -141,7 +141,6 @@ public enum CodecRoundTrip {
             }
             if decoded.count > input.count { decoded.removeLast(decoded.count - input.count) }
             if codec == .opus {
-                let complexity = settings.opusComplexity ?? AudioCodec.defaultOpusComplexity
                 let limit = complexity == AudioCodec.defaultOpusComplexity ? AudioCodec.opusResidualLagLimit : AudioCodec.opusLowComplexityResidualLagLimit
                 decoded = realigned(decoded, to: input, maximumLag: limit)
             }

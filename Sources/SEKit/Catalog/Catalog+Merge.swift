@@ -90,14 +90,13 @@ extension Catalog {
                     // The input's own folded runs, as literals in the copy's SQL (no lookup per row).
                     let present = Set(try String.fetchAll(db, sql: "SELECT id FROM shard.runs"))
                     // Runs owning clips first: a clip id is then mapped by the first test of the CASE.
-                    let owners = Set(try String.fetchAll(db, sql: "SELECT DISTINCT run_id FROM shard.clips"))
+                    let owners = foldingRuns.isEmpty ? [] : Set(try String.fetchAll(db, sql: "SELECT DISTINCT run_id FROM shard.clips"))
                     let mapping = RunMapping(pairs: foldingRuns.filter { present.contains($0.key.rawValue) }
                         .map { ($0.key.rawValue, $0.value.rawValue) }
                         .sorted { owners.contains($0.0) == owners.contains($1.0) ? $0.0 < $1.0 : owners.contains($0.0) })
                     try db.inTransaction(.immediate) {
                         result.conflicts = try Self.resolveConflicts(db, input: inputURL.path, output: url.path, policy: onConflict, mapping: mapping)
-                        let renamed = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM temp.merge_source_ids)") ?? true
-                        result.counts = try Self.copyRows(db, mapping: mapping, sourcesRenamed: renamed)
+                        result.counts = try Self.copyRows(db, mapping: mapping, sourcesRenamed: try Self.sourcesRenamed(db))
                         try db.execute(sql: """
                             UPDATE main.runs SET status = s.status, finished_at = s.finished_at, error = s.error
                             FROM shard.runs AS s
@@ -191,6 +190,11 @@ extension Catalog {
         }
     }
 
+    /// Whether the input being merged has renamed sources (`temp.merge_source_ids` has rows).
+    private static func sourcesRenamed(_ db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM temp.merge_source_ids)") ?? true
+    }
+
     /// The source id `expression` after renaming (itself unless renamed).
     private static func renamedSourceSQL(_ expression: String) -> String {
         "COALESCE((SELECT new_id FROM temp.merge_source_ids WHERE old_id = \(expression)), \(expression))"
@@ -240,7 +244,7 @@ extension Catalog {
         }
 
         let clipColumns = try db.columns(in: "clips").map(\.name).filter { $0 != "id" }
-        let renamed = !sources.filter { !$0.resolution.isEmpty }.isEmpty
+        let renamed = try sourcesRenamed(db)
         let differs = clipColumns.map { name in
             "(\(incomingSQL(table: "clips", column: name, mapping: mapping, sourcesRenamed: renamed)) IS NOT m.\"\(name)\")"
         }

@@ -61,8 +61,7 @@ public enum EnhanceJob {
         guard !items.isEmpty else { throw EnhancementError.noInput(reason: "shard \(request.shard) holds no clip") }
         try checkFolders(request)
         // One lock per shard: the N shards of one command (Slurm array tasks) write into one folder.
-        let lock = try OutputLock(output: request.shard == .whole ? request.output.path : "\(request.output.path) (shard \(request.shard))",
-                                  lockFile: OutputLock.lockFile(besideFolder: request.output, shard: request.shard))
+        let lock = try OutputLock(folder: request.output, shard: request.shard)
         defer { withExtendedLifetime(lock) {} }
         try FileManager.default.createDirectory(at: request.output, withIntermediateDirectories: true)
         AtomicFile.removeStaleTemporaries(in: request.output)

@@ -9,14 +9,13 @@ extension FeatureSynthesis {
     /// - Parameters:
     ///   - predictions: the HDF5 file holding `dataset` (nil: the feature file itself).
     ///   - corpus: the mixed corpus (default: the file's `corpus` attribute).
-    ///   The output folder is claimed per shard (``lockFile(output:shard:)``): the N shards of one
+    ///   The output folder is claimed per shard (``OutputLock/init(folder:shard:)``): the N shards of one
     ///   command may write into it together, the same shard twice may not.
     /// - Throws: ``FeatureFileError`` for unreadable or mismatched files, before anything is written.
     public static func synthesize(features: URL, predictions: URL?, dataset: String, corpus: URL?, output: URL,
                                   options: Options, context: RunContext,
                                   progress: @escaping ProgressHandler = { _, _ in }) throws -> (result: Result, run: RecordedRun) {
-        let lock = try OutputLock(output: options.shard == .whole ? output.path : "\(output.path) (shard \(options.shard))",
-                                  lockFile: lockFile(output: output, shard: options.shard))
+        let lock = try OutputLock(folder: output, shard: options.shard)
         defer { withExtendedLifetime(lock) {} }
         AtomicFile.removeStaleTemporaries(in: output)  // WAVs of a killed earlier synthesis
         let reader = try FeatureFileReader(url: features)
@@ -40,12 +39,5 @@ extension FeatureSynthesis {
             return result
         }
         return (result, run)
-    }
-
-    /// The lock file claiming `output` for `shard`: `.NAME.lock` beside it, `.NAME.lock-shard-I-of-N` for a shard.
-    public static func lockFile(output: URL, shard: Shard) -> URL {
-        let whole = OutputLock.lockFile(besideFile: output)
-        guard shard != .whole else { return whole }
-        return whole.deletingLastPathComponent().appendingPathComponent(whole.lastPathComponent + "-shard-\(shard.index)-of-\(shard.count)")
     }
 }

@@ -77,6 +77,13 @@ public final class OutputLock: @unchecked Sendable {
         url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).lock")
     }
 
+    /// Claims `shard`'s share of the output folder `folder` (``lockFile(besideFolder:shard:)``),
+    /// named `FOLDER (shard i/N)` in messages when sharded.
+    public convenience init(folder: URL, shard: Shard) throws {
+        try self.init(output: shard == .whole ? folder.path : "\(folder.path) (shard \(shard))",
+                      lockFile: Self.lockFile(besideFolder: folder, shard: shard))
+    }
+
     /// The lock file of one shard's share of an output folder that the N shards of one command
     /// write together (one file per clip): `FOLDER/.NAME.lock` unsharded, else
     /// `FOLDER/.NAME.lock-shard-I-of-N`, so shards run side by side while each shard (and the

@@ -126,10 +126,9 @@ public enum ShardFoldPlanner {
         params[ShardFoldRules.foldedRunsKey] = shards.map(\.record.id.rawValue).joined(separator: ",")
 
         let records = shards.map(\.record)
-        let names = Set(records.map(\.name))
         let hosts = Set(records.map(\.host)).sorted()
         let folded = RunRecord(
-            id: foldedID, kind: first.record.kind, name: names.count == 1 ? first.record.name : shards[0].record.name,
+            id: foldedID, kind: first.record.kind, name: shards[0].record.name,
             status: .finished, startedAt: records.map(\.startedAt).min()!, finishedAt: records.compactMap(\.finishedAt).max(),
             toolVersion: first.record.toolVersion, commandLine: unshardedCommandLine(shards[0].record.commandLine),
             workingDirectory: shards[0].record.workingDirectory, host: hosts.joined(separator: ","), pid: shards[0].record.pid,

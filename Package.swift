@@ -32,6 +32,12 @@ let package = Package(
                 "CSndfile", "CFFTW", "CHDF5", "CSoxr", "CEbur128", "CPNG", "COpus", "CKernels",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Yams", package: "Yams"),
+            ],
+            // The Python metric worker and its requirements are compiled into the library, so that a
+            // `sekit` binary copied anywhere runs PESQ and DNSMOS (docs/installing.md).
+            resources: [
+                .embedInCode("Resources/sekit_metric_worker.py"),
+                .embedInCode("Resources/metric-worker-requirements.txt"),
             ]
         ),
         .executableTarget(

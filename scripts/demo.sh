@@ -26,13 +26,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 source scripts/setup.sh
 
-if [[ -n "${SEKIT_BIN:-}" ]]; then
-    sekit="$SEKIT_BIN"
-else
-    echo "== building sekit (release)" >&2
-    swift build -c release --product sekit >&2
-    sekit="$(swift build -c release --show-bin-path)/sekit"
-fi
+sekit="$(scripts/release-binary.sh)"
 out="${SEKIT_DEMO_OUT:-$root/demo-out}"
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"

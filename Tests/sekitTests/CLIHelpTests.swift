@@ -14,12 +14,15 @@ enum SEKitBinary {
     struct Result { let status: Int32; let stdout: String; let stderr: String }
 
     /// Runs the binary with `arguments`; with a `launcher` (`["/usr/bin/setpriv", ...]`), through it.
+    /// `environment` is added to the test process's own, or with `inheritEnvironment: false` is the
+    /// whole environment; `executable` runs another program (a copy of the binary, a script) instead.
     static func run(_ arguments: [String], environment: [String: String] = [:], currentDirectory: URL? = nil,
-                    launcher: [String] = []) throws -> Result {
+                    launcher: [String] = [], executable: URL? = nil, inheritEnvironment: Bool = true) throws -> Result {
+        let program = executable ?? url
         let process = Process()
-        process.executableURL = launcher.first.map { URL(fileURLWithPath: $0) } ?? url
-        process.arguments = launcher.isEmpty ? arguments : launcher.dropFirst() + [url.path] + arguments
-        var env = ProcessInfo.processInfo.environment
+        process.executableURL = launcher.first.map { URL(fileURLWithPath: $0) } ?? program
+        process.arguments = launcher.isEmpty ? arguments : launcher.dropFirst() + [program.path] + arguments
+        var env = inheritEnvironment ? ProcessInfo.processInfo.environment : [:]
         for (k, v) in environment { env[k] = v }
         process.environment = env
         if let currentDirectory { process.currentDirectoryURL = currentDirectory }

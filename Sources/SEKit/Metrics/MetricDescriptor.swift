@@ -33,7 +33,7 @@ public enum MetricBackend: Sendable {
     /// one comparison, with the worker's scratch state.
     case native(@Sendable (MetricComparison, MetricWorkspace) throws -> [Double])
     /// By a published reference implementation in SEKit's Python worker
-    /// (`experiments/python/sekit_metric_worker.py`, see ``PythonEnvironment``): the Python
+    /// (`Sources/SEKit/Resources/sekit_metric_worker.py`, built in: ``PythonWorkerModule``): the Python
     /// packages it runs (checked, and their versions recorded, before any clip is scored), and
     /// the computation, which reaches the worker through ``MetricWorkspace`` (PESQ through the
     /// `pesq` package's ITU-T code, DNSMOS through `speechmos`' ONNX models; the composite

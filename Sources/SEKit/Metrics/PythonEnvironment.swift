@@ -1,12 +1,13 @@
 import Foundation
 
-/// Where the reference implementations that run in Python come from: the interpreter of the
-/// project's Python environment and SEKit's worker module (`experiments/python/sekit_metric_worker.py`).
+/// Where the reference implementations that run in Python come from: the interpreter of a Python
+/// environment with the worker's packages, and SEKit's worker module (``PythonWorkerModule``).
 ///
-/// The interpreter is `$SEKIT_PYTHON` when set, else `$SEKIT_VENV/bin/python`, else the project's
-/// default environment `.build/venv/bin/python` (what `scripts/python-env.sh` creates). The
-/// worker module is `$SEKIT_METRIC_WORKER` when set, else the project's own file. The project is
-/// the source tree SEKit was built from.
+/// The interpreter is the first of: `$SEKIT_PYTHON`; `$SEKIT_VENV/bin/python`; the environment
+/// `scripts/install.sh` creates beside an installed binary, `PREFIX/share/sekit/venv/bin/python` for
+/// `PREFIX/bin/sekit`, when it exists; the project's default environment `.build/venv/bin/python` of the
+/// source tree SEKit was built from (what `scripts/python-env.sh` creates). The worker module is
+/// `$SEKIT_METRIC_WORKER` when set, else the copy built into this binary.
 public struct PythonEnvironment: Sendable, Equatable {
     public var interpreter: URL
     public var workerScript: URL
@@ -15,19 +16,32 @@ public struct PythonEnvironment: Sendable, Equatable {
         self.interpreter = interpreter; self.workerScript = workerScript
     }
 
-    /// The environment named by the process environment, or the project's defaults.
-    public static func located(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> PythonEnvironment {
+    /// The environment named by the process environment, or the defaults above.
+    /// - Parameter executable: the running binary (the installed layout is looked up beside it).
+    public static func located(_ environment: [String: String] = ProcessInfo.processInfo.environment,
+                               executable: URL = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0]))
+        -> PythonEnvironment {
         let python: URL
         if let explicit = environment["SEKIT_PYTHON"], !explicit.isEmpty {
             python = URL(fileURLWithPath: explicit)
         } else if let venv = environment["SEKIT_VENV"], !venv.isEmpty {
             python = URL(fileURLWithPath: venv).appendingPathComponent("bin/python")
         } else {
-            python = projectRoot.appendingPathComponent(".build/venv/bin/python")
+            let installed = installedEnvironment(besideExecutable: executable)
+            python = FileManager.default.isExecutableFile(atPath: installed.path)
+                ? installed : projectRoot.appendingPathComponent(".build/venv/bin/python")
         }
         let worker = environment["SEKIT_METRIC_WORKER"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-            ?? projectRoot.appendingPathComponent("experiments/python/sekit_metric_worker.py")
+            ?? PythonWorkerModule.file(environment: environment)
+            ?? URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("sekit_metric_worker.py (not writable)")
         return PythonEnvironment(interpreter: python, workerScript: worker)
+    }
+
+    /// The interpreter `scripts/install.sh` makes for a binary installed as `PREFIX/bin/sekit`:
+    /// `PREFIX/share/sekit/venv/bin/python` (links to the binary resolved first).
+    public static func installedEnvironment(besideExecutable executable: URL) -> URL {
+        executable.resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("share/sekit/venv/bin/python")
     }
 
     /// The source tree this library was built from (four levels above this file).
@@ -67,6 +81,7 @@ public struct MetricBackendError: Error, CustomStringConvertible, Sendable, Equa
 
     public var description: String {
         "\(metrics.joined(separator: ", ")) need\(metrics.count == 1 ? "s" : "") the project's Python environment, " +
-            "but \(interpreter) \(reason); run scripts/python-env.sh (or set SEKIT_PYTHON to an interpreter with the packages of scripts/requirements.txt)"
+            "but \(interpreter) \(reason); run scripts/python-env.sh in SEKit's source tree, or set SEKIT_PYTHON to an " +
+            "interpreter with \(PythonWorkerModule.requirements.joined(separator: " ")) (docs/installing.md)"
     }
 }

@@ -48,8 +48,11 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "sekit-bench", dependencies: ["SEKit"], path: "Sources/sekit-bench"),
-        .testTarget(name: "SEKitTests", dependencies: ["SEKit"]),
-        .testTarget(name: "sekitTests", dependencies: ["sekit"], exclude: ["HelpSnapshots"]),
+        // What both test targets share: the project and fixture folders, temporary folders, a WAV
+        // writer independent of SEKit's, the binary runner (as swift-argument-parser's test helpers).
+        .target(name: "SEKitTestSupport", path: "Tests/SEKitTestSupport"),
+        .testTarget(name: "SEKitTests", dependencies: ["SEKit", "SEKitTestSupport"]),
+        .testTarget(name: "sekitTests", dependencies: ["sekit", "SEKitTestSupport"], exclude: ["HelpSnapshots"]),
     ],
     swiftLanguageModes: [.v6]
 )

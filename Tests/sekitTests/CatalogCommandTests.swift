@@ -1,46 +1,8 @@
 import Foundation
 import Testing
 
-/// A temporary folder for CLI tests, with a hand-written PCM16 WAV maker.
-struct CatalogCLIFolder {
-    let url: URL
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("sekit-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-    func cleanup() { try? FileManager.default.removeItem(at: url) }
-
-    /// Writes a mono 16 kHz PCM16 WAV of `frames` frames of a ramp (44-byte header by hand).
-    func writeWAV(_ name: String, frames: Int = 1600, seed: Int = 0) throws {
-        var data = Data()
-        func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) } }
-        func u16(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) } }
-        data.append(contentsOf: Array("RIFF".utf8)); u32(UInt32(36 + frames * 2)); data.append(contentsOf: Array("WAVE".utf8))
-        data.append(contentsOf: Array("fmt ".utf8)); u32(16); u16(1); u16(1); u32(16_000); u32(32_000); u16(2); u16(16)
-        data.append(contentsOf: Array("data".utf8)); u32(UInt32(frames * 2))
-        for n in 0..<frames { u16(UInt16(truncatingIfNeeded: (n * 37 + seed * 1009) % 20_000)) }
-        let file = url.appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try data.write(to: file)
-    }
-
-    /// Runs `sqlite3` on a catalogue and returns its output (trimmed).
-    func sqlite(_ database: String, _ sql: String) throws -> String { try Self.sqlite(database, sql) }
-
-    /// Runs `sqlite3` on a catalogue and returns its output (trimmed).
-    static func sqlite(_ database: String, _ sql: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = [database, sql]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let out = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: out, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-}
+/// The CLI tests' name for a test's temporary folder.
+typealias CatalogCLIFolder = TemporaryFolder
 
 @Suite struct CatalogCommandTests {
     static var sqliteAvailable: Bool { TestEnvironment.sqliteAvailable }

@@ -8,8 +8,8 @@ import Testing
 /// a generated noise. A refactoring must leave every one of them byte-identical; a change that
 /// is meant to alter an output updates `expected` below in the same commit and says why.
 ///
-/// The work happens in one fixed folder (paths appear in the feature file's `corpus` attribute
-/// and in score JSON); in text outputs the fixtures' location and catalogue run ids are replaced
+/// The work happens in a folder of this test run's own, removed when the outputs match; its path is
+/// replaced by the folder the pins were made in, and in text outputs the fixtures' location and catalogue run ids are replaced
 /// by `$FIXTURES` and a zero UUID (also inside the feature files' `mix_run_id`) so that the hashes do not depend on where the clone is.
 @Suite(.serialized, .enabled(if: GoldenCorpus.fixturesRequired, "needs ../shared/fixtures"))
 struct GoldenOutputTests {
@@ -25,27 +25,24 @@ struct GoldenOutputTests {
             let listing = actual.sorted { $0.key < $1.key }.map { "        \"\($0.key)\": \"\($0.value)\"," }.joined(separator: "\n")
             try Data((listing + "\n").utf8).write(to: GoldenCorpus.root.appendingPathComponent("hashes-now.txt"))
             Issue.record("the hashes now are in \(GoldenCorpus.root.path)/hashes-now.txt")
+        } else {
+            try? FileManager.default.removeItem(at: GoldenCorpus.root)
         }
     }
 }
 
 enum GoldenCorpus {
-    static let root = URL(fileURLWithPath: "/tmp/sekit-golden-v1")
-    static let projectRoot: URL = {
-        var url = URL(fileURLWithPath: #filePath)
-        while url.path != "/" {
-            url.deleteLastPathComponent()
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
-        }
-        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-    }()
-    static let fixtures: URL = {
-        if let env = ProcessInfo.processInfo.environment["SEKIT_FIXTURES"] { return URL(fileURLWithPath: env).standardizedFileURL }
-        return projectRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures").standardizedFileURL
-    }()
-    static var fixturesPresent: Bool { FileManager.default.fileExists(atPath: fixtures.appendingPathComponent("README.md").path) }
+    /// The working folder, unique to this test run (two runs on one machine never share it), as long
+    /// as ``pinnedRoot``, which replaces it in every output before hashing (the feature files record
+    /// the corpus's absolute path; a replacement of the same length keeps their layout).
+    static let root = URL(fileURLWithPath: "/tmp/sg-" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased())
+    /// The folder the pinned hashes were made in.
+    static let pinnedRoot = "/tmp/sekit-golden-v1"
+    static var projectRoot: URL { TestProject.root }
+    static var fixtures: URL { TestProject.fixtures }
+    static var fixturesPresent: Bool { TestProject.fixturesPresent }
     /// Under CI the test runs (and fails) when the fixtures are missing; elsewhere it is skipped.
-    static var fixturesRequired: Bool { fixturesPresent || TestEnvironment.isCI }
+    static var fixturesRequired: Bool { TestProject.fixturesRequired }
 
     struct Made { let folder: URL }
 
@@ -112,6 +109,7 @@ enum GoldenCorpus {
             // Latin-1 maps bytes one to one, so binary files (the HDF5 `mix_run_id` attribute)
             // get the same-length replacement and keep their layout.
             var text = String(data: try Data(contentsOf: root.appendingPathComponent(name)), encoding: .isoLatin1)!
+            text = text.replacingOccurrences(of: root.path, with: pinnedRoot)
             if textFiles.contains(name) { text = text.replacingOccurrences(of: fixtures.path, with: "$FIXTURES") }
             text = uuid.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text),
                                                  withTemplate: "00000000-0000-0000-0000-000000000000")

@@ -42,15 +42,6 @@ import Testing
 
     /// A 32-bit float WAV with `channels` interleaved channels (header written by hand).
     static func writeFloatWAV(_ samples: [Float], channels: Int, sampleRate: Int, to url: URL) throws {
-        var data = Data()
-        func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) } }
-        func u16(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) } }
-        let bytes = samples.count * 4
-        data.append(contentsOf: Array("RIFF".utf8)); u32(UInt32(36 + bytes)); data.append(contentsOf: Array("WAVE".utf8))
-        data.append(contentsOf: Array("fmt ".utf8)); u32(16); u16(3); u16(UInt16(channels)); u32(UInt32(sampleRate))
-        u32(UInt32(sampleRate * channels * 4)); u16(UInt16(channels * 4)); u16(32)
-        data.append(contentsOf: Array("data".utf8)); u32(UInt32(bytes))
-        samples.withUnsafeBytes { data.append(contentsOf: $0) }
-        try data.write(to: url)
+        try TestWAV.writeFloat32(samples, channels: channels, sampleRate: sampleRate, to: url)
     }
 }

@@ -90,6 +90,6 @@ public final class OutputLock: @unchecked Sendable {
     /// unsharded run) is still written by one process at a time.
     public static func lockFile(besideFolder url: URL, shard: Shard) -> URL {
         shard == .whole ? lockFile(besideFile: url)
-            : url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).lock-shard-\(shard.index)-of-\(shard.count)")
+            : url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).lock\(shard.fileSuffix)")
     }
 }

@@ -13,7 +13,7 @@ public struct Shard: Sendable, Codable, Equatable, CustomStringConvertible {
     public init(parsing text: String) throws {
         let parts = text.split(separator: "/").map { Int($0.trimmingCharacters(in: .whitespaces)) }
         guard parts.count == 2, let i = parts[0], let n = parts[1], n >= 1, (1...n).contains(i) else {
-            throw MixError.invalidOption(name: "shard", value: text, reason: "expected i/N with 1 <= i <= N")
+            throw ShardError(value: text)
         }
         self.init(index: i, count: n)
     }
@@ -22,4 +22,8 @@ public struct Shard: Sendable, Codable, Equatable, CustomStringConvertible {
     public func contains(_ k: Int) -> Bool { k % count == index - 1 }
 
     public var description: String { "\(index)/\(count)" }
+
+    /// `-shard-I-of-N`, the suffix of a shard's own files (manifests, locks, enhance markers); empty
+    /// for the whole job, whose files keep their plain names.
+    public var fileSuffix: String { count == 1 ? "" : "-shard-\(index)-of-\(count)" }
 }

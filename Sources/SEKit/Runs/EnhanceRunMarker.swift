@@ -10,7 +10,7 @@ public struct EnhanceRunMarker: Codable, Sendable, Equatable {
     /// `.sekit-enhance-shard-I-of-N.json`, since the N shards of one command write one folder, each
     /// recording its run in its own catalogue.
     public static func fileName(shard: Shard) -> String {
-        shard == .whole ? fileName : ".sekit-enhance-shard-\(shard.index)-of-\(shard.count).json"
+        shard == .whole ? fileName : ".sekit-enhance\(shard.fileSuffix).json"
     }
     /// The catalogue the run is recorded in (absolute path), nil when not recorded.
     public var catalog: String?

@@ -16,7 +16,7 @@ public struct MixCorpusLayout: Sendable {
     public var stateFolder: URL { root.appendingPathComponent(".sekit") }
     public var specFile: URL { root.appendingPathComponent("mix.json") }
 
-    private var shardSuffix: String { shard.count == 1 ? "" : "-shard-\(shard.index)-of-\(shard.count)" }
+    private var shardSuffix: String { shard.fileSuffix }
     public var manifest: URL { root.appendingPathComponent("manifest\(shardSuffix).jsonl") }
     public var journal: URL { stateFolder.appendingPathComponent("journal\(shardSuffix).jsonl") }
     /// Which catalogue run records this shard (so a resumed or repeated mix continues that run).

@@ -1,0 +1,6 @@
+extension FeatureFileError: ParameterError {
+    public var invalidParameter: (name: String, value: String, reason: String)? {
+        if case let .invalidParameter(name, value, reason) = self { return (name, value, reason) }
+        return nil
+    }
+}

@@ -24,7 +24,12 @@ extension Catalog {
             return try String.fetchAll(db, sql: sql + " ORDER BY m.subset", arguments: StatementArguments(arguments))
         }
         if let label = SNRSubset.resolve(requested, among: labels) { return label }
-        let existing = labels.isEmpty ? "none but all" : "all, " + labels.joined(separator: ", ")
+        // SNR subsets by SNR (`snr=[5,10)` before `snr=[10,15)`), then the others by name.
+        let ordered = labels.sorted { a, b in
+            let x = SNRSubset(label: a)?.lowDB ?? .infinity, y = SNRSubset(label: b)?.lowDB ?? .infinity
+            return x != y ? x < y : a < b
+        }
+        let existing = labels.isEmpty ? "none but all" : "all, " + ordered.joined(separator: ", ")
         throw .invalidParameter(name: "subset", value: requested, reason: "no finished \(kind.rawValue) run has this subset"
                                     + "\(metric.map { " for \($0)" } ?? ""); subsets that exist: \(existing)")
     }

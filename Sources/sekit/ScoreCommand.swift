@@ -130,8 +130,8 @@ struct ScoreCommand: ParsableCommand {
         case .csv:
             print(ScoreReport.csv(clips: clips, metrics: metrics), terminator: "")
         case .json:
-            writeToStandardOutput(String(decoding: try ScoreReport.json(checkpoint: checkpoint, clips: clips, summary: summary, metrics: metrics),
-                                         as: UTF8.self))
+            let json = try ScoreReport.json(checkpoint: checkpoint, clips: clips, summary: summary, metrics: metrics)
+            writeToStandardOutput(String(decoding: json, as: UTF8.self))
             print("")
         }
     }

@@ -16,7 +16,8 @@ import Testing
     func catalogWithRuns(_ folder: CatalogCLIFolder) throws -> String {
         try folder.writeWAV("in/a.wav")
         let catalog = folder.path("catalog.sqlite")
-        let imported = try SEKitBinary.run(["catalog", "import", folder.path("in"), "--kind", "speech", "--corpus", "t", "--catalog", catalog])
+        let imported = try SEKitBinary.run(["catalog", "import", folder.path("in"), "--kind", "speech", "--corpus", "t",
+                                            "--catalog", catalog])
         #expect(imported.status == 0, "\(imported.stderr)")
         return catalog
     }

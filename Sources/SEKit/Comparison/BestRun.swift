@@ -78,7 +78,8 @@ extension Catalog {
         guard let best = entries.first else {
             throw .invalidParameter(name: "metric", value: request.metric, reason: "no finished \(request.kind.rawValue) run has it in subset \(request.subset)\(request.corpus.map { " on corpus \($0)" } ?? "")\(request.filter.map { " matching \($0)" } ?? "")")
         }
-        return BestRun(metric: request.metric, subset: subset.isEmpty ? "all" : subset, higherIsBetter: higherIsBetter, candidates: entries.count,
+        return BestRun(metric: request.metric, subset: subset.isEmpty ? "all" : subset, higherIsBetter: higherIsBetter,
+                       candidates: entries.count,
                        best: best, runnerUp: entries.count > 1 ? entries[1] : nil)
     }
 }

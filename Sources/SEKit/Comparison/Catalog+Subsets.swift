@@ -8,7 +8,8 @@ extension Catalog {
     /// holding X (``SNRSubset/resolve(_:among:)``).
     /// - Throws: ``CatalogError/invalidParameter(name:value:reason:)`` (`subset`) listing the subsets
     ///   that exist when none matches.
-    func resolveSubset(_ requested: String, metric: String? = nil, kind: RunKind = .score, runs: [RunID]? = nil) throws(CatalogError) -> String {
+    func resolveSubset(_ requested: String, metric: String? = nil, kind: RunKind = .score,
+                       runs: [RunID]? = nil) throws(CatalogError) -> String {
         guard requested != "all" else { return "" }
         let labels: [String] = try read { db in
             var sql = """

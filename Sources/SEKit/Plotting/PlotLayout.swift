@@ -135,7 +135,8 @@ struct PlotLayout {
     /// a gap between neighbours.
     static func labelsFit(_ ticks: [Double], decimals: Int, pixelsPerUnit: Double) -> Bool {
         guard ticks.count > 1 else { return true }
-        let widest = ticks.map { BitmapFont.width(of: NiceTicks.label($0, decimals: decimals), scale: Figure.TextSize.small.rawValue) }.max()!
+        let scale = Figure.TextSize.small.rawValue
+        let widest = ticks.map { BitmapFont.width(of: NiceTicks.label($0, decimals: decimals), scale: scale) }.max()!
         return Double(widest + 12) <= (ticks[1] - ticks[0]) * pixelsPerUnit
     }
 

@@ -25,7 +25,8 @@ struct ImprovementChart {
         let plotWidth = Double(Self.width) - Self.left - Self.right, plotHeight = Double(Self.height) - Self.top - Self.bottom
         // The axis spans the finite values (and 0); an infinite mean (the SNR of a perfect estimate)
         // is a bar to the plot's edge, labelled, and a NaN mean no bar.
-        let values: [Double] = bars.flatMap { bar -> [Double] in [bar.mean, bar.low ?? bar.mean, bar.high ?? bar.mean] }.filter(\.isFinite) + [0]
+        let values: [Double] = bars.flatMap { bar -> [Double] in [bar.mean, bar.low ?? bar.mean, bar.high ?? bar.mean] }
+            .filter(\.isFinite) + [0]
         var low: Double = values.min()!, high: Double = values.max()!
         if high - low < 1e-9 { high += 1; low -= 1 }
         let pad = (high - low) * 0.08
@@ -52,7 +53,8 @@ struct ImprovementChart {
             let better = higherIsBetter ? bar.mean >= 0 : bar.mean <= 0
             let colour = better ? Colormap.color(0.62) : PlotColor(200, 82, 60)
             if !bar.mean.isNaN {
-                figure.add(.fill(Figure.Rect(x: centre - half, y: min(y(0), y(bar.mean)), width: 2 * half, height: abs(y(bar.mean) - y(0))), colour))
+                let rect = Figure.Rect(x: centre - half, y: min(y(0), y(bar.mean)), width: 2 * half, height: abs(y(bar.mean) - y(0)))
+                figure.add(.fill(rect, colour))
             }
             if !bar.mean.isFinite {
                 let edge = bar.mean < 0 ? Self.top + plotHeight - 10 : Self.top + 10

@@ -53,7 +53,11 @@ extension Leaderboard {
     /// A cell as `mean ± half-width`, or `mean (n=1)` for a one-clip mean (its interval is undefined).
     static func text(of cell: Cell, decimals: Int) -> String {
         var text = ReportNumber.fixed(cell.mean, decimals: decimals)
-        if let half = cell.ciHalfWidth { text += " ± " + ReportNumber.fixed(half, decimals: decimals) } else if cell.n < 2 { text += " (n=\(cell.n))" }
+        if let half = cell.ciHalfWidth {
+            text += " ± " + ReportNumber.fixed(half, decimals: decimals)
+        } else if cell.n < 2 {
+            text += " (n=\(cell.n))"
+        }
         return text
     }
 
@@ -93,7 +97,9 @@ extension BestRun {
             func line(_ label: String, _ entry: Entry) -> String {
                 let ci = entry.ci95Low.flatMap { low in entry.ci95High.map { " [" + ReportNumber.fixed(low, decimals: decimals) + ", " + ReportNumber.fixed($0, decimals: decimals) + "]" } } ?? ""
                 let interval = ci.isEmpty && entry.n < 2 ? "95% CI undefined" : "95% CI"
-                return "\(label): \(entry.name.isEmpty ? "(no name)" : entry.name)  \(entry.id)  \(metric) = \(ReportNumber.fixed(entry.mean, decimals: decimals))\(ci) (\(interval), n = \(entry.n))\n"
+                let name = entry.name.isEmpty ? "(no name)" : entry.name
+                let mean = ReportNumber.fixed(entry.mean, decimals: decimals)
+                return "\(label): \(name)  \(entry.id)  \(metric) = \(mean)\(ci) (\(interval), n = \(entry.n))\n"
             }
             var out = "\(metric) (\(higherIsBetter ? "higher" : "lower") is better), subset \(subset), \(candidates) run(s) compared\n"
             out += line("best", best)

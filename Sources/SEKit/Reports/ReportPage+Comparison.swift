@@ -7,7 +7,8 @@ extension ReportPage {
     mutating func comparisonSection(_ runs: [RunRecord]) throws -> RunRecord {
         let board = try catalog.leaderboard(Leaderboard.Request(corpus: runs[0].id.rawValue, runs: runs.map(\.id)))
         body += heading(2, "Leaderboard")
-        body += "<p>The \(runs.count) runs compared, scored on the \(HTML.escape(board.corpus.description)), subset \(HTML.escape(board.subset)): "
+        body += "<p>The \(runs.count) runs compared, scored on the \(HTML.escape(board.corpus.description)), "
+            + "subset \(HTML.escape(board.subset)): "
             + "mean ± half-width of the 95% CI; <strong>bold</strong>: best per column; mean rank over the metrics (dense ranks).</p>\n"
         let header = board.header
         let decimals = board.decimals

@@ -70,7 +70,8 @@ extension ReportPage {
         }
         guard !svgs.isEmpty else { return }
         body += heading(h, "Improvement over the noisy input by SNR")
-        body += "<p>Mean per-clip improvement (enhanced − noisy) per requested input SNR (or 5 dB band of it); whiskers: 95% CI (Student t).</p>\n"
+        body += "<p>Mean per-clip improvement (enhanced − noisy) per requested input SNR (or 5 dB band of it); "
+            + "whiskers: 95% CI (Student t).</p>\n"
         body += "<div class=\"charts\">" + svgs.joined() + "</div>\n"
         figures += svgs.count
     }

@@ -16,7 +16,9 @@ public struct SNRSubset: Sendable, Equatable {
         if let snr = Double(value), snr.isFinite { lowDB = snr; highDB = nil; return }
         guard value.hasPrefix("["), value.hasSuffix(")") else { return nil }
         let ends = value.dropFirst().dropLast().split(separator: ",", omittingEmptySubsequences: false)
-        guard ends.count == 2, let low = Double(ends[0]), let high = Double(ends[1]), low.isFinite, high.isFinite, low < high else { return nil }
+        guard ends.count == 2, let low = Double(ends[0]), let high = Double(ends[1]), low.isFinite, high.isFinite, low < high else {
+            return nil
+        }
         lowDB = low; highDB = high
     }
 

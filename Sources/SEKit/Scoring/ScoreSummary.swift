@@ -120,8 +120,10 @@ public enum ScoreSummary {
                     let present = members.compactMap { values[$0] }
                     guard !present.isEmpty else { continue }
                     let s = Summary(values: present)
+                    // One clip: the interval is undefined (NaN in the summary), nil here.
                     result.append(ScoreAggregate(metric: name, subset: subset, mean: s.mean, std: s.std,
-                                                 ci95Low: s.ci95Low.isNaN ? nil : s.ci95Low, ci95High: s.ci95High.isNaN ? nil : s.ci95High, n: s.n))
+                                                 ci95Low: s.ci95Low.isNaN ? nil : s.ci95Low,
+                                                 ci95High: s.ci95High.isNaN ? nil : s.ci95High, n: s.n))
                 }
             }
         }

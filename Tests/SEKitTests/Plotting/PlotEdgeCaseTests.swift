@@ -38,7 +38,8 @@ import Testing
     /// A silent file is drawn on the scale ending at 0 dB, not on −280…−200 dB.
     @Test func aSilentFileIsDrawnOnAScaleEndingAtZeroDB() throws {
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
-        var request = PlotRequest(files: [try write([Float](repeating: 0, count: 16000), "silent.wav", in: folder)], output: folder.file("s.svg"))
+        var request = PlotRequest(files: [try write([Float](repeating: 0, count: 16000), "silent.wav", in: folder)],
+                                  output: folder.file("s.svg"))
         request.kind = .both
         let svg = String(decoding: try PlotJob.render(request).data, as: UTF8.self)
         #expect(!svg.contains(">-280<") && !svg.contains(">-200<") && !svg.contains(">-240<"), "a scale below −200 dB")

@@ -24,7 +24,8 @@ final class UpperBoundPipeline: Sendable {
                            output: corpus, jobs: 2, params: [:], context: RunContext(catalog: catalog, commandLine: ["sekit", "mix"]))
         for (name, enhanced) in [("noisy", nil), ("identity", corpus.appendingPathComponent("noisy")),
                                  ("perfect", corpus.appendingPathComponent("clean"))] as [(String, URL?)] {
-            var request = ScoreJob.Request(pairing: .corpus(corpus, enhanced: enhanced, split: nil), metrics: [.snr, .stoi], checkpoint: name)
+            var request = ScoreJob.Request(pairing: .corpus(corpus, enhanced: enhanced, split: nil), metrics: [.snr, .stoi],
+                                           checkpoint: name)
             request.jobs = 2
             _ = try ScoreJob.run(request, context: RunContext(catalog: catalog, commandLine: ["sekit", "score", name]))
         }

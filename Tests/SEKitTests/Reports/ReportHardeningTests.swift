@@ -85,6 +85,8 @@ struct ReportHardeningTests {
         }
         let board = try p.catalog.leaderboard(Leaderboard.Request(corpus: "perfect", subset: "snr=5"))
         #expect(board.subset == "snr=[5,10)")
+        let diff = try p.catalog.diff("identity", "perfect", request: RunDiff.Request(metrics: ["stoi"], subsets: ["snr=-2.5"]))
+        #expect(diff.rows.map(\.subset) == ["snr=[-5,0)"], "\(diff.rows.map(\.subset))")
     }
 
     /// Issue 26 item 12: one representation per format for infinity: JSON "inf" (also in listings),

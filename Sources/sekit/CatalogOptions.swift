@@ -29,9 +29,10 @@ struct CatalogOptions: ParsableArguments {
 extension SourceKind: ExpressibleByArgument {}
 extension Catalog.MergeConflictPolicy: ExpressibleByArgument {}
 
-/// Writes text to standard output unbuffered by Swift's `print` (for large listings).
+/// Writes text to standard output (for large listings), through ``StandardOutput``: a failed write
+/// ends the command with a message, never silently or with a crash.
 func writeToStandardOutput(_ text: String) {
-    FileHandle.standardOutput.write(Data(text.utf8))
+    StandardOutput.write(text)
 }
 
 /// Writes a line to standard error.

@@ -13,7 +13,8 @@ struct RunsListCommand: AsyncParsableCommand {
             --filter "kind = 'score' and metrics.stoi.mean > 0.8 and params.checkpoint like 'crn%'"
 
             --order-by takes the same fields, comma-separated, each followed by asc or desc (default \
-            asc); runs missing a field sort last; ties keep newest first. Example: \
+            asc); runs missing a field sort last; ties keep newest first; a field that is not a \
+            column of the listing is shown as a column of its own, before command_line. Example: \
             --order-by "metrics.stoi.mean desc, params.epoch"
 
             \(ListingOptions.formatsHelp)

@@ -27,6 +27,7 @@ struct SEKitCommand: AsyncParsableCommand {
     /// Parses and runs the command; errors from the library are presented in flag terms
     /// (``ErrorPresentation``).
     static func main() async {
+        StandardOutput.installExitCheck()
         let command: ParsableCommand
         do { command = try parseAsRoot() } catch { exit(withError: error) }
         do {

@@ -130,7 +130,8 @@ struct ScoreCommand: ParsableCommand {
         case .csv:
             print(ScoreReport.csv(clips: clips, metrics: metrics), terminator: "")
         case .json:
-            FileHandle.standardOutput.write(try ScoreReport.json(checkpoint: checkpoint, clips: clips, summary: summary, metrics: metrics))
+            let json = try ScoreReport.json(checkpoint: checkpoint, clips: clips, summary: summary, metrics: metrics)
+            writeToStandardOutput(String(decoding: json, as: UTF8.self))
             print("")
         }
     }

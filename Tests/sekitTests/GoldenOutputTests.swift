@@ -201,7 +201,7 @@ enum GoldenCorpus {
         "oracle/s11-0000010.wav": "d15ae9d4fc2113577f9af0452497c7de94447b833bea3f745e51a8c4fafd4162",
         "oracle/s11-0000011.wav": "cffeaaf7d42b51a0c377ff394d9ea401b8bc62bd90ac946ba35a09f346a2989b",
         "pink.wav": "cd4f4ff7c49ffd7cf9448b2eddabb34e4e3e3437aa0b55a767b7871a8c1b9918",
-        "score.json": "1e5ad76a7229d10feb4edb397d9eb41ce2ad8f2a40d317883011e37344607b30",
+        "score.json": "92addeec149459afbae730808866615c7dab794a6dd4f5758b48707baf3c0924",
         "scores.csv": "4f4cb1dea30ff36fbf99a099e47a677dd34abbc18d5b28189d307e458455c888",
     ]
 }

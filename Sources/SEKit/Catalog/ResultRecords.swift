@@ -84,6 +84,13 @@ public struct RunMetricRecord: Codable, Sendable, Equatable, FetchableRecord, Pe
         self.ci95Low = ci95Low; self.ci95High = ci95High; self.n = n
     }
 
+    /// The 95% interval as reports show it: nil when not stored or for one clip, where it is
+    /// undefined (catalogues written before SEKit said so stored one of zero width).
+    public var ci95: (low: Double, high: Double)? {
+        guard n >= 2, let ci95Low, let ci95High else { return nil }
+        return (ci95Low, ci95High)
+    }
+
     public enum Columns {
         public static let runID = Column(CodingKeys.runID)
         public static let metric = Column(CodingKeys.metric)

@@ -2,12 +2,14 @@ import Foundation
 import GRDB
 
 /// `sekit runs best`: the run with the best mean of a metric, respecting the metric's direction
-/// (lower is better for LLR, WSS, CD), with its interval and the runner-up.
+/// (lower is better for LLR, WSS, CD), with its interval and the runner-up. An infinite mean ranks
+/// as the best or worst value it is; the interval of a one-clip mean is undefined (nil).
 public struct BestRun: Sendable, Codable {
     public struct Request: Sendable {
         /// A metric output name (`stoi`, `stoi_improvement`, `llr_noisy`...).
         public var metric: String
-        /// `all` or a subset label as stored (`snr=0`, `split=test`).
+        /// `all` or a subset label as stored (`snr=0`, `split=test`); `snr=X` also names the 5 dB
+        /// band holding X when SNRs were drawn from a range (`snr=[0,5)`).
         public var subset = "all"
         public var kind: RunKind = .score
         /// Only runs on this corpus (a mix run, or a score run on it; id, prefix or name).
@@ -50,7 +52,7 @@ extension Catalog {
         }
         let compiled = try CatalogFilter.compile(request.filter, context: .runs)
         let allowed = try request.corpus.map { reference throws(CatalogError) in Set(try scoreRuns(on: try corpus(named: reference)).map(\.id)) }
-        let subset = request.subset == "all" ? "" : request.subset
+        let subset = try resolveSubset(request.subset, metric: request.metric, kind: request.kind)
         var entries = try read { db in
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT runs.id, runs.name, runs.started_at, m.mean, m.ci95_low, m.ci95_high, m.n
@@ -59,13 +61,16 @@ extension Catalog {
                 """, arguments: [request.metric, subset, request.kind.rawValue] + compiled.arguments)
             var entries: [BestRun.Entry] = []
             while let row = try rows.next() {
+                let n: Int = row[6]
+                // One clip: no interval (older catalogues stored one of zero width).
                 entries.append(BestRun.Entry(id: RunID(row[0]), name: row[1], startedAt: row[2], mean: row[3],
-                                             ci95Low: row[4], ci95High: row[5], n: row[6]))
+                                             ci95Low: n < 2 ? nil : row[4], ci95High: n < 2 ? nil : row[5], n: n))
             }
             return entries
         }
         if let allowed { entries = entries.filter { allowed.contains($0.id) } }
-        entries = entries.filter { $0.mean.isFinite }
+        // +inf and -inf (the SNR of a perfect estimate) are the best or worst means there are; NaN is no mean.
+        entries = entries.filter { !$0.mean.isNaN }
         entries.sort { x, y in
             if x.mean != y.mean { return higherIsBetter ? x.mean > y.mean : x.mean < y.mean }
             return (x.startedAt, x.id.rawValue) > (y.startedAt, y.id.rawValue)
@@ -73,7 +78,8 @@ extension Catalog {
         guard let best = entries.first else {
             throw .invalidParameter(name: "metric", value: request.metric, reason: "no finished \(request.kind.rawValue) run has it in subset \(request.subset)\(request.corpus.map { " on corpus \($0)" } ?? "")\(request.filter.map { " matching \($0)" } ?? "")")
         }
-        return BestRun(metric: request.metric, subset: request.subset, higherIsBetter: higherIsBetter, candidates: entries.count,
+        return BestRun(metric: request.metric, subset: subset.isEmpty ? "all" : subset, higherIsBetter: higherIsBetter,
+                       candidates: entries.count,
                        best: best, runnerUp: entries.count > 1 ? entries[1] : nil)
     }
 }

@@ -10,19 +10,27 @@ import GRDB
 /// the noisy input itself (`score --corpus` without `--enhanced`), else the `_noisy` aggregates of
 /// the latest run that has them. Ranks are dense (equal means share a rank) per metric, among the
 /// checkpoint rows, averaged over the metrics a row has; the noisy row is not ranked or marked.
+/// Means are compared as printed (at the column's decimals, ``ReportNumber/decimals(metric:values:)``):
+/// values that print the same are ties, sharing a rank and the best mark; +inf and −inf (the SNR of
+/// a perfect estimate) rank as the best or worst values they are. The interval of a one-clip mean
+/// is undefined (`ciHalfWidth` nil).
 public struct Leaderboard: Sendable, Codable {
     public struct Request: Sendable {
         /// The corpus: its mix run, or any score run on it (id, unique prefix or name).
         public var corpus: String
         /// Metric names (nil: every metric scored by a checkpoint row, registry order first).
         public var metrics: [String]?
-        /// `all` or a subset label as `sekit score` stores it (`snr=0`, `split=test`).
+        /// `all` or a subset label as `sekit score` stores it (`snr=0`, `split=test`); `snr=X` also
+        /// names the 5 dB band holding X when SNRs were drawn from a range (`snr=[0,5)`).
         public var subset = "all"
         /// Every score run, not only the latest per checkpoint name.
         public var all = false
+        /// Only these score runs as rows, every one of them (the noisy-input row stays as the
+        /// reference unless it is one of them); each must be a finished score run on the corpus.
+        public var runs: [RunID]?
 
-        public init(corpus: String, metrics: [String]? = nil, subset: String = "all", all: Bool = false) {
-            self.corpus = corpus; self.metrics = metrics; self.subset = subset; self.all = all
+        public init(corpus: String, metrics: [String]? = nil, subset: String = "all", all: Bool = false, runs: [RunID]? = nil) {
+            self.corpus = corpus; self.metrics = metrics; self.subset = subset; self.all = all; self.runs = runs
         }
     }
 
@@ -32,7 +40,7 @@ public struct Leaderboard: Sendable, Codable {
         /// Half the width of the 95% interval of the mean; nil when not stored (one clip).
         public var ciHalfWidth: Double?
         public var n: Int
-        /// Best value of its column among the checkpoint rows.
+        /// Best value of its column among the checkpoint rows (ties at the printed precision all marked).
         public var best: Bool
     }
 
@@ -88,18 +96,22 @@ extension Catalog {
         guard !runs.isEmpty else {
             throw .invalidParameter(name: "corpus", value: request.corpus, reason: "no finished score run on the \(corpus)")
         }
-        let subset = request.subset == "all" ? "" : request.subset
+        if let asked = request.runs { try Self.checkAllOnCorpus(asked, runs: runs, corpus: corpus, catalog: self) }
+        let subset = try resolveSubset(request.subset, runs: runs.map(\.id))
         let aggregates = try runMetrics(of: runs.map(\.id), subset: subset)
         var referenceRun: RunRecord?
         var checkpoints: [RunRecord] = []
         var seenNames = Set<String>()
         for run in runs {
+            if let asked = request.runs {
+                if asked.contains(run.id) { checkpoints.append(run); continue }
+            }
             let params = try paramValues(of: run.id)
             if params["corpus"] != nil && params["enhanced"] == nil {
                 if referenceRun == nil { referenceRun = run }
                 continue
             }
-            if !request.all && !seenNames.insert(run.name).inserted { continue }
+            if request.runs != nil || (!request.all && !seenNames.insert(run.name).inserted) { continue }
             checkpoints.append(run)
         }
         let scored = checkpoints.flatMap { aggregates[$0.id]?.keys.map { $0 } ?? [] }
@@ -112,14 +124,18 @@ extension Catalog {
                             runID: run.id, isReference: false,
                             cells: metrics.map { aggregates[run.id]?[$0] }, meanRank: nil)
         }
-        Self.rank(&rows, higherIsBetter: metrics.map { MetricRegistry.output(forSeries: $0)?.higherIsBetter })
-        rows.sort { ($0.meanRank ?? .infinity, $0.name) < ($1.meanRank ?? .infinity, $1.name) }
-        if let reference = referenceRun ?? runs.first(where: { run in metrics.contains { aggregates[run.id]?[$0 + "_noisy"] != nil } }) {
-            let suffix = reference.id == referenceRun?.id ? "" : "_noisy"
-            rows.insert(Leaderboard.Row(name: "noisy", runID: reference.id, isReference: true,
-                                        cells: metrics.map { aggregates[reference.id]?[$0 + suffix] }, meanRank: nil), at: 0)
+        var reference: Leaderboard.Row?
+        if let run = referenceRun ?? runs.first(where: { run in metrics.contains { aggregates[run.id]?[$0 + "_noisy"] != nil } }) {
+            let suffix = run.id == referenceRun?.id ? "" : "_noisy"
+            reference = Leaderboard.Row(name: "noisy", runID: run.id, isReference: true,
+                                        cells: metrics.map { aggregates[run.id]?[$0 + suffix] }, meanRank: nil)
         }
-        return Leaderboard(corpus: corpus, subset: request.subset, metrics: metrics,
+        // Compared at the decimals the board prints, which the reference row's values take part in.
+        let decimals = Leaderboard.decimals(metrics: metrics, rows: rows + (reference.map { [$0] } ?? []))
+        Self.rank(&rows, higherIsBetter: metrics.map { MetricRegistry.output(forSeries: $0)?.higherIsBetter }, decimals: decimals)
+        rows.sort { ($0.meanRank ?? .infinity, $0.name) < ($1.meanRank ?? .infinity, $1.name) }
+        if let reference { rows.insert(reference, at: 0) }
+        return Leaderboard(corpus: corpus, subset: subset.isEmpty ? "all" : subset, metrics: metrics,
                            higherIsBetter: metrics.map { MetricRegistry.output(forSeries: $0)?.higherIsBetter }, rows: rows)
     }
 
@@ -138,15 +154,20 @@ extension Catalog {
         return requested
     }
 
-    /// Marks the best cell per column and sets each row's mean dense rank.
-    static func rank(_ rows: inout [Leaderboard.Row], higherIsBetter: [Bool?]) {
+    /// Marks the best cell per column and sets each row's mean dense rank, means compared as printed
+    /// with `decimals` per column (nil: exactly); ±inf rank as the extremes they are, NaN not at all.
+    static func rank(_ rows: inout [Leaderboard.Row], higherIsBetter: [Bool?], decimals: [Int]? = nil) {
         var rankSums = [Double](repeating: 0, count: rows.count)
         var rankCounts = [Int](repeating: 0, count: rows.count)
         for (column, direction) in higherIsBetter.enumerated() {
             guard let direction else { continue }
-            let present = rows.indices.filter { rows[$0].cells[column].map { $0.mean.isFinite } ?? false }
+            let present = rows.indices.filter { rows[$0].cells[column].map { !$0.mean.isNaN } ?? false }
             guard !present.isEmpty else { continue }
-            let ranks = Ranking.denseRanks(present.map { rows[$0].cells[column]!.mean }, higherIsBetter: direction)
+            let printed = present.map { row in
+                let mean = rows[row].cells[column]!.mean
+                return decimals.flatMap { Double(ReportNumber.fixed(mean, decimals: $0[column])) } ?? mean
+            }
+            let ranks = Ranking.denseRanks(printed, higherIsBetter: direction)
             for (k, row) in present.enumerated() {
                 rankSums[row] += Double(ranks[k])
                 rankCounts[row] += 1
@@ -154,6 +175,25 @@ extension Catalog {
             }
         }
         for row in rows.indices where rankCounts[row] > 0 { rows[row].meanRank = rankSums[row] / Double(rankCounts[row]) }
+    }
+
+    /// Throws unless every run in `asked` is one of `runs` (the finished score runs on `corpus`),
+    /// naming each that is not and what it is instead.
+    static func checkAllOnCorpus(_ asked: [RunID], runs: [RunRecord], corpus: ScoredCorpus, catalog: Catalog) throws(CatalogError) {
+        let on = Set(runs.map(\.id))
+        var problems: [String] = []
+        for id in asked where !on.contains(id) {
+            let run = try catalog.resolveRun(id.rawValue)
+            let label = run.name.isEmpty ? id.rawValue : "\(run.name) (\(id.rawValue.prefix(8)))"
+            if run.kind != .score { problems.append("\(label) is a \(run.kind.rawValue) run, not a score run") }
+            else if run.status != .finished { problems.append("\(label) is \(run.status.rawValue), not finished") }
+            else { problems.append("\(label) scored the \((try? catalog.scoredCorpus(of: run))?.description ?? "another corpus")") }
+        }
+        guard problems.isEmpty else {
+            throw .invalidParameter(name: "runs", value: asked.map(\.rawValue).joined(separator: ","),
+                                    reason: "runs compared side by side must be finished score runs on one corpus, the \(corpus); "
+                                        + problems.joined(separator: "; "))
+        }
     }
 
     /// Stored aggregates of `runs` in `subset` (`""` for all clips): run → metric → cell.
@@ -167,8 +207,9 @@ extension Catalog {
                 WHERE subset = ? AND run_id IN (\(marks))
                 """, arguments: StatementArguments([subset] + runs.map(\.rawValue)))
             while let row = try rows.next() {
-                let low: Double? = row[3], high: Double? = row[4]
-                let half = low.flatMap { low in high.map { ($0 - low) / 2 } }
+                let low: Double? = row[3], high: Double? = row[4], n: Int = row[5]
+                // One clip: no interval (older catalogues stored one of zero width).
+                let half = n < 2 ? nil : low.flatMap { low in high.map { ($0 - low) / 2 } }
                 result[RunID(row[0]), default: [:]][row[1]] = Leaderboard.Cell(mean: row[2], ciHalfWidth: half, n: row[5], best: false)
             }
             return result

@@ -82,7 +82,9 @@ enum RunDiffStatistics {
         guard let requested else { return all }
         return try requested.map { label throws(CatalogError) in
             let wanted = label == "" ? "all" : label
-            guard let subset = all.first(where: { $0.label == wanted }) else {
+            // `snr=0` also names the 5 dB band of continuous draws holding 0 dB (`snr=[0,5)`).
+            let resolved = SNRSubset.resolve(wanted, among: all.map(\.label)) ?? wanted
+            guard let subset = all.first(where: { $0.label == resolved }) else {
                 let known = all.map(\.label).joined(separator: ", ")
                 let hint = snrDB.allSatisfy({ $0 == nil }) ? " (the clips are not in the catalogue, so they have no SNR or split)" : ""
                 throw .invalidParameter(name: "subset", value: label, reason: "no such subset of the clips compared; known: \(known)\(hint)")

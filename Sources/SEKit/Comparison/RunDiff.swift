@@ -17,8 +17,8 @@ public struct RunDiff: Sendable, Codable {
     public struct Request: Sendable {
         /// Metric names to compare (nil: every metric both runs scored, in A's order).
         public var metrics: [String]?
-        /// Subset labels (`all`, `snr=0`, `split=test`, `snr=[0,5)`); nil: every subset of the
-        /// clips compared, as `sekit score` summarises them.
+        /// Subset labels (`all`, `snr=0`, `split=test`, `snr=[0,5)`; `snr=X` also names the 5 dB band
+        /// holding X); nil: every subset of the clips compared, as `sekit score` summarises them.
         public var subsets: [String]?
         /// Compare runs scored on different corpora (unpaired statistics).
         public var unpaired = false

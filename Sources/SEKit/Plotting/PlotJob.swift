@@ -128,7 +128,9 @@ public enum PlotJob {
             do { buffer = try AudioFile.read(at: file) } catch { throw PlotError.file(path: file.path, reason: "\(error)") }
             guard !buffer.samples.isEmpty else { throw PlotError.file(path: file.path, reason: "holds no samples") }
             if let maxSeconds {
-                let keep = min(buffer.samples.count, max(1, Int((maxSeconds * Double(buffer.sampleRate)).rounded())))
+                // In Double: a span longer than any file (1e15 s) keeps the whole file, it does not overflow Int.
+                let wanted = (maxSeconds * Double(buffer.sampleRate)).rounded()
+                let keep = wanted >= Double(buffer.samples.count) ? buffer.samples.count : max(1, Int(wanted))
                 if keep < buffer.samples.count { buffer = AudioBuffer(samples: Array(buffer.samples.prefix(keep)), sampleRate: buffer.sampleRate) }
             } else if let first = signals.first {
                 if buffer.sampleRate != first.sampleRate {

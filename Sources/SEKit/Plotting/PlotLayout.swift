@@ -61,10 +61,11 @@ struct PlotLayout {
         return figure
     }
 
-    /// The highest spectrogram level of any panel, dB.
+    /// The highest spectrogram level of any panel, dB, silence (``SignalPicture/silenceDB``) left
+    /// out; nil when there is no spectrogram or every cell is silent (the colour scale then ends at 0 dB).
     func spectrogramMaxDB(_ panels: [Panel]) -> Double? {
         panels.compactMap { panel -> Double? in
-            if case let .spectrogram(levels, _, _, _) = panel.content { return levels.max() }
+            if case let .spectrogram(levels, _, _, _) = panel.content { return levels.filter { $0 > SignalPicture.silenceDB }.max() }
             return nil
         }.max()
     }
@@ -115,13 +116,28 @@ struct PlotLayout {
     }
 
     private func timeAxis(under rect: Figure.Rect, seconds: Double, into figure: inout Figure) {
-        let (ticks, decimals) = NiceTicks.ticks(from: 0, to: seconds, count: 10)
+        // About 10 ticks, fewer when their labels (more decimals on a short span) would touch.
+        var count = 10
+        var (ticks, decimals) = NiceTicks.ticks(from: 0, to: seconds, count: count)
+        while count > 1, !Self.labelsFit(ticks, decimals: decimals, pixelsPerUnit: seconds > 0 ? (rect.width - 1) / seconds : 0) {
+            count -= 1
+            (ticks, decimals) = NiceTicks.ticks(from: 0, to: seconds, count: count)
+        }
         for tick in ticks {
             let x = rect.x + (seconds > 0 ? tick / seconds : 0) * (rect.width - 1)
             figure.add(.line(x1: x, y1: rect.maxY + 1, x2: x, y2: rect.maxY + 5, .axis))
             figure.add(.text(NiceTicks.label(tick, decimals: decimals), x: x, y: rect.maxY + 16, size: .small, anchor: .middle, .axis))
         }
         figure.add(.text("Time (s)", x: rect.x + rect.width / 2, y: rect.maxY + 40, size: .small, anchor: .middle, .axis))
+    }
+
+    /// Whether the labels of `ticks`, centred on them (`pixelsPerUnit` apart per unit of value), leave
+    /// a gap between neighbours.
+    static func labelsFit(_ ticks: [Double], decimals: Int, pixelsPerUnit: Double) -> Bool {
+        guard ticks.count > 1 else { return true }
+        let scale = Figure.TextSize.small.rawValue
+        let widest = ticks.map { BitmapFont.width(of: NiceTicks.label($0, decimals: decimals), scale: scale) }.max()!
+        return Double(widest + 12) <= (ticks[1] - ticks[0]) * pixelsPerUnit
     }
 
     private func colourBar(top: Double, bottom: Double, maxDB: Double, into figure: inout Figure) {

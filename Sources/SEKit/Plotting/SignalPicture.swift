@@ -3,6 +3,9 @@ import Foundation
 /// What one panel shows of one signal, reduced to the figure's pixel grid: the spectrogram's
 /// level per pixel (dB re full scale), or the RMS level per pixel column (dBFS).
 enum SignalPicture {
+    /// The level given to silence (no power at all), dB: below anything a signal measures.
+    static let silenceDB = -200.0
+
     /// The STFT used for spectrograms: a Hann window of about 32 ms (a power of two), hop a quarter
     /// of it, centred frames (SEKit's `STFT`, as features and synthesis use it).
     static func configuration(sampleRate: Int) -> STFTConfiguration {
@@ -22,7 +25,7 @@ enum SignalPicture {
         let window = c.paddedWindow()
         let fullScale = Double(window.reduce(0, +)) / 2
         let reference = fullScale * fullScale
-        var grid = [Double](repeating: -200, count: columns * rows)
+        var grid = [Double](repeating: silenceDB, count: columns * rows)
         var scratch: [Float] = []
         var block = [Float]()
         var binPower = [Double](repeating: 0, count: bins)
@@ -44,7 +47,7 @@ enum SignalPicture {
                     var sum = 0.0
                     for k in low..<high { sum += binPower[k] }
                     let power = sum / Double((high - low) * count)
-                    grid[row * columns + column] = power > 0 ? 10 * log10(power / reference) : -200
+                    grid[row * columns + column] = power > 0 ? 10 * log10(power / reference) : silenceDB
                 }
             }
         }
@@ -71,7 +74,7 @@ enum SignalPicture {
             var sum = 0.0
             for i in first..<end { sum += Double(samples[i]) * Double(samples[i]) }
             let meanSquare = sum / Double(end - first)
-            return meanSquare > 0 ? 10 * log10(meanSquare) : -200
+            return meanSquare > 0 ? 10 * log10(meanSquare) : silenceDB
         }
     }
 }

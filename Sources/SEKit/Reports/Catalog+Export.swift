@@ -57,7 +57,8 @@ extension Catalog {
     public static let runListingColumns = ["id", "kind", "name", "status", "started_at", "finished_at", "clips", "command_line"]
 
     /// Writes the runs of `kind` (nil: every kind) matching `filter` in `format` to `sink`; returns
-    /// how many. Ordered by `orderBy` (see ``CatalogOrdering``), then newest first.
+    /// how many. Ordered by `orderBy` (see ``CatalogOrdering``), then newest first; a sort field that
+    /// is not one of ``runListingColumns`` gets a column of its own, named as written, before `command_line`.
     @discardableResult
     public func exportRuns(kind: RunKind? = nil, filter: String?, orderBy: String? = nil, format: TableFormat, limit: Int? = nil,
                            sink: @escaping (String) -> Void) throws(CatalogError) -> Int {
@@ -67,21 +68,31 @@ extension Catalog {
             compiled.arguments = [kind.rawValue] + compiled.arguments
         }
         let order = try CatalogOrdering.compile(orderBy, context: .runs)
+        // A sort key the listing does not show (`metrics.stoi.mean`, `params.epoch`) is shown, before
+        // `command_line`: a reader sees what the rows are ordered by.
+        var shownKeys: [CatalogOrdering.Key] = []
+        for key in try CatalogOrdering.keys(orderBy, context: .runs) ?? []
+        where !Self.runListingColumns.contains(key.field.lowercased()) && !shownKeys.contains(where: { $0.field == key.field }) {
+            shownKeys.append(key)
+        }
+        let columns = Self.runListingColumns.dropLast() + shownKeys.map(\.field) + ["command_line"]
         var sql = """
             SELECT id, kind, name, status, started_at, finished_at,
                    max((SELECT count(*) FROM clips WHERE clips.run_id = runs.id),
                        (SELECT count(DISTINCT clip_id) FROM clip_scores WHERE clip_scores.run_id = runs.id)),
-                   command_line
+                   \(shownKeys.map { $0.sql + ", " }.joined())command_line
             FROM runs WHERE \(compiled.sql) ORDER BY \(order.map { $0.sql + ", " } ?? "")started_at DESC, id
             """
         if let limit { sql += " LIMIT \(max(0, limit))" }
-        var writer = TableWriter(columns: Self.runListingColumns, format: format, sink: sink)
-        var arguments = compiled.arguments
+        var writer = TableWriter(columns: Array(columns), format: format, sink: sink)
+        var arguments = StatementArguments()
+        for key in shownKeys { arguments += key.arguments }
+        arguments += compiled.arguments
         if let order { arguments += order.arguments }
         try read { db in
             let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
             while let row = try rows.next() {
-                writer.append((0..<Self.runListingColumns.count).map { TableCell(row[$0] as DatabaseValue) })
+                writer.append((0..<columns.count).map { TableCell(row[$0] as DatabaseValue) })
             }
         }
         return writer.finish()

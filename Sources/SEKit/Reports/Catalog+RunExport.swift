@@ -42,8 +42,8 @@ extension Catalog {
                 }
                 for name in metricNames {
                     guard let m = metrics[run.id]?[name] else { row += Array(repeating: .null, count: Self.runExportMetricStats.count); continue }
-                    row += [.real(m.mean), m.std.map { .real($0) } ?? .null, m.ci95Low.map { .real($0) } ?? .null,
-                            m.ci95High.map { .real($0) } ?? .null, .integer(Int64(m.n))]
+                    row += [.real(m.mean), m.std.map { .real($0) } ?? .null, m.ci95.map { .real($0.low) } ?? .null,
+                            m.ci95.map { .real($0.high) } ?? .null, .integer(Int64(m.n))]
                 }
                 writer.append(row)
             }

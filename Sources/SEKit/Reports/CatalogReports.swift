@@ -129,7 +129,7 @@ extension Catalog.RunDetails {
         if !metrics.isEmpty {
             lines.append("metrics:")
             lines += metrics.map { m in
-                let ci = m.ci95Low.flatMap { low in m.ci95High.map { String(format: " [%.4g, %.4g]", low, $0) } } ?? ""
+                let ci = m.ci95.map { String(format: " [%.4g, %.4g]", $0.low, $0.high) } ?? (m.n < 2 ? " [95% CI undefined]" : "")
                 return "  \(m.metric)\(m.subset.isEmpty ? "" : " (\(m.subset))"): mean \(String(format: "%.4g", m.mean))\(ci) n=\(m.n)"
             }
         }
@@ -156,8 +156,8 @@ extension Catalog.RunDetails {
             let subset = m.subset.isEmpty ? "" : "[\(m.subset)]"
             add("metrics.\(m.metric).mean\(subset)", .real(m.mean))
             add("metrics.\(m.metric).std\(subset)", m.std.map(TableCell.real) ?? .null)
-            add("metrics.\(m.metric).ci95_low\(subset)", m.ci95Low.map(TableCell.real) ?? .null)
-            add("metrics.\(m.metric).ci95_high\(subset)", m.ci95High.map(TableCell.real) ?? .null)
+            add("metrics.\(m.metric).ci95_low\(subset)", m.ci95.map { .real($0.low) } ?? .null)
+            add("metrics.\(m.metric).ci95_high\(subset)", m.ci95.map { .real($0.high) } ?? .null)
             add("metrics.\(m.metric).n\(subset)", .integer(Int64(m.n)))
         }
         return ReportTable(columns: ["field", "value"], rows: rows)

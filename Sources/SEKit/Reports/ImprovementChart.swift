@@ -23,13 +23,19 @@ struct ImprovementChart {
 
     var figure: Figure {
         let plotWidth = Double(Self.width) - Self.left - Self.right, plotHeight = Double(Self.height) - Self.top - Self.bottom
-        let values: [Double] = bars.flatMap { bar -> [Double] in [bar.mean, bar.low ?? bar.mean, bar.high ?? bar.mean] } + [0]
+        // The axis spans the finite values (and 0); an infinite mean (the SNR of a perfect estimate)
+        // is a bar to the plot's edge, labelled, and a NaN mean no bar.
+        let values: [Double] = bars.flatMap { bar -> [Double] in [bar.mean, bar.low ?? bar.mean, bar.high ?? bar.mean] }
+            .filter(\.isFinite) + [0]
         var low: Double = values.min()!, high: Double = values.max()!
         if high - low < 1e-9 { high += 1; low -= 1 }
         let pad = (high - low) * 0.08
         low -= low < 0 ? pad : 0
         high += high > 0 ? pad : 0
-        func y(_ v: Double) -> Double { Self.top + (high - v) / (high - low) * plotHeight }
+        func y(_ v: Double) -> Double {
+            guard v.isFinite else { return v > 0 ? Self.top : Self.top + plotHeight }
+            return Self.top + (high - v) / (high - low) * plotHeight
+        }
         let unitText = unit.isEmpty ? "" : " (\(unit))"
         var figure = Figure(width: Self.width, height: Self.height,
                             description: "Mean \(metric) improvement over the noisy input\(unitText) per input SNR, with 95% confidence intervals: "
@@ -46,8 +52,16 @@ struct ImprovementChart {
             let centre = Self.left + slot * (Double(index) + 0.5), half = min(28, slot * 0.32)
             let better = higherIsBetter ? bar.mean >= 0 : bar.mean <= 0
             let colour = better ? Colormap.color(0.62) : PlotColor(200, 82, 60)
-            figure.add(.fill(Figure.Rect(x: centre - half, y: min(y(0), y(bar.mean)), width: 2 * half, height: abs(y(bar.mean) - y(0))), colour))
-            if let lowCI = bar.low, let highCI = bar.high {
+            if !bar.mean.isNaN {
+                let rect = Figure.Rect(x: centre - half, y: min(y(0), y(bar.mean)), width: 2 * half, height: abs(y(bar.mean) - y(0)))
+                figure.add(.fill(rect, colour))
+            }
+            if !bar.mean.isFinite {
+                let edge = bar.mean < 0 ? Self.top + plotHeight - 10 : Self.top + 10
+                let text = bar.mean.isNaN ? "nan" : ReportNumber.fixed(bar.mean, decimals: 0, signed: true)
+                figure.add(.text(text, x: centre, y: bar.mean.isNaN ? y(0) - 10 : edge, size: .small, anchor: .middle, .black))
+            }
+            if let lowCI = bar.low, let highCI = bar.high, lowCI.isFinite, highCI.isFinite {
                 figure.add(.line(x1: centre, y1: y(highCI), x2: centre, y2: y(lowCI), .black))
                 figure.add(.line(x1: centre - 5, y1: y(highCI), x2: centre + 5, y2: y(highCI), .black))
                 figure.add(.line(x1: centre - 5, y1: y(lowCI), x2: centre + 5, y2: y(lowCI), .black))

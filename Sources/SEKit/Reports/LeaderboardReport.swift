@@ -18,9 +18,10 @@ extension Leaderboard {
             let rows = self.rows.map { row -> [LatexTable.Cell] in
                 [.text(row.name)] + zip(row.cells, decimals).map { cell, decimals -> LatexTable.Cell in
                     guard let cell else { return .latex("--") }
-                    var value = ReportNumber.fixed(cell.mean, decimals: decimals)
+                    var value = ReportNumber.latexMath(cell.mean, decimals: decimals)
                     if cell.best && !row.isReference { value = "\\mathbf{\(value)}" }
-                    let half = cell.ciHalfWidth.map { " \\pm " + ReportNumber.fixed($0, decimals: decimals) } ?? ""
+                    let half = cell.ciHalfWidth.map { " \\pm " + ReportNumber.latexMath($0, decimals: decimals) }
+                        ?? (cell.n < 2 ? "\\ (n=\(cell.n))" : "")
                     return .latex("$\(value)\(half)$")
                 } + [.latex(row.meanRank.map { ReportNumber.fixed($0, decimals: 2) } ?? "--")]
             }
@@ -40,16 +41,23 @@ extension Leaderboard {
     }
 
     /// Decimals per metric column.
-    var decimals: [Int] {
+    var decimals: [Int] { Self.decimals(metrics: metrics, rows: rows) }
+
+    /// Decimals per metric column of a board with `rows` (what it prints, and what ranks compare).
+    static func decimals(metrics: [String], rows: [Row]) -> [Int] {
         metrics.indices.map { column in
             ReportNumber.decimals(metric: metrics[column], values: rows.compactMap { $0.cells[column]?.mean })
         }
     }
 
-    /// A cell as `mean ± half-width`.
+    /// A cell as `mean ± half-width`, or `mean (n=1)` for a one-clip mean (its interval is undefined).
     static func text(of cell: Cell, decimals: Int) -> String {
         var text = ReportNumber.fixed(cell.mean, decimals: decimals)
-        if let half = cell.ciHalfWidth { text += " ± " + ReportNumber.fixed(half, decimals: decimals) }
+        if let half = cell.ciHalfWidth {
+            text += " ± " + ReportNumber.fixed(half, decimals: decimals)
+        } else if cell.n < 2 {
+            text += " (n=\(cell.n))"
+        }
         return text
     }
 
@@ -88,7 +96,10 @@ extension BestRun {
             let decimals = ReportNumber.decimals(metric: metric, values: [best.mean])
             func line(_ label: String, _ entry: Entry) -> String {
                 let ci = entry.ci95Low.flatMap { low in entry.ci95High.map { " [" + ReportNumber.fixed(low, decimals: decimals) + ", " + ReportNumber.fixed($0, decimals: decimals) + "]" } } ?? ""
-                return "\(label): \(entry.name.isEmpty ? "(no name)" : entry.name)  \(entry.id)  \(metric) = \(ReportNumber.fixed(entry.mean, decimals: decimals))\(ci) (95% CI, n = \(entry.n))\n"
+                let interval = ci.isEmpty && entry.n < 2 ? "95% CI undefined" : "95% CI"
+                let name = entry.name.isEmpty ? "(no name)" : entry.name
+                let mean = ReportNumber.fixed(entry.mean, decimals: decimals)
+                return "\(label): \(name)  \(entry.id)  \(metric) = \(mean)\(ci) (\(interval), n = \(entry.n))\n"
             }
             var out = "\(metric) (\(higherIsBetter ? "higher" : "lower") is better), subset \(subset), \(candidates) run(s) compared\n"
             out += line("best", best)

@@ -21,6 +21,13 @@ public enum ReportNumber {
         return signed && value >= 0 && !text.hasPrefix("-") ? "+" + text : text
     }
 
+    /// `value` for LaTeX math mode: ``fixed(_:decimals:signed:)``, with infinities as `\infty`,
+    /// `-\infty` and NaN as `\mathrm{nan}`.
+    public static func latexMath(_ value: Double, decimals: Int) -> String {
+        guard value.isFinite else { return value.isNaN ? "\\mathrm{nan}" : (value > 0 ? "\\infty" : "-\\infty") }
+        return fixed(value, decimals: decimals)
+    }
+
     /// A p-value: three decimals down to 0.001, then scientific with two digits; `<1e-300` for
     /// one that underflows (a huge effect on thousands of clips); `-` for none.
     public static func pValue(_ p: Double?) -> String {

@@ -39,8 +39,15 @@ extension ReportPage {
             if let url = pair.noisy ?? (pair.enhanced != nil && params["enhanced"] == nil ? pair.enhanced : nil) { files.append(("noisy", url)) }
             if params["enhanced"] != nil, let url = pair.enhanced { files.append(("enhanced", url)) }
             if let url = pair.reference { files.append(("clean", url)) }
+            let missing = files.filter { !FileManager.default.fileExists(atPath: $0.1.path) }
             files = files.filter { FileManager.default.fileExists(atPath: $0.1.path) }
-            guard !files.isEmpty else { body += "<p>The clip's files are no longer there.</p>\n"; continue }
+            if !missing.isEmpty {
+                // Said, not silently left out: a panel and a player fewer than the reader expects.
+                body += "<p class=\"note\">Not shown, no longer there: " + missing.map { label, url in
+                    "\(HTML.escape(label)) (<code>\(HTML.escape(url.path))</code>)"
+                }.joined(separator: ", ") + ".</p>\n"
+            }
+            guard !files.isEmpty else { continue }
             var plot = PlotRequest(files: files.map(\.1), output: URL(fileURLWithPath: "figure.png"))
             plot.labels = files.map(\.0)
             plot.widthPixels = 1000

@@ -1,12 +1,14 @@
 import Foundation
 
 extension ReportPage {
-    /// Several runs: the leaderboard of their corpus, and the comparison of the best two. Returns
-    /// the best run (lowest mean rank among the runs asked for).
+    /// Several runs: the leaderboard of the runs asked for (every one of them, and no other but the
+    /// noisy input as reference), and the comparison of the best two. Returns the best run (lowest
+    /// mean rank). Throws, naming them, when the runs are not all finished score runs on one corpus.
     mutating func comparisonSection(_ runs: [RunRecord]) throws -> RunRecord {
-        let board = try catalog.leaderboard(Leaderboard.Request(corpus: runs[0].id.rawValue))
+        let board = try catalog.leaderboard(Leaderboard.Request(corpus: runs[0].id.rawValue, runs: runs.map(\.id)))
         body += heading(2, "Leaderboard")
-        body += "<p>Every checkpoint scored on the \(HTML.escape(board.corpus.description)), subset \(HTML.escape(board.subset)): "
+        body += "<p>The \(runs.count) runs compared, scored on the \(HTML.escape(board.corpus.description)), "
+            + "subset \(HTML.escape(board.subset)): "
             + "mean ± half-width of the 95% CI; <strong>bold</strong>: best per column; mean rank over the metrics (dense ranks).</p>\n"
         let header = board.header
         let decimals = board.decimals
@@ -17,9 +19,8 @@ extension ReportPage {
             } + [Self.number(row.meanRank, decimals: 2)]
         }
         body += HTML.table(id: "leaderboard", caption: "Leaderboard", header: header, rows: rows, sortable: true)
-        // The best two of the runs asked for, by mean rank.
-        let asked = Set(runs.map(\.id))
-        let ranked = board.rows.filter { !$0.isReference && asked.contains($0.runID) }.sorted { ($0.meanRank ?? .infinity) < ($1.meanRank ?? .infinity) }
+        // The best two, by mean rank (the board's order).
+        let ranked = board.rows.filter { !$0.isReference }
         let bestID = ranked.first?.runID ?? runs[0].id
         let best = runs.first { $0.id == bestID } ?? runs[0]
         if ranked.count >= 2 {

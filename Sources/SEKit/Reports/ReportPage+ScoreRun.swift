@@ -40,8 +40,10 @@ extension ReportPage {
             for (index, record) in values.enumerated() {
                 guard let record else { row.append(HTML.Cell("–")); continue }
                 var text = ReportNumber.fixed(record.mean, decimals: decimals, signed: index == 2)
-                if let low = record.ci95Low, let high = record.ci95High {
+                if let (low, high) = record.ci95 {
                     text += " [\(ReportNumber.fixed(low, decimals: decimals)), \(ReportNumber.fixed(high, decimals: decimals))]"
+                } else if record.n < 2 {
+                    text += " [undefined, n = \(record.n)]"
                 }
                 row.append(HTML.Cell(text, sortValue: record.mean))
             }
@@ -57,9 +59,9 @@ extension ReportPage {
         for metric in metrics.prefix(6) {
             let bars = details.metrics.filter { $0.metric == metric + "_improvement" && $0.subset.hasPrefix("snr=") }
                 .compactMap { record -> (Double, ImprovementChart.Bar)? in
-                    guard let snr = Double(record.subset.dropFirst(4)) else { return nil }
-                    return (snr, ImprovementChart.Bar(label: "\(ReportNumber.fixed(snr, decimals: snr == snr.rounded() ? 0 : 1)) dB", mean: record.mean,
-                                                      low: record.ci95Low, high: record.ci95High, n: record.n))
+                    guard let band = SNRSubset(label: record.subset) else { return nil }
+                    return (band.lowDB, ImprovementChart.Bar(label: band.chartLabel, mean: record.mean,
+                                                             low: record.ci95?.low, high: record.ci95?.high, n: record.n))
                 }.sorted { $0.0 < $1.0 }.map(\.1)
             guard !bars.isEmpty else { continue }
             let output = Metric(rawValue: metric)?.output
@@ -68,7 +70,8 @@ extension ReportPage {
         }
         guard !svgs.isEmpty else { return }
         body += heading(h, "Improvement over the noisy input by SNR")
-        body += "<p>Mean per-clip improvement (enhanced − noisy) per requested input SNR; whiskers: 95% CI (Student t).</p>\n"
+        body += "<p>Mean per-clip improvement (enhanced − noisy) per requested input SNR (or 5 dB band of it); "
+            + "whiskers: 95% CI (Student t).</p>\n"
         body += "<div class=\"charts\">" + svgs.joined() + "</div>\n"
         figures += svgs.count
     }

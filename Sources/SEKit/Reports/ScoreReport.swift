@@ -92,7 +92,7 @@ public enum ScoreReport {
                 guard let e = byKey["\(m.rawValue)|\(subset)"] else { continue }
                 let noisy = byKey["\(m.rawValue)_noisy|\(subset)"]
                 let gain = byKey["\(m.rawValue)_improvement|\(subset)"]
-                var row = [m.rawValue, subset, String(e.n), fmt(e.mean), "[\(fmt(e.ci95Low)), \(fmt(e.ci95High))]"]
+                var row = [m.rawValue, subset, String(e.n), fmt(e.mean), Self.interval(e)]
                 if withNoisy {
                     row += [noisy.map { fmt($0.mean) } ?? "-", gain.map { (($0.mean >= 0) ? "+" : "") + fmt($0.mean) } ?? "-"]
                 }
@@ -105,6 +105,12 @@ public enum ScoreReport {
         if valueFailures.count > 20 { out += "not computed: ... and \(valueFailures.count - 20) more clips (see --per-clip or --format json)\n" }
         if failed.count > 20 { out += "failed: ... and \(failed.count - 20) more (see --per-clip or --format json)\n" }
         return out
+    }
+
+    /// `[low, high]`, or `undefined (n=1)` for a one-clip mean.
+    static func interval(_ aggregate: ScoreAggregate) -> String {
+        guard let low = aggregate.ci95Low, let high = aggregate.ci95High else { return "undefined (n=\(aggregate.n))" }
+        return "[\(fmt(low)), \(fmt(high))]"
     }
 
     static func fmt(_ v: Double) -> String {

@@ -6,7 +6,8 @@ public enum TableFormat: String, Sendable, CaseIterable, Codable {
     case table
     /// RFC 4180 CSV with a header line, for pandas and spreadsheets.
     case csv
-    /// A JSON array of objects; NULL is `null`, numbers are numbers.
+    /// A JSON array of objects; NULL is `null`, numbers are numbers, and numbers JSON cannot hold
+    /// are the strings `"inf"`, `"-inf"` and `"nan"`, as in every SEKit JSON (``ReportJSON``).
     case json
 }
 
@@ -78,7 +79,7 @@ public struct TableWriter {
                 case .null: buffer += "null"
                 case .integer(let v): buffer += String(v)
                 case .unsignedInteger(let v): buffer += String(v)
-                case .real(let v): buffer += v.isFinite ? "\(v)" : "null"
+                case .real(let v): buffer += v.isFinite ? "\(v)" : "\"\(ReportNumber.fixed(v, decimals: 0))\""
                 case .text(let v): buffer += Self.jsonString(v)
                 }
             }

@@ -76,8 +76,8 @@ struct ScoreCatalogRecorder: Sendable {
     static func runMetricRecords(_ summary: [ScoreAggregate], run: RunID) -> [RunMetricRecord] {
         summary.map { aggregate in
             RunMetricRecord(runID: run, metric: aggregate.metric, subset: aggregate.subset == "all" ? "" : aggregate.subset,
-                            mean: aggregate.mean, std: finite(aggregate.std), ci95Low: finite(aggregate.ci95Low),
-                            ci95High: finite(aggregate.ci95High), n: aggregate.n)
+                            mean: aggregate.mean, std: finite(aggregate.std), ci95Low: aggregate.ci95Low.flatMap(finite),
+                            ci95High: aggregate.ci95High.flatMap(finite), n: aggregate.n)
         }
     }
 

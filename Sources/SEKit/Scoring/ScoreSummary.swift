@@ -10,13 +10,26 @@ public struct ScoreAggregate: Sendable, Codable, Equatable {
     public var mean: Double
     /// Sample standard deviation (n − 1); 0 for one clip.
     public var std: Double
-    /// 95% confidence interval of the mean (Student t, n − 1 degrees of freedom).
-    public var ci95Low: Double
-    public var ci95High: Double
+    /// 95% confidence interval of the mean (Student t, n − 1 degrees of freedom); nil (JSON `null`)
+    /// for one clip, where it is undefined.
+    public var ci95Low: Double?
+    public var ci95High: Double?
     public var n: Int
 
     enum CodingKeys: String, CodingKey {
         case metric, subset, mean, std, ci95Low = "ci95_low", ci95High = "ci95_high", n
+    }
+
+    /// Every key written, an undefined interval as `null`.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(metric, forKey: .metric)
+        try container.encode(subset, forKey: .subset)
+        try container.encode(mean, forKey: .mean)
+        try container.encode(std, forKey: .std)
+        try container.encode(ci95Low, forKey: .ci95Low)
+        try container.encode(ci95High, forKey: .ci95High)
+        try container.encode(n, forKey: .n)
     }
 }
 
@@ -107,8 +120,10 @@ public enum ScoreSummary {
                     let present = members.compactMap { values[$0] }
                     guard !present.isEmpty else { continue }
                     let s = Summary(values: present)
+                    // One clip: the interval is undefined (NaN in the summary), nil here.
                     result.append(ScoreAggregate(metric: name, subset: subset, mean: s.mean, std: s.std,
-                                                 ci95Low: s.ci95Low, ci95High: s.ci95High, n: s.n))
+                                                 ci95Low: s.ci95Low.isNaN ? nil : s.ci95Low,
+                                                 ci95High: s.ci95High.isNaN ? nil : s.ci95High, n: s.n))
                 }
             }
         }

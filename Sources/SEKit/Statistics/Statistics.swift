@@ -6,7 +6,8 @@ public struct Summary: Sendable, Equatable, Codable {
     /// Sample standard deviation (divides by n − 1); 0 when n = 1.
     public var std: Double
     public var n: Int
-    /// mean ∓ t(0.975, n−1)·std/√n (Student t); equal to the mean when n = 1.
+    /// mean ∓ t(0.975, n−1)·std/√n (Student t); NaN when n = 1, where the interval is undefined
+    /// (no degrees of freedom: SciPy's `t.interval(0.95, df=0)` is NaN too).
     public var ci95Low: Double
     public var ci95High: Double
 
@@ -30,7 +31,7 @@ public struct Summary: Sendable, Equatable, Codable {
         }
         mean = m
         std = n > 1 ? (s / Double(n - 1)).squareRoot() : 0
-        let half = n > 1 ? StudentT.quantile(0.975, degreesOfFreedom: Double(n - 1)) * std / Double(n).squareRoot() : 0
+        let half = n > 1 ? StudentT.quantile(0.975, degreesOfFreedom: Double(n - 1)) * std / Double(n).squareRoot() : .nan
         ci95Low = m - half
         ci95High = m + half
     }

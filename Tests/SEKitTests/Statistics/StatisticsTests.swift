@@ -65,7 +65,8 @@ import Testing
 
     @Test func oneValueHasNoSpreadAndNoneHasNoNumbers() {
         let one = Summary(values: [4.25])
-        #expect(one.n == 1 && one.mean == 4.25 && one.std == 0 && one.ci95Low == 4.25 && one.ci95High == 4.25)
+        // One value: no spread, and no interval (t with 0 degrees of freedom: SciPy's t.interval is NaN too).
+        #expect(one.n == 1 && one.mean == 4.25 && one.std == 0 && one.ci95Low.isNaN && one.ci95High.isNaN)
         let none = Summary(values: [])
         #expect(none.n == 0 && none.mean.isNaN && none.std.isNaN && none.ci95Low.isNaN && none.ci95High.isNaN)
     }

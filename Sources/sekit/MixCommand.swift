@@ -81,7 +81,7 @@ struct MixCommand: ParsableCommand {
     @OptionGroup var recording: CatalogRecordingOptions
 
     /// Named values from the flags actually given (they override the recipe).
-    private func flagValues() -> [String: [String]] {
+    func flagValues() -> [String: [String]] {
         var values: [String: [String]] = [:]
         func set(_ key: String, _ value: CustomStringConvertible?) { if let value { values[key] = ["\(value)"] } }
         if !speech.isEmpty { values["speech"] = speech }

@@ -2,7 +2,8 @@
 # Builds and runs SEKit's whole test suite: `swift test`, with the Python reference
 # implementations (numpy, scipy, pystoi, h5py, librosa) available to the tests that compare
 # against them. Sets itself up on a fresh machine (apt packages, Python venv under .build/).
-# Then, when SEKIT_SLURM_TESTS=1, or under CI (CI=true) unless SEKIT_SLURM_TESTS=0, the Slurm
+# Then the DocC catalog (scripts/docs.sh: offline, links checked), and, when SEKIT_SLURM_TESTS=1,
+# or under CI (CI=true) unless SEKIT_SLURM_TESTS=0, the Slurm
 # integration test scripts/test-slurm.sh (a real single-node Slurm cluster; needs root).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -12,6 +13,8 @@ SEKIT_PYTHON="$(scripts/python-env.sh)"
 export SEKIT_PYTHON
 echo "test: swift test (python reference: $SEKIT_PYTHON)" >&2
 swift test "$@"
+# The Swift API documentation (Sources/SEKit/SEKit.docc) builds offline, every symbol link resolving.
+scripts/docs.sh
 
 slurm="${SEKIT_SLURM_TESTS:-}"
 if [[ "$slurm" == 1 || ( "${CI:-}" == true && "$slurm" != 0 ) ]]; then

@@ -33,7 +33,7 @@ public struct ActiveSpeechLevel: Sendable, Equatable {
     }
 
     /// The P.56 measurement fed block by block (a long file in constant memory); the same
-    /// arithmetic, in the same order, as ``measure(_:sampleRate:)`` on the whole signal.
+    /// arithmetic, in the same order, as `measure(_:sampleRate:)` on the whole signal.
     public struct Accumulator: Sendable {
         let sampleRate: Int
         let g: Double

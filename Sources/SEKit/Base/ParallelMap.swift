@@ -62,7 +62,7 @@ public enum ParallelMap {
         return results.map { $0! }
     }
 
-    /// ``map(_:jobs:progress:workerState:_:)`` without per-worker state.
+    /// `map(_:jobs:progress:workerState:_:)` without per-worker state.
     public static func map<Item, Output>(
         _ items: [Item], jobs: Int, progress: ProgressHandler? = nil, _ transform: (Item) throws -> Output
     ) throws -> [Output] {

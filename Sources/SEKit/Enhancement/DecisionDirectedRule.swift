@@ -32,7 +32,7 @@ extension DecisionDirectedGain {
 /// The detector: log Λ = γξ/(1+ξ) − ln(1+ξ) = v − ln(1+ξ) per bin (Sohn, Kim & Sung 1999),
 /// summed over all FFT bins and divided by the frame length L (logmmse.m; mmse.m divides by the
 /// FFT size); below η the frame is noise only. The per-bin work of a frame is one call of
-/// ``DecisionDirectedKernel/frame(_:power:noise:previous:gain:parameters:firstFrame:detectNoise:)``.
+/// `DecisionDirectedKernel/frame(_:power:noise:previous:gain:parameters:firstFrame:detectNoise:)`.
 struct DecisionDirectedRule<Gain: DecisionDirectedGain>: SpectralGainRule {
     let parameters: DecisionDirectedKernel.Parameters
     let vadThreshold: Double

@@ -1,7 +1,7 @@
 import Foundation
 
 extension FeatureExport {
-    /// What `sekit features` does: exports the corpus to `output` (see ``run(corpus:output:options:mixRunID:featuresRunID:progress:)``)
+    /// What `sekit features` does: exports the corpus to `output` (see `run(corpus:output:options:mixRunID:featuresRunID:progress:)`)
     /// and records a `features` run (parent: the corpus's mix run when it is in the same
     /// catalogue) with every parameter, the clip and frame counts, and the file as an artifact
     /// (`features-hdf5`, SHA-256). A failed export leaves no file and a `failed` run.

@@ -177,7 +177,7 @@ public enum FeatureExport {
         return streams
     }
 
-    /// Appends one clip a block of frames at a time (``FeatureFileWriter/append(clipID:split:snrDB:numFrames:blockFrames:fill:)``),
+    /// Appends one clip a block of frames at a time (`FeatureFileWriter/append(clipID:split:snrDB:numFrames:blockFrames:fill:)`),
     /// with its statistics for `statisticsStreams`: the per-bin sums as the blocks are written,
     /// then the deviations from the clip's mean over the same blocks made again (the values of
     /// ``FeatureStatistics/add(frames:dtype:)-(UnsafeBufferPointer<Float>,_)`` on the whole clip).

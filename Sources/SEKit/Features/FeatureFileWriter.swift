@@ -230,7 +230,7 @@ public final class FeatureFileWriter: @unchecked Sendable {
         clipIDs.insert(clipID)
     }
 
-    /// Rows a block of ``append(clipID:split:snrDB:numFrames:blockFrames:fill:)`` holds by default.
+    /// Rows a block of `append(clipID:split:snrDB:numFrames:blockFrames:fill:)` holds by default.
     public static let blockRows = 8192
 
     /// Appends one clip whose frames are made a block at a time, so that a long clip never has a
@@ -238,7 +238,7 @@ public final class FeatureFileWriter: @unchecked Sendable {
     /// the clip's rows `frames` (`frames.count × bins` row-major) into `values`, blocks in order;
     /// blocks end on chunk boundaries and hold at most `blockFrames` rows (rounded down to whole
     /// chunks, at least one). The file holds the same bytes as
-    /// ``append(clipID:split:snrDB:frames:)-(_,_,_,[String:UnsafeBufferPointer<Float>])`` given
+    /// `append(clipID:split:snrDB:frames:)-(_,_,_,[String:UnsafeBufferPointer<Float>])` given
     /// the whole clip: the same HDF5 calls per stream, the same chunks in the same order.
     ///
     /// - Throws: as that `append`. The clip id and frame count are checked before anything is
@@ -283,7 +283,7 @@ public final class FeatureFileWriter: @unchecked Sendable {
         clipIDs.insert(clipID)
     }
 
-    /// Appends one clip to every stream; `frames` as arrays (see ``append(clipID:split:snrDB:frames:)-(_,_,_,[String:UnsafeBufferPointer<Float>])``).
+    /// Appends one clip to every stream; `frames` as arrays (see `append(clipID:split:snrDB:frames:)-(_,_,_,[String:UnsafeBufferPointer<Float>])`).
     public func append(clipID: String, split: String, snrDB: Double?, clipIndex: Int? = nil, frames: [String: [Float]]) throws(FeatureFileError) {
         try Self.withBuffers(Array(frames), collected: [:]) { buffers throws(FeatureFileError) in
             try append(clipID: clipID, split: split, snrDB: snrDB, clipIndex: clipIndex, frames: buffers)

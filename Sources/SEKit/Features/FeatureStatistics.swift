@@ -1,7 +1,7 @@
 /// Per-bin mean and standard deviation of a stream's feature values, accumulated in one
 /// streaming pass and mergeable across workers.
 ///
-/// Each ``add(frames:dtype:)`` call computes the batch's per-bin mean and sum of squared
+/// Each `add(frames:dtype:)` call computes the batch's per-bin mean and sum of squared
 /// deviations exactly in two passes over the batch (in `Double`), then folds it into the
 /// running totals with Chan, Golub & LeVeque's pairwise update ("Updating formulae and a
 /// pairwise algorithm for computing sample variances", 1979; eq. 2.1):

@@ -1,6 +1,6 @@
 import Foundation
 
-/// SHA-256 (FIPS 180-4) in plain Swift, streaming: feed bytes with ``update(_:)``, then ``finalize()``.
+/// SHA-256 (FIPS 180-4) in plain Swift, streaming: feed bytes with `update(_:)`, then ``finalize()``.
 ///
 /// Swift on Linux has no CryptoKit; the catalogue hashes source files with this to detect changed content.
 /// Checked against `sha256sum` and the FIPS 180-4 examples in the tests.

@@ -113,7 +113,7 @@ public final class MetricWorkspace {
     private var python: PythonMetricWorker?
 
     /// - Parameter pythonPool: the scoring's Python workers (nil: a pool of this workspace's
-    ///   own, made on first need from ``PythonEnvironment/located(_:)``).
+    ///   own, made on first need from ``PythonEnvironment/located(_:executable:)``).
     public init(pythonPool: PythonWorkerPool? = nil) {
         if let pythonPool { self.pythonPool = pythonPool }
     }

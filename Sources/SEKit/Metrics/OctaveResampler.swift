@@ -166,7 +166,7 @@ enum OctaveResampler {
             return (base % up, base / up)
         }
 
-        /// Σ a[t]·b[t], t < count (a multiple of 4), summed in the same order as each of ``dot4``'s
+        /// Σ a[t]·b[t], t < count (a multiple of 4), summed in the same order as each of `dot4`'s
         /// sums, so an output does not depend on which outputs are computed with it.
         /// On CPUs with AVX2 and FMA the sums are taken by ``VectorKernels`` (about 1.2x faster here, where 256-bit loads are the limit).
         @inline(__always)

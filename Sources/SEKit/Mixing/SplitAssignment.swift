@@ -76,7 +76,7 @@ public enum SplitAssignment {
     /// Returns, for each split of `spec`, the indices into `sources` it owns.
     ///
     /// Units (sources, or speakers when `bySpeaker`) are sorted by key, shuffled with a generator
-    /// seeded from `seed` (Fisher–Yates with ``RandomNumberGenerator/nextIndex(below:)``), and cut
+    /// seeded from `seed` (Fisher–Yates with `RandomNumberGenerator/nextIndex(below:)`), and cut
     /// into consecutive groups sized by ``SplitSpec/apportion(_:)`` (each split gets at least one
     /// unit). Independent of the order `sources` arrive in.
     /// - Throws: ``MixError/invalidSplit(reason:)`` when there are fewer units than splits, or a

@@ -41,7 +41,7 @@ final class PythonMetricWorker {
 
     /// Sends one request and returns the response's fields.
     /// - Parameters:
-    ///   - fields: the request (``op`` and its parameters); `lengths` is added from `signals`.
+    ///   - fields: the request (`op` and its parameters); `lengths` is added from `signals`.
     ///   - signals: the float32 samples that follow the request line, in order.
     func call(_ op: String, _ fields: [String: Any] = [:], signals: [[Float]] = []) throws(Failure) -> [String: Any] {
         var request = fields

@@ -23,7 +23,7 @@ public enum ShardFoldRules {
         /// A per-shard output (a features shard's own file): the shards' values in shard order,
         /// comma-separated.
         case perShard
-        /// Recomputed from the folded rows (``ShardFold``): the total audio of a mix's clips.
+        /// Recomputed from the folded rows (`ShardFold`): the total audio of a mix's clips.
         case recomputed
         /// Describes the shard itself (`shard`): set by the fold.
         case shard

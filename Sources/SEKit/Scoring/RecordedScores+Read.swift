@@ -53,7 +53,7 @@ extension RecordedScores {
         if currentID != nil { try body(current) }
     }
 
-    /// The scoring order of clips read in clip-id order (``forEachClipInIDOrder(_:run:metrics:_:)``)
+    /// The scoring order of clips read in clip-id order (`forEachClipInIDOrder(_:run:metrics:_:)`)
     /// from their corpus indexes: by index, clips without one last, ties in clip-id order (as
     /// `sekit score` orders them). Nil when that is the order they were read in.
     static func scoringOrder(_ indexes: [Int?]) -> [Int]? {

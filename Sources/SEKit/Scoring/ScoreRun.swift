@@ -49,7 +49,7 @@ public enum ScoreRunner {
     /// Scores every pair with every metric, using `jobs` threads.
     /// - Parameters:
     ///   - pythonPool: the Python workers of metrics that run there (one per thread, taken when
-    ///     first needed); nil: each thread makes its own from ``PythonEnvironment/located(_:)``.
+    ///     first needed); nil: each thread makes its own from ``PythonEnvironment/located(_:executable:)``.
     ///   - progress: called with (clips done, clips in total).
     /// - Returns: one ``ClipScores`` per pair, in the order of `pairs`.
     public static func score(

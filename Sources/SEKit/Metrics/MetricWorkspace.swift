@@ -87,16 +87,29 @@ public final class MetricComparison {
     }
 }
 
-/// Analyses by name, each made once (a metric's intermediate results for one signal or pair).
+/// Analyses by name and type, each made once (a metric's intermediate results for one signal or
+/// pair). The type is part of the key, so a name asked for with another type is another analysis,
+/// never a value read as the wrong type or silently made again on every call.
 struct AnalysisStore {
-    private var values: [String: Any] = [:]
+    private struct Key: Hashable {
+        let name: String
+        let type: ObjectIdentifier
+    }
+    private var values: [Key: Any] = [:]
 
-    mutating func value<T>(_ key: String, _ make: () throws -> T) rethrows -> T {
-        if let found = values[key] as? T { return found }
+    mutating func value<T>(_ name: String, _ make: () throws -> T) rethrows -> T {
+        let key = Key(name: name, type: ObjectIdentifier(T.self))
+        if let found = values[key] {
+            // Stored under T's identifier, so it is a T.
+            return found as! T
+        }
         let made = try make()
         values[key] = made
         return made
     }
+
+    /// How many analyses are held.
+    var count: Int { values.count }
 }
 
 /// One worker's scratch state for computing metrics: buffers and tables that are expensive to

@@ -125,8 +125,8 @@ import Testing
             union += (0..<103).filter(shard.contains)
         }
         #expect(union.sorted() == Array(0..<103))
-        #expect(throws: MixError.self) { try Shard(parsing: "0/4") }
-        #expect(throws: MixError.self) { try Shard(parsing: "5/4") }
+        #expect(throws: ShardError(value: "0/4")) { try Shard(parsing: "0/4") }
+        #expect(throws: ShardError(value: "5/4")) { try Shard(parsing: "5/4") }
     }
 
     /// An absurd clip count is refused up front instead of allocating until memory runs out.

@@ -94,11 +94,11 @@ public final class MixRun: @unchecked Sendable {
                         throw MixError.invalidOption(name: "out", value: output.path,
                             reason: "is inside the \(kind.rawValue) input \(input); the next mix from that folder would take these stems as \(kind.rawValue)")
                     }
-                    candidates += try SourceDiscovery.files(in: input, option: kind.rawValue) { folder in
-                        let unlisted = SkippedSource(kind: kind, path: folder, reason: "cannot list this folder (permission denied); its files are left out")
+                    candidates += try SourceDiscovery.files(in: input, option: kind.rawValue, problem: { path, reason in
+                        let unlisted = SkippedSource(kind: kind, path: path, reason: reason + "; left out")
                         warn(unlisted)
                         skipped.append(unlisted)
-                    }
+                    })
                     continue
                 }
                 let name = String(input.dropFirst(Self.corpusPrefix.count))

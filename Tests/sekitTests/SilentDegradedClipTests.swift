@@ -53,4 +53,22 @@ struct SilentDegradedClipTests {
         #expect(records.count == 3)
         #expect(try folder.sqlite(folder.path("catalog.sqlite"), "select status from runs where kind = 'mix'") == "finished")
     }
+
+    @Test func silencedClipsFailCountsThemInstead() throws {
+        let folder = try CatalogCLIFolder()
+        defer { folder.cleanup() }
+        let f = GoldenCorpus.fixtures.path
+        let result = try SEKitBinary.run(["mix", "--speech", f + "/speech", "--noise", f + "/noise", "--count", "3", "--seconds", "0.5",
+                                          "--packet-loss", "1", "--silenced-clips", "fail", "--out", folder.path("corpus"),
+                                          "--catalog", folder.path("catalog.sqlite")])
+        #expect(result.status == 1 && result.stdout.contains("failed clip 0: the degradations (packet-loss) leave the noisy input silent"),
+                "\(result.stdout)")
+        let catalog = folder.path("catalog.sqlite")
+        #expect(try folder.sqlite(catalog, "select status from runs where kind = 'mix'") == "finished")
+        #expect(try folder.sqlite(catalog, "select value_text from params where key = 'clips_failed'") == "3")
+        let useless = try SEKitBinary.run(["mix", "--speech", f + "/speech", "--noise", f + "/noise", "--count", "3",
+                                           "--silenced-clips", "fail", "--out", folder.path("other"), "--no-catalog"])
+        #expect(useless.status != 0 && useless.stderr.contains("--silenced-clips") && useless.stderr.contains("has no effect"),
+                "\(useless.stderr)")
+    }
 }

@@ -36,6 +36,11 @@ extension MixRenderer {
             clip.clippedSamples = noisy.withUnsafeBufferPointer { Levels.count(atOrAbove: 1, in: $0) }
             clip.levelDBFSRealised = degradedLevelDBFS(noisy, mode: options.levelMode)
         }
+        if options.silencedClips == .fail && !clip.levelDBFSRealised.isFinite {
+            throw MixError.clipFailed(index: clip.plan.index,
+                                      reason: "the degradations (\((clip.degradations ?? []).map(\.kind).joined(separator: ", "))) leave the noisy input " +
+                                              "silent or without a measurable level (--silenced-clips fail)")
+        }
     }
 
     /// The level of a degraded noisy stem, or `-infinity` when it has none: silent (`--packet-loss 1`,

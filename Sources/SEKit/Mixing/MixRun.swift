@@ -212,6 +212,8 @@ public final class MixRun: @unchecked Sendable {
             do {
                 clip = try renderer.render(index: index)
                 record = try writeClip(clip)
+            } catch MixError.clipFailed(_, let reason) {
+                return .failure(MixClipFailure(index: index, reason: reason))  // listed as "clip N: reason", not "clip N: clip N: ..."
             } catch let error as MixError {
                 return .failure(MixClipFailure(index: index, reason: error.description))
             } catch let error as AudioError {

@@ -90,6 +90,7 @@ struct EnhanceFolderClaim: Codable, Equatable {
     }
 
     /// Removes what `sekit enhance` writes: the WAV files below `folder`, its markers and claim.
+    /// Symbolic links are not followed (a link is removed, never what it points to).
     private static func removeOutputs(in folder: URL, markers: [String]) {
         let fm = FileManager.default
         for name in markers + [fileName] { try? fm.removeItem(at: folder.appendingPathComponent(name)) }

@@ -172,12 +172,12 @@ public enum EnhanceJob {
     /// `x.ogg` and `x.flac` are all enhanced into `OUT/x.wav`, and only the last would be kept.
     static func refuseCollisions(_ items: [Item], folder: URL) throws {
         let byOutput = Dictionary(grouping: items, by: { $0.output.path })
-        let collisions = byOutput.values.filter { $0.count > 1 }.map { $0.map(\.id).sorted() }.sorted { $0[0] < $1[0] }
+        let collisions = byOutput.filter { $0.value.count > 1 }.map { (output: $0.key, inputs: $0.value.map(\.id).sorted()) }
+            .sorted { $0.inputs[0] < $1.inputs[0] }
         guard let first = collisions.first else { return }
-        let output = (first[0] as NSString).deletingPathExtension + ".wav"
         let more = collisions.count > 1 ? " (and \(collisions.count - 1) more name\(collisions.count == 2 ? "" : "s") like it)" : ""
         throw EnhancementError.invalidParameter(name: "input", value: folder.path,
-            reason: "\(first.joined(separator: ", ")) would all be written to \(output)\(more); " +
+            reason: "\(first.inputs.joined(separator: ", ")) would all be written to \(first.output)\(more); " +
                     "rename them or enhance them from separate folders")
     }
 

@@ -75,6 +75,7 @@ public enum EnhanceJob {
         let items = try Self.items(request).enumerated().filter { request.shard.contains($0.offset) }.map(\.element)
         guard !items.isEmpty else { throw EnhancementError.noInput(reason: "shard \(request.shard) holds no clip") }
         try checkFolders(request)
+        try checkFraming(request, first: items[0])
         // One lock per shard: the N shards of one command (Slurm array tasks) write into one folder.
         let lock = try OutputLock(folder: request.output, shard: request.shard)
         defer { withExtendedLifetime(lock) {} }
@@ -179,6 +180,16 @@ public enum EnhanceJob {
         throw EnhancementError.invalidParameter(name: "input", value: folder.path,
             reason: "\(first.inputs.joined(separator: ", ")) would all be written to \(first.output)\(more); " +
                     "rename them or enhance them from separate folders")
+    }
+
+    /// Refuses, before anything is written, blind-method settings that cannot frame the first
+    /// clip (a `--frame-seconds` too short for its sample rate): they would fail every clip alike.
+    /// A sample rate that cannot be framed stays a per-clip failure (other files may have others).
+    static func checkFraming(_ request: Request, first: Item) throws {
+        guard case .blind = request.method, let rate = try? AudioFile.info(at: first.noisy).sampleRate else { return }
+        do { _ = try EnhancementFraming(parameters: request.blind, sampleRate: rate) } catch {
+            if error.invalidParameter != nil { throw error }
+        }
     }
 
     /// Refuses an output folder inside the input folder, or holding it.

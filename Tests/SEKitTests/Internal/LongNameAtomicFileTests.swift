@@ -31,4 +31,18 @@ import Testing
         try Data([1]).write(to: folder.file(temporary))
         #expect(AtomicFile.removeStaleTemporaries(in: folder.url, named: name) == [temporary])
     }
+
+    @Test func theLockOfALongOutputNameCanBeTaken() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanup() }
+        let output = folder.file(String(repeating: "c", count: 252) + ".h5")
+        let sharded = OutputLock.lockFile(besideFolder: output, shard: Shard(index: 3, count: 16))
+        for lockFile in [OutputLock.lockFile(besideFile: output), sharded] {
+            #expect(lockFile.lastPathComponent.utf8.count <= 255)
+            let lock = try OutputLock(output: output.path, lockFile: lockFile)
+            #expect(FileManager.default.fileExists(atPath: lock.lockFile.path))
+        }
+        // Names that fit keep their lock file name.
+        #expect(OutputLock.lockFile(besideFile: folder.file("f.h5")).lastPathComponent == ".f.h5.lock")
+    }
 }

@@ -58,11 +58,14 @@ struct EnhanceCommand: ParsableCommand {
     @Option(help: "Output sample format.")
     var format: WAVSampleFormat = .float32
 
-    @Option(name: .customLong("lc-db"), help: ArgumentHelp("oracle-ibm: local criterion, dB.", valueName: "dB"))
+    @Option(name: .customLong("lc-db"), parsing: .unconditional, help: ArgumentHelp("oracle-ibm: local criterion, dB.", valueName: "dB"))
     var lcDB: Double = 0
 
     @Flag(help: "Enhance a corpus whose mix did not finish (fewer clips than it planned).")
     var allowIncomplete = false
+
+    @Flag(help: "Replace the outputs of another enhance run (method, source, split, settings or shards) in --out.")
+    var overwrite = false
 
     @OptionGroup(title: "Blind methods (specsub, mmse-stsa, logmmse, wiener)") var blind: EnhanceParameterOptions
 
@@ -86,9 +89,19 @@ struct EnhanceCommand: ParsableCommand {
         request.jobs = job.jobs
         request.shard = job.shard
         request.allowIncomplete = allowIncomplete
+        request.overwrite = overwrite
         let meter = ProgressMeter(label: "enhance")
         let (result, _) = try EnhanceJob.run(request, context: try recording.context(), progress: { done, total in meter.update(done, of: total) })
         print("enhanced (\(method)): \(result.written) clips into \(request.output.path)")
+        if let first = result.downmixed.first {
+            printError("warning: \(result.downmixed.count) input\(result.downmixed.count == 1 ? " has" : "s have") several channels " +
+                       "(\(first.clipID): \(first.channels)); each was enhanced as the average of its channels, and its output is mono")
+        }
+        if let first = result.clipped.first {
+            let samples = result.clipped.reduce(0) { $0 + $1.samples }
+            printError("warning: \(samples) sample\(samples == 1 ? "" : "s") beyond full scale clipped in \(result.clipped.count) " +
+                       "output\(result.clipped.count == 1 ? "" : "s") (first: \(first.clipID)); --format float32 keeps them")
+        }
         for failure in result.failures.prefix(20) { printError("failed: \(failure.clipID): \(failure.reason)") }
         if result.failures.count > 20 { printError("... and \(result.failures.count - 20) more") }
         if !result.failures.isEmpty { throw ExitCode(1) }

@@ -26,7 +26,7 @@ struct EnhanceParameterOptions: ParsableArguments {
     var vadThreshold: Double = defaults.vadThreshold
     @Option(help: ArgumentHelp("Smoothing of that noise update (1 keeps the lead-in estimate).", valueName: "x"))
     var noiseSmoothing: Double = defaults.noiseSmoothing
-    @Option(help: ArgumentHelp("specsub: frames below this SNR update the noise, dB.", valueName: "dB"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("specsub: frames below this SNR update the noise, dB.", valueName: "dB"))
     var specsubVadThresholdDb: Double = defaults.specsubVADThresholdDB
     @Option(help: ArgumentHelp("specsub: smoothing of its noise update.", valueName: "x"))
     var specsubNoiseSmoothing: Double = defaults.specsubNoiseSmoothing
@@ -42,7 +42,7 @@ struct EnhanceParameterOptions: ParsableArguments {
     var mcraWindowSeconds: Double = defaults.mcraWindowSeconds
     @Option(help: ArgumentHelp("Decision-directed smoothing of the a priori SNR.", valueName: "x"))
     var alphaDd: Double = defaults.alphaDD
-    @Option(help: ArgumentHelp("Floor of the a priori SNR, dB.", valueName: "dB"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Floor of the a priori SNR, dB.", valueName: "dB"))
     var ksiMinDb: Double = defaults.ksiMinDB
     @Option(help: ArgumentHelp("Cap of the a posteriori SNR (power ratio).", valueName: "x"))
     var gammaMax: Double = defaults.gammaMax

@@ -11,6 +11,7 @@ extension MixOptions.Disjointness: ExpressibleByArgument {}
 extension WAVSampleFormat: ExpressibleByArgument {}
 extension MixOptions.TargetBandwidth: ExpressibleByArgument {}
 extension MixOptions.Concealment: ExpressibleByArgument {}
+extension MixOptions.SilencedClips: ExpressibleByArgument {}
 
 struct MixCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -75,6 +76,7 @@ struct MixCommand: ParsableCommand {
     @Option(name: .long, help: "Degradation: hard clipping of the noisy input at a fraction of its peak, list or range (e.g. 0.1:0.5).") var clipDistortion: String?
     @Option(name: .long, help: "Probability that a clip is clip-distorted (default 1).") var clipDistortionProbability: Double?
     @Option(name: .long, help: "How many of the enabled degradations a clip gets, COUNT:PROBABILITY,... (e.g. 0:0.25,1:0.4,2:0.2,3:0.15); the stages are chosen uniformly. Without it each applies with its own probability.") var degradationsPerClip: String?
+    @Option(name: .long, help: "A clip the degradations leave silent (no level): keep (written, level null in the manifest) or fail (not written, counted in clips_failed). Default keep.") var silencedClips: MixOptions.SilencedClips?
     @Flag(name: .long, help: "Replace a different mix already in the output folder.") var overwrite = false
     @Option(name: .long, help: "Name of the run in the catalogue (default: the output folder's name).") var name: String?
     @OptionGroup var job: JobOptions
@@ -100,7 +102,7 @@ struct MixCommand: ParsableCommand {
         set("packet-loss", packetLoss); set("packet-loss-probability", packetLossProbability); set("packet-ms", packetMs)
         set("max-burst-packets", maxBurstPackets); set("concealment", concealment?.rawValue)
         set("clip-distortion", clipDistortion); set("clip-distortion-probability", clipDistortionProbability)
-        set("degradations-per-clip", degradationsPerClip)
+        set("degradations-per-clip", degradationsPerClip); set("silenced-clips", silencedClips?.rawValue)
         return values
     }
 

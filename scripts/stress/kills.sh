@@ -23,7 +23,9 @@
 #     killed run failed, exit 1; a resumed mix then takes that run up again) and after the re-run
 #     in every cycle (in even cycles the re-run itself marks its abandoned predecessor).
 #     After every cycle it checks:
-#       mix:      every WAV, manifest.jsonl and mix.json byte-identical to the reference; exactly
+#       mix:      right after the kill, the clips journalled so far are scored with
+#                 --allow-incomplete (and refused without it); after the re-run,
+#                 every WAV, manifest.jsonl and mix.json byte-identical to the reference; exactly
 #                 one finished mix run for the folder, its `catalog clips --format csv` equal to the
 #                 reference's (run id and folder normalised), its params equal (but for the
 #                 clips_written/clips_resumed counts), its manifest artifact's SHA-256 right; no
@@ -209,6 +211,16 @@ for kind in mix features score; do
             if [[ $kind == mix ]]; then
                 n=0; [[ -d "$out/noisy" ]] && n=$(find "$out/noisy" -name '*.wav' | wc -l)
                 partial+=("$n"); state+=" ($n clips on disk)"
+                # The clips journalled before the kill are usable at once: the journal reads as the
+                # manifest so far (score refuses the corpus as incomplete, takes it with --allow-incomplete).
+                journal="$out/.sekit/journal.jsonl"
+                if [[ ! -f "$out/manifest.jsonl" && -f "$journal" ]] && (( $(wc -l <"$journal") > 0 )); then
+                    "$sekit" score --corpus "$out" --metrics snr --allow-incomplete --no-catalog >/dev/null 2>"$log/$kind-$i-partial.err" \
+                        || fail "score --allow-incomplete of the killed mix failed: $(tail -1 "$log/$kind-$i-partial.err")"
+                    if "$sekit" score --corpus "$out" --metrics snr --no-catalog >/dev/null 2>&1; then
+                        fail "score took the killed mix's corpus without --allow-incomplete"
+                    fi
+                fi
             fi
         elif [[ $rc != 0 ]]; then
             fail "the interrupted command exited $rc without being killed: $(tail -1 "$log/$kind-$i.err")"

@@ -61,7 +61,7 @@ public enum AudioWriter {
         case .wavPCM16, .wavFloat32:
             let (data, clipped) = WAVEncoding.encode(buffer, float: format == .wavFloat32)
             do { try AtomicFile.write(data, to: url) } catch {
-                throw AudioError.writeFailed(path: url.path, reason: "\(error)")
+                throw AudioError.writeFailed(path: url.path, reason: FilePaths.reason(error, at: url.path))
             }
             return WriteReport(clippedSamples: clipped, bytes: data.count)
         case .wavPCM24, .flac16, .flac24:
@@ -83,7 +83,7 @@ public enum AudioWriter {
                 try? FileManager.default.removeItem(at: temporary)
                 throw AudioError.writeFailed(path: url.path, reason: error.description)
             } catch {
-                throw AudioError.writeFailed(path: url.path, reason: "\(error)")
+                throw AudioError.writeFailed(path: url.path, reason: FilePaths.reason(error, at: url.path))
             }
             let bytes = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
             return WriteReport(clippedSamples: clipped, bytes: bytes)
@@ -130,7 +130,7 @@ extension AudioWriter {
         do {
             try header.withUnsafeBytes { h in try samples.withUnsafeBytes { try AtomicFile.write(parts: [h, $0], toPath: path) } }
         } catch {
-            throw AudioError.writeFailed(path: path, reason: "\(error)")
+            throw AudioError.writeFailed(path: path, reason: FilePaths.reason(error, at: path))
         }
         return WriteReport(clippedSamples: 0, bytes: header.count + samples.count * MemoryLayout<Sample>.stride)
     }

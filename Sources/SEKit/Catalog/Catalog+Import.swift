@@ -98,33 +98,27 @@ extension Catalog {
                 files.append((root, root.lastPathComponent))
                 continue
             }
-            // Sub-folders that cannot be listed are failures to report, not silently skipped.
+            // Sub-folders that cannot be listed and links that lead nowhere (dangling, or a loop)
+            // are failures to report, not silently skipped; links to files and folders are followed.
+            let walk = FolderWalk.files(in: root.path, skipsHidden: true)
             var unlisted: [ImportReport.Failure] = []
-            guard let enumerator = manager.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey, .isSymbolicLinkKey],
-                                                      options: [.skipsHiddenFiles], errorHandler: { url, error in
-                                                          unlisted.append(.init(path: url.path, reason: "cannot list folder: \(error.localizedDescription)"))
-                                                          return true
-                                                      }) else {
-                report.failures.append(.init(path: root.path, reason: "cannot list folder"))
-                continue
+            for problem in walk.problems {
+                switch problem.kind {
+                case .unlistable: unlisted.append(.init(path: problem.path, reason: "cannot list folder (permission denied)"))
+                case .danglingLink, .loop:
+                    // A link with an audio name is a file the user meant to import.
+                    if audioExtensions.contains((problem.path as NSString).pathExtension.lowercased()) {
+                        unlisted.append(.init(path: problem.path, reason: "dangling or looping symbolic link"))
+                    } else if problem.kind == .loop {
+                        unlisted.append(.init(path: problem.path, reason: problem.reason))
+                    }
+                }
             }
             var found: [(URL, String)] = []
-            let prefix = root.path.hasSuffix("/") ? root.path : root.path + "/"
-            for case let url as URL in enumerator {
-                guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else {
-                    // A link that leads nowhere (dangling, or a loop) with an audio name is a file
-                    // the user meant to import: report it.
-                    let isLink = (try? url.resourceValues(forKeys: [.isSymbolicLinkKey]).isSymbolicLink) == true
-                    if isLink, audioExtensions.contains(url.pathExtension.lowercased()),
-                       !manager.fileExists(atPath: url.path) {
-                        unlisted.append(.init(path: url.path, reason: "dangling or looping symbolic link"))
-                    }
-                    continue
-                }
-                let file = url.standardizedFileURL
-                guard audioExtensions.contains(file.pathExtension.lowercased()) else { report.skippedNonAudio += 1; continue }
-                let relative = file.path.hasPrefix(prefix) ? String(file.path.dropFirst(prefix.count)) : file.lastPathComponent
-                found.append((file, relative))
+            for file in walk.files {
+                let url = URL(fileURLWithPath: file.path)
+                guard audioExtensions.contains(url.pathExtension.lowercased()) else { report.skippedNonAudio += 1; continue }
+                found.append((url, file.relative))
             }
             files += found.sorted { $0.1 < $1.1 }
             report.failures += unlisted.sorted { $0.path < $1.path }  // in path order, whatever the listing order

@@ -42,7 +42,9 @@ public struct MixManifestRecord: Sendable, Codable, Equatable {
     public var snrDBRealised: Double
     public var levelMode: String
     public var levelDBFS: Double
-    public var levelDBFSRealised: Double
+    /// Level of the noisy stem as written, dBFS; `-infinity` (`null` in the manifest) when the
+    /// stem is silent (a degradation zeroed it) or, after a degradation, has no measurable level.
+    @MeasuredLevel public var levelDBFSRealised: Double
     public var speechGain: Double
     public var clippingScale: Double
     public var clippedSamples: Int
@@ -71,11 +73,27 @@ public struct MixManifestRecord: Sendable, Codable, Equatable {
 
     /// The manifest files of a corpus folder: `OUT/manifest.jsonl`, or, when the corpus was mixed in
     /// shards that were never joined, every `OUT/manifest-shard-I-of-N.jsonl` (empty when none).
+    /// A mix (or shard) that has not written its manifest yet (killed, or still running) is read
+    /// from its journal, `OUT/.sekit/journal[-shard-I-of-N].jsonl`, which holds every clip
+    /// finished so far: such a corpus is incomplete, and is used only with `--allow-incomplete`.
     public static func files(inCorpus corpus: URL) -> [URL] {
+        let fm = FileManager.default
         let whole = corpus.appendingPathComponent("manifest.jsonl")
-        if FileManager.default.fileExists(atPath: whole.path) { return [whole] }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? []
-        return names.filter { $0.hasPrefix("manifest-shard-") && $0.hasSuffix(".jsonl") }.sorted().map { corpus.appendingPathComponent($0) }
+        if fm.fileExists(atPath: whole.path) { return [whole] }
+        let names = Set((try? fm.contentsOfDirectory(atPath: corpus.path)) ?? [])
+        let shards = names.filter { $0.hasPrefix("manifest-shard-") && $0.hasSuffix(".jsonl") }
+        let state = MixCorpusLayout(root: corpus).stateFolder
+        let journals = ((try? fm.contentsOfDirectory(atPath: state.path)) ?? []).filter { name in
+            guard name.hasPrefix("journal") && name.hasSuffix(".jsonl") else { return false }
+            // journal.jsonl belongs to manifest.jsonl, journal-shard-I-of-N.jsonl to manifest-shard-I-of-N.jsonl.
+            return !names.contains("manifest" + name.dropFirst("journal".count))
+        }
+        return shards.sorted().map { corpus.appendingPathComponent($0) } + journals.sorted().map { state.appendingPathComponent($0) }
+    }
+
+    /// Whether `url` is a mix's journal (``files(inCorpus:)``) rather than a manifest.
+    static func isJournal(_ url: URL) -> Bool {
+        url.deletingLastPathComponent().lastPathComponent == ".sekit" && url.lastPathComponent.hasPrefix("journal")
     }
 
     /// Every clip of the mixed corpus at `corpus` (all its shards' manifests, in clip order),
@@ -88,7 +106,8 @@ public struct MixManifestRecord: Sendable, Codable, Equatable {
     public static func corpusRecords(_ corpus: URL, allowIncomplete: Bool) throws -> (records: [MixManifestRecord], missing: Int) {
         let manifests = files(inCorpus: corpus)
         guard !manifests.isEmpty else {
-            throw MixError.notACorpus(path: corpus.path, reason: "no manifest.jsonl (is it a folder made by sekit mix? a mix writes it when it finishes)")
+            throw MixError.notACorpus(path: corpus.path,
+                                      reason: "no manifest.jsonl and no journal of finished clips (is it a folder made by sekit mix?)")
         }
         let records = try read(manifests)
         let spec = MixCorpusLayout(root: corpus).specFile
@@ -101,19 +120,39 @@ public struct MixManifestRecord: Sendable, Codable, Equatable {
         return (records, missing)
     }
 
+    /// Why `split` selects no clip of `records`, for an error: `no clips in split 'dev' (its splits:
+    /// test, train)`, or that the corpus has no clips at all.
+    public static func noClipsReason(split: String?, in records: [MixManifestRecord]) -> String {
+        guard let split else { return "no clips" }
+        let splits = Set(records.map(\.split)).sorted()
+        return "no clips in split '\(split)'" + (splits.isEmpty ? "" : " (its splits: \(splits.joined(separator: ", ")))")
+    }
+
     /// Every record of several manifests (a corpus's shards), in clip order.
     public static func read(_ urls: [URL]) throws -> [MixManifestRecord] {
         try urls.flatMap { try read($0) }.sorted { $0.index < $1.index }
     }
 
-    /// Reads a manifest (`manifest.jsonl`), one record a line; blank lines are ignored.
+    /// Reads a manifest (`manifest.jsonl`), one record a line; blank lines are ignored. A mix's
+    /// journal is read as its manifest so far: a last line without its newline (a clip being
+    /// journalled when the mix was killed) is left out, and a clip journalled twice counts once.
     /// - Throws: ``MixError/outputConflict(path:reason:)`` naming the line that does not parse.
     public static func read(_ url: URL) throws -> [MixManifestRecord] {
-        let text = try String(contentsOf: url, encoding: .utf8)
+        var text = try String(contentsOf: url, encoding: .utf8)
+        let journal = isJournal(url)
+        if journal, let lastNewline = text.lastIndex(of: "\n") {
+            text = String(text[...lastNewline])
+        } else if journal {
+            text = ""
+        }
         let decoder = JSONDecoder()
         var records: [MixManifestRecord] = []
+        var seen = Set<Int>()
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
-            do { records.append(try decoder.decode(MixManifestRecord.self, from: Data(line.utf8))) } catch {
+            do {
+                let record = try decoder.decode(MixManifestRecord.self, from: Data(line.utf8))
+                if !journal || seen.insert(record.index).inserted { records.append(record) }
+            } catch {
                 throw MixError.outputConflict(path: url.path, reason: "line \(number + 1) is not a manifest record: \(error)")
             }
         }

@@ -27,6 +27,14 @@ public enum SourceDiscovery {
     /// ``files(in:option:)`` that reports, through `unlisted`, each sub-folder of a folder input
     /// that cannot be listed (its files would otherwise be left out without a word).
     public static func files(in input: String, option: String, unlisted: (String) -> Void) throws -> [(path: String, key: String)] {
+        try files(in: input, option: option, problem: { path, _ in unlisted(path) })
+    }
+
+    /// ``files(in:option:)`` that reports, through `problem` (path, reason), what a folder input
+    /// holds that cannot be walked: a sub-folder that cannot be listed, a symbolic link to nothing,
+    /// a link loop. Links to files and folders are followed (``FolderWalk``).
+    public static func files(in input: String, option: String,
+                             problem: (String, String) -> Void) throws -> [(path: String, key: String)] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) else {
             throw MixError.invalidOption(name: option, value: input, reason: "no such file or folder")
@@ -35,30 +43,17 @@ public enum SourceDiscovery {
         if isDirectory.boolValue {
             let root = url.standardizedFileURL.path
             let base = url.standardizedFileURL.lastPathComponent
-            guard let walker = FileManager.default.enumerator(atPath: root) else {
-                throw MixError.invalidOption(name: option, value: input, reason: "cannot list folder")
-            }
-            var found: [(String, String)] = []
-            while let relative = walker.nextObject() as? String {
-                let ext = (relative as NSString).pathExtension.lowercased()
-                guard audioExtensions.contains(ext) else {
-                    // A folder the walk cannot enter is skipped by the walker without a word.
-                    let full = root + "/" + relative
-                    var isFolder: ObjCBool = false
-                    if FileManager.default.fileExists(atPath: full, isDirectory: &isFolder), isFolder.boolValue,
-                       !FileManager.default.isReadableFile(atPath: full) || !FileManager.default.isExecutableFile(atPath: full) {
-                        unlisted(full)
-                    }
-                    continue
-                }
-                guard !(relative as NSString).lastPathComponent.hasPrefix(".") else { continue }
-                found.append((root + "/" + relative, base + "/" + relative))
-            }
+            let walk = FolderWalk.files(in: root)
+            for bad in walk.problems { problem(bad.path, bad.reason) }
+            let found = walk.files.filter { file in
+                audioExtensions.contains((file.relative as NSString).pathExtension.lowercased())
+                    && !(file.relative as NSString).lastPathComponent.hasPrefix(".")
+            }.map { (path: $0.path, key: base + "/" + $0.relative) }
             guard !found.isEmpty else {
                 throw MixError.invalidOption(name: option, value: input,
                     reason: "the folder holds no audio files (\(audioExtensions.sorted().joined(separator: ", ")), searched recursively)")
             }
-            return found.sorted { $0.1 < $1.1 }
+            return found.sorted { $0.key < $1.key }
         }
         if listExtensions.contains(url.pathExtension.lowercased()) {
             let text: String

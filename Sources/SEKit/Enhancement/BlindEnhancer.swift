@@ -103,6 +103,14 @@ struct EnhancementFraming {
         var length = Self.wholeSamples(parameters.frameSeconds * Double(sampleRate))
         if length % 2 == 1 { length += 1 }
         guard length >= BlindEnhancer.minimumFrameLength else {
+            // A frame set by the user is what is wrong; at the default frame, the sample rate is.
+            if parameters.frameSeconds != BlindEnhancerParameters().frameSeconds {
+                let shortest = Double(BlindEnhancer.minimumFrameLength) / Double(sampleRate)
+                throw .invalidParameter(name: "frame-seconds", value: "\(parameters.frameSeconds)",
+                    reason: "a frame of \(length) samples at \(sampleRate) Hz is shorter than "
+                        + "\(BlindEnhancer.minimumFrameLength) samples; " +
+                            "give at least \(String(format: "%.6g", shortest)) s")
+            }
             throw .unsupportedSampleRate(sampleRate, reason: "a \(parameters.frameSeconds) s frame holds \(length) samples, fewer than \(BlindEnhancer.minimumFrameLength)")
         }
         self.sampleRate = sampleRate

@@ -108,6 +108,14 @@ public struct BlindEnhancerParameters: Sendable, Equatable, Codable {
         return used
     }
 
+    /// The parameters set away from their defaults that `method` with this noise estimate does
+    /// not use (`alpha-dd` for specsub, `over-subtraction` for logmmse, `mcra-*` with the leading
+    /// estimate), as flag names and values in flag order: they would change nothing.
+    public func unused(by method: BlindMethod) -> [(name: String, value: String)] {
+        let defaults = Dictionary(uniqueKeysWithValues: Self().entries.map { ($0.name, $0.value) })
+        return entries.filter { !$0.usedBy(method, noiseEstimate) && defaults[$0.name] != $0.value }.map { ($0.name, $0.value) }
+    }
+
     /// One parameter: flag name, value, and which configurations use it.
     private struct Entry {
         enum Scope { case all, leading, mcra, decisionDirected, decisionDirectedLeading, specsub, specsubLeading }

@@ -29,6 +29,9 @@ public enum EnhanceJob {
         public var shard: Shard = .whole
         /// Enhance a corpus whose mix did not finish.
         public var allowIncomplete = false
+        /// Replace the outputs of another enhance run (another method, source, split, settings or
+        /// shard layout) in `output`; without it such a folder is refused.
+        public var overwrite = false
 
         public init(method: EnhanceMethod, source: Source, output: URL) {
             self.method = method; self.source = source; self.output = output
@@ -48,6 +51,18 @@ public enum EnhanceJob {
         public var written: Int
         /// Clips that could not be enhanced, by id, with the reason (the others are written).
         public var failures: [(clipID: String, reason: String)]
+        /// Written clips whose input has several channels, by id, with the count: they were
+        /// enhanced as the average of their channels (the output is mono).
+        public var downmixed: [(clipID: String, channels: Int)] = []
+        /// Written clips with samples beyond full scale that a 16-bit output clipped, by id, with the count.
+        public var clipped: [(clipID: String, samples: Int)] = []
+    }
+
+    /// What happened to one clip: the failure, or what its input and output were like.
+    private struct Outcome: Sendable {
+        var failure: String?
+        var channels = 1
+        var clippedSamples = 0
     }
 
     /// Enhances the request's clips and records the run.
@@ -60,32 +75,38 @@ public enum EnhanceJob {
         let items = try Self.items(request).enumerated().filter { request.shard.contains($0.offset) }.map(\.element)
         guard !items.isEmpty else { throw EnhancementError.noInput(reason: "shard \(request.shard) holds no clip") }
         try checkFolders(request)
+        try checkFraming(request, first: items[0])
         // One lock per shard: the N shards of one command (Slurm array tasks) write into one folder.
         let lock = try OutputLock(folder: request.output, shard: request.shard)
         defer { withExtendedLifetime(lock) {} }
-        try FileManager.default.createDirectory(at: request.output, withIntermediateDirectories: true)
+        try EnhanceFolderClaim.claim(request.output, wanted: EnhanceFolderClaim(params: params(request), shards: request.shard.count),
+                                     overwrite: request.overwrite)
         AtomicFile.removeStaleTemporaries(in: request.output)
         let run = try RecordedRun.begin(context, kind: .enhance, name: context.name ?? request.method.description,
                                         params: params(request), parent: mixRun(request, context: context))
         let result = try run.failing {
-            let outcomes = ParallelMap.map(items, jobs: request.jobs, progress: progress) { item -> (clipID: String, reason: String)? in
+            let outcomes = ParallelMap.map(items, jobs: request.jobs, progress: progress) { item -> Outcome in
                 do {
+                    let channels = try AudioFile.info(at: item.noisy).channels
                     let noisy = try AudioFile.read(at: item.noisy)
                     let stems = try item.clean.map { clean in (try AudioFile.read(at: clean), try AudioFile.read(at: item.noise!)) }
                     let samples = try enhance(noisy, stems?.0.samples, stems?.1.samples)
                     try FileManager.default.createDirectory(at: item.output.deletingLastPathComponent(), withIntermediateDirectories: true)
-                    _ = try AudioWriter.write(AudioBuffer(samples: samples, sampleRate: noisy.sampleRate), to: item.output,
-                                              format: request.format.fileFormat)
-                    return nil
+                    let written = try AudioWriter.write(AudioBuffer(samples: samples, sampleRate: noisy.sampleRate), to: item.output,
+                                                        format: request.format.fileFormat)
+                    return Outcome(channels: channels, clippedSamples: written.clippedSamples)
                 } catch {
-                    return (item.id, "\(error)")
+                    return Outcome(failure: "\(error)")
                 }
             }
-            let failures = outcomes.compactMap { $0 }
+            let failures = zip(items, outcomes).compactMap { item, outcome in outcome.failure.map { (item.id, $0) } }
             try EnhanceRunMarker(catalog: context.catalog?.url.standardizedFileURL.path, runID: run.id, method: request.method.description)
                 .write(in: request.output, shard: request.shard)
             try run.finish(params: ["clips_written": "\(items.count - failures.count)", "clips_failed": "\(failures.count)"])
-            return Result(written: items.count - failures.count, failures: failures)
+            let written = zip(items, outcomes).filter { $0.1.failure == nil }
+            return Result(written: items.count - failures.count, failures: failures,
+                          downmixed: written.filter { $0.1.channels > 1 }.map { ($0.0.id, $0.1.channels) },
+                          clipped: written.filter { $0.1.clippedSamples > 0 }.map { ($0.0.id, $0.1.clippedSamples) })
         }
         return (result, run)
     }
@@ -96,6 +117,15 @@ public enum EnhanceJob {
     static func enhancer(for request: Request) throws -> Enhance {
         switch request.method {
         case .blind(let method):
+            if let unused = request.blind.unused(by: method).first {
+                // Named when the other noise estimate would use it (--mcra-* with the leading estimate).
+                var other = request.blind
+                other.noiseEstimate = other.noiseEstimate == .leading ? .mcra : .leading
+                let byEstimate = !other.unused(by: method).contains { $0.name == unused.name }
+                let estimate = byEstimate ? " with --noise-estimate \(request.blind.noiseEstimate.rawValue)" : ""
+                throw EnhancementError.invalidParameter(name: unused.name, value: unused.value,
+                                                        reason: "does nothing for --method \(method.rawValue)\(estimate); leave it out")
+            }
             let enhancer = try BlindEnhancer(method: method, parameters: request.blind)
             return { noisy, _, _ in try enhancer.enhance(noisy.samples, sampleRate: noisy.sampleRate) }
         case .oracle(let mask):
@@ -115,10 +145,10 @@ public enum EnhanceJob {
     static func items(_ request: Request) throws -> [Item] {
         switch request.source {
         case let .corpus(corpus, split):
-            var records = try MixManifestRecord.corpusRecords(corpus, allowIncomplete: request.allowIncomplete).records
-            if let split { records = records.filter { $0.split == split } }
+            let all = try MixManifestRecord.corpusRecords(corpus, allowIncomplete: request.allowIncomplete).records
+            let records = split.map { split in all.filter { $0.split == split } } ?? all
             guard !records.isEmpty else {
-                throw EnhancementError.noInput(reason: "\(corpus.path) has no clips\(split.map { " in split \($0)" } ?? "")")
+                throw EnhancementError.noInput(reason: "\(corpus.path): \(MixManifestRecord.noClipsReason(split: split, in: all))")
             }
             let stems = request.method.needsStems
             return records.map { record in
@@ -130,10 +160,35 @@ public enum EnhanceJob {
         case .folder(let folder):
             let files = try ScorePairing.audioFiles(in: folder, option: "input")
             guard !files.isEmpty else { throw EnhancementError.noInput(reason: "\(folder.path) holds no audio files") }
-            return files.map { relative in
+            let items = files.map { relative in
                 let output = request.output.appendingPathComponent((relative as NSString).deletingPathExtension + ".wav")
                 return Item(id: relative, noisy: folder.appendingPathComponent(relative), clean: nil, noise: nil, output: output)
             }
+            try refuseCollisions(items, folder: folder)
+            return items
+        }
+    }
+
+    /// Refuses, before anything is written, inputs that would be written to one output: `x.wav`,
+    /// `x.ogg` and `x.flac` are all enhanced into `OUT/x.wav`, and only the last would be kept.
+    static func refuseCollisions(_ items: [Item], folder: URL) throws {
+        let byOutput = Dictionary(grouping: items, by: { $0.output.path })
+        let collisions = byOutput.filter { $0.value.count > 1 }.map { (output: $0.key, inputs: $0.value.map(\.id).sorted()) }
+            .sorted { $0.inputs[0] < $1.inputs[0] }
+        guard let first = collisions.first else { return }
+        let more = collisions.count > 1 ? " (and \(collisions.count - 1) more name\(collisions.count == 2 ? "" : "s") like it)" : ""
+        throw EnhancementError.invalidParameter(name: "input", value: folder.path,
+            reason: "\(first.inputs.joined(separator: ", ")) would all be written to \(first.output)\(more); " +
+                    "rename them or enhance them from separate folders")
+    }
+
+    /// Refuses, before anything is written, blind-method settings that cannot frame the first
+    /// clip (a `--frame-seconds` too short for its sample rate): they would fail every clip alike.
+    /// A sample rate that cannot be framed stays a per-clip failure (other files may have others).
+    static func checkFraming(_ request: Request, first: Item) throws {
+        guard case .blind = request.method, let rate = try? AudioFile.info(at: first.noisy).sampleRate else { return }
+        do { _ = try EnhancementFraming(parameters: request.blind, sampleRate: rate) } catch {
+            if error.invalidParameter != nil { throw error }
         }
     }
 

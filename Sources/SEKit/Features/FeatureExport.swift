@@ -92,9 +92,11 @@ public enum FeatureExport {
             throw FeatureExportError.noClips(corpus: corpus.path, reason: "no manifest.jsonl (is it a folder made by sekit mix?)")
         }
         var (records, missingClips) = try MixManifestRecord.corpusRecords(corpus, allowIncomplete: options.allowIncomplete)
+        let all = records
         if let split = options.split { records = records.filter { $0.split == split } }
         guard !records.isEmpty else {
-            throw FeatureExportError.noClips(corpus: corpus.path, reason: options.split.map { "no clips in split '\($0)'" } ?? "the manifest is empty")
+            let reason = options.split == nil ? "the manifest is empty" : MixManifestRecord.noClipsReason(split: options.split, in: all)
+            throw FeatureExportError.noClips(corpus: corpus.path, reason: reason)
         }
         // Decided over every clip, so that all shards describe the split the unsharded export would.
         let statisticsSplit = records.contains { $0.split == options.statisticsSplit } ? options.statisticsSplit : "all"

@@ -33,7 +33,7 @@ public enum AtomicFile {
         var removed: [String] = []
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where entry.hasPrefix(".") {
             guard let marker = entry.range(of: ".tmp-", options: .backwards) else { continue }
-            if let name, String(entry[entry.index(after: entry.startIndex)..<marker.lowerBound]) != name { continue }
+            if let name, String(entry[entry.index(after: entry.startIndex)..<marker.lowerBound]) != temporaryStem(name) { continue }
             let fields = entry[marker.upperBound...].split(separator: "-")
             guard let first = fields.first, let pid = Int(first) else { continue }
             let host = fields.dropFirst().last.flatMap { $0.first == "h" && $0.count == 9 ? String($0) : nil }
@@ -57,11 +57,36 @@ public enum AtomicFile {
     static let hostTag: String = {
         var buffer = [CChar](repeating: 0, count: 256)
         let name = gethostname(&buffer, buffer.count) == 0 ? String(cString: buffer) : "unknown"
-        var hash: UInt32 = 0x811C_9DC5
-        for byte in name.utf8 { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
-        let hex = String(hash, radix: 16)
-        return "h" + String(repeating: "0", count: 8 - hex.count) + hex
+        return "h" + fnv1aHex(name)
     }()
+
+    /// 8 hex digits of the 32-bit FNV-1a hash of `text`'s UTF-8 bytes.
+    static func fnv1aHex(_ text: String) -> String {
+        var hash: UInt32 = 0x811C_9DC5
+        for byte in text.utf8 { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 8 - hex.count) + hex
+    }
+
+    /// Longest output name, in UTF-8 bytes, that goes into its temporary name whole: a file name
+    /// holds at most 255 bytes, and the temporary name adds a dot and up to 43 bytes
+    /// (`.tmp-PID-N-hHOST`).
+    static let longestWholeName = 211
+
+    /// The output's name as it appears in its temporary name: the name itself, or, for a name
+    /// longer than ``longestWholeName`` bytes, its beginning (whole characters), `~` and the FNV-1a
+    /// hash of the whole name, so that the temporary name of a long but valid name is valid too.
+    static func temporaryStem(_ name: String) -> String {
+        guard name.utf8.count > longestWholeName else { return name }
+        var stem = "", bytes = 0
+        for character in name {
+            let size = String(character).utf8.count
+            guard bytes + size <= longestWholeName - 9 else { break }
+            stem.append(character)
+            bytes += size
+        }
+        return stem + "~" + fnv1aHex(name)
+    }
 
     /// The temporary path used for `url`: hidden, in the same folder, unique per process and call.
     public static func temporaryURL(for url: URL) -> URL {
@@ -69,12 +94,12 @@ public enum AtomicFile {
     }
 
     /// ``temporaryURL(for:)`` for a path: `FOLDER/.NAME.tmp-PID-N-hHOST` (string operations only,
-    /// as this runs three times per clip of a mix).
+    /// as this runs three times per clip of a mix; NAME shortened when long, ``temporaryStem(_:)``).
     public static func temporaryPath(for path: String) -> String {
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        return "\(folder).\(name).tmp-\(getpid())-\(counter.next())-\(hostTag)"
+        return "\(folder).\(temporaryStem(name)).tmp-\(getpid())-\(counter.next())-\(hostTag)"
     }
 
     /// Writes `data` to `url` atomically with one `write(2)` (`open`, `write`, `close`, `rename`).

@@ -11,4 +11,11 @@ enum FilePaths {
     static func isInside(_ path: String, _ folder: String) -> Bool {
         path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
     }
+
+    /// The description of `error` for a message that already names `path`: without a leading
+    /// `PATH: ` (errors name their file, and `X: X: cannot read` says it twice).
+    static func reason(_ error: Error, at path: String) -> String {
+        let text = "\(error)"
+        return text.hasPrefix(path + ": ") ? String(text.dropFirst(path.count + 2)) : text
+    }
 }

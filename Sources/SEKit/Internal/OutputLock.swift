@@ -73,8 +73,10 @@ public final class OutputLock: @unchecked Sendable {
     }
 
     /// The lock file beside a file output: `FOLDER/.NAME.lock`.
+    /// (A name too long to take the prefix and suffix is shortened as in temporary names,
+    /// ``AtomicFile/temporaryStem(_:)``.)
     public static func lockFile(besideFile url: URL) -> URL {
-        url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).lock")
+        url.deletingLastPathComponent().appendingPathComponent(".\(AtomicFile.temporaryStem(url.lastPathComponent)).lock")
     }
 
     /// Claims `shard`'s share of the output folder `folder` (``lockFile(besideFolder:shard:)``),
@@ -90,6 +92,7 @@ public final class OutputLock: @unchecked Sendable {
     /// unsharded run) is still written by one process at a time.
     public static func lockFile(besideFolder url: URL, shard: Shard) -> URL {
         shard == .whole ? lockFile(besideFile: url)
-            : url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).lock\(shard.fileSuffix)")
+            : url.deletingLastPathComponent()
+                .appendingPathComponent(".\(AtomicFile.temporaryStem(url.lastPathComponent)).lock\(shard.fileSuffix)")
     }
 }

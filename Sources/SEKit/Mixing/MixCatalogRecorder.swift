@@ -100,7 +100,7 @@ public struct MixCatalogRecorder: Sendable {
                 speechSourceID: speech.flatMap { ids[$0.path] }, speechOffsetSeconds: speech.map { Double($0.offset) / rate },
                 rirSourceID: record.rir.flatMap { ids[$0] }, snrRequestedDB: record.snrDBRequested,
                 snrRealisedDB: record.snrDBRealised.isFinite ? record.snrDBRealised : nil,
-                levelDBFS: record.levelDBFSRealised <= 0 ? record.levelDBFSRealised : nil,
+                levelDBFS: record.levelDBFSRealised.isFinite && record.levelDBFSRealised <= 0 ? record.levelDBFSRealised : nil,
                 speechGain: record.speechGain, noiseGain: record.noiseSources.first?.gain,
                 clippingScale: record.clippingScale, seed: Int64(bitPattern: record.seed),
                 sampleRate: record.sampleRate, durationSeconds: record.durationSeconds,

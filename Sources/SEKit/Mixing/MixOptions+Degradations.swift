@@ -17,6 +17,15 @@ extension MixOptions {
         case `repeat`
     }
 
+    /// What becomes of a clip whose noisy input the degradations leave silent, or without a level
+    /// that can be measured (`--silenced-clips`).
+    public enum SilencedClips: String, Sendable, Codable, CaseIterable {
+        /// Written like any other, its level recorded as null (the default).
+        case keep
+        /// Not written: a failed clip, counted in `clips_failed` (the mix goes on and exits 1).
+        case fail
+    }
+
     /// Defaults of the degradation options, where the issue and the README give them.
     enum DegradationDefaults {
         static let mp3BitrateKbps = ValueSpec.uniform(low: 16, high: 128)
@@ -64,6 +73,10 @@ extension MixOptions {
             if degradationsPerClip != nil {
                 throw fail(name, value, "has no effect with --degradations-per-clip (which draws how many stages a clip gets)")
             }
+        }
+        if let silencedClips, enabledDegradationStages.isEmpty {
+            throw fail("silenced-clips", silencedClips.rawValue,
+                       "has no effect without a degradation (--codec, --packet-loss, --clip-distortion, --bandwidth-hz)")
         }
         let nyquist = Double(sampleRate) / 2
         if let bandwidthHz, bandwidthHz.bounds.lowerBound < 1000 || bandwidthHz.bounds.upperBound >= nyquist {

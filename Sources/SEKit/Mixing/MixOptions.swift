@@ -122,6 +122,8 @@ public struct MixOptions: Sendable, Codable, Equatable {
     public var clipDistortionProbability: Double? = nil
     /// How many of the enabled degradation stages a clip gets (nil: each by its own probability).
     public var degradationsPerClip: DegradationCounts? = nil
+    /// A clip whose noisy input the degradations silence: kept with a null level, or failed (nil: kept).
+    public var silencedClips: SilencedClips? = nil
 
     public init() {}
 

@@ -94,11 +94,11 @@ public final class MixRun: @unchecked Sendable {
                         throw MixError.invalidOption(name: "out", value: output.path,
                             reason: "is inside the \(kind.rawValue) input \(input); the next mix from that folder would take these stems as \(kind.rawValue)")
                     }
-                    candidates += try SourceDiscovery.files(in: input, option: kind.rawValue) { folder in
-                        let unlisted = SkippedSource(kind: kind, path: folder, reason: "cannot list this folder (permission denied); its files are left out")
+                    candidates += try SourceDiscovery.files(in: input, option: kind.rawValue, problem: { path, reason in
+                        let unlisted = SkippedSource(kind: kind, path: path, reason: reason + "; left out")
                         warn(unlisted)
                         skipped.append(unlisted)
-                    }
+                    })
                     continue
                 }
                 let name = String(input.dropFirst(Self.corpusPrefix.count))
@@ -212,6 +212,8 @@ public final class MixRun: @unchecked Sendable {
             do {
                 clip = try renderer.render(index: index)
                 record = try writeClip(clip)
+            } catch MixError.clipFailed(_, let reason) {
+                return .failure(MixClipFailure(index: index, reason: reason))  // listed as "clip N: reason", not "clip N: clip N: ..."
             } catch let error as MixError {
                 return .failure(MixClipFailure(index: index, reason: error.description))
             } catch let error as AudioError {

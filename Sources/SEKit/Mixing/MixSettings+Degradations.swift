@@ -37,5 +37,6 @@ extension MixSettings {
         options.clipDistortion = try spec("clip-distortion")
         options.clipDistortionProbability = try number("clip-distortion-probability")
         options.degradationsPerClip = try text("degradations-per-clip").map { try DegradationCounts(parsing: $0) }
+        options.silencedClips = try choice("silenced-clips", MixOptions.SilencedClips.self)
     }
 }

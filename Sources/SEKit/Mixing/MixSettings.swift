@@ -47,6 +47,7 @@ public enum MixSettings {
         ("clip-distortion", "clipping threshold list or range, fraction of the noisy peak (e.g. 0.1:0.5)"),
         ("clip-distortion-probability", "probability a clip is clip-distorted (default 1)"),
         ("degradations-per-clip", "how many enabled degradations a clip gets, COUNT:PROBABILITY,... (e.g. 0:0.25,1:0.4,2:0.2,3:0.15)"),
+        ("silenced-clips", "a clip the degradations leave silent: keep (level null) | fail (counted in clips_failed) (default keep)"),
     ]
 
     /// Loads a recipe: a YAML mapping from the keys above to a scalar or a list.

@@ -17,7 +17,7 @@ enum SourceCheck {
                 }
                 return .success(MixSource(kind: kind, path: path, key: key, frames: buffer.count, sampleRate: buffer.sampleRate))
             } catch {
-                return .failure(SkippedSource(kind: kind, path: path, reason: "\(error)"))
+                return .failure(SkippedSource(kind: kind, path: path, reason: FilePaths.reason(error, at: path)))
             }
         }
         var usable: [MixSource] = [], skipped: [SkippedSource] = []

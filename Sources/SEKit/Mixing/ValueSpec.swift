@@ -8,6 +8,22 @@ public enum ValueSpec: Sendable, Equatable, Codable, CustomStringConvertible {
     case list([Double])
     case uniform(low: Double, high: Double)
 
+    /// A suggestion for a range written the way other tools write it (`-5..15`, `-5-15`, `-5 to 15`):
+    /// `; for a range write LOW:HIGH (-5:15)`, or nothing when `part` does not look like one.
+    static func rangeHint(_ part: String) -> String {
+        let text = part.trimmingCharacters(in: .whitespaces)
+        for separator in ["...", "..", " to ", "~", "-"] {
+            // The first character may be a sign, never a separator.
+            guard text.count > 1,
+                  let range = text.range(of: separator, range: text.index(after: text.startIndex)..<text.endIndex) else { continue }
+            let low = text[..<range.lowerBound].trimmingCharacters(in: .whitespaces)
+            let high = text[range.upperBound...].trimmingCharacters(in: .whitespaces)
+            guard let l = Double(low), let h = Double(high), l.isFinite, h.isFinite else { continue }
+            return "; for a range write LOW:HIGH (\(low):\(high))"
+        }
+        return ""
+    }
+
     /// Parses `text` for the option `name` (used in the error).
     /// - Throws: ``MixError/invalidOption(name:value:reason:)``.
     public init(parsing text: String, option name: String) throws {
@@ -30,7 +46,7 @@ public enum ValueSpec: Sendable, Equatable, Codable, CustomStringConvertible {
         var values: [Double] = []
         for part in parts {
             guard let value = Double(part.trimmingCharacters(in: .whitespaces)), value.isFinite else {
-                throw MixError.invalidOption(name: name, value: text, reason: "'\(part)' is not a number")
+                throw MixError.invalidOption(name: name, value: text, reason: "'\(part)' is not a number" + Self.rangeHint(String(part)))
             }
             values.append(value)
         }

@@ -40,18 +40,29 @@ public enum ScoreError: Error, Equatable, CustomStringConvertible, Sendable {
 /// Finds the pairs to score.
 public enum ScorePairing {
     /// Pairs files by their path relative to each folder: `REFERENCE/a/b.wav` with
-    /// `ENHANCED/a/b.wav` (and `NOISY/a/b.wav`). A reference without an enhanced file is still
-    /// listed (it is scored as a failure, never dropped).
+    /// `ENHANCED/a/b.wav` (and `NOISY/a/b.wav`). A reference in another format (`a/b.flac`) with
+    /// no enhanced file of its own name pairs with `ENHANCED/a/b.wav`, what `sekit enhance --input`
+    /// writes for it, when no other reference has the name `a/b`. A reference without an enhanced
+    /// file is still listed (it is scored as a failure, never dropped).
     public static func byName(reference: URL, enhanced: URL?, noisy: URL?) throws -> [ScorePair] {
         let references = try audioFiles(in: reference, option: "reference")
-        if let enhanced { _ = try audioFiles(in: enhanced, option: "enhanced") }
+        let enhancedFiles = try enhanced.map { Set(try audioFiles(in: $0, option: "enhanced")) }
         let noisyFiles = try noisy.map { Set(try audioFiles(in: $0, option: "noisy")) }
         guard !references.isEmpty else { throw ScoreError.noPairs(reason: "\(reference.path) holds no audio files") }
+        let stemCounts = Dictionary(references.map { (($0 as NSString).deletingPathExtension, 1) }, uniquingKeysWith: +)
+        /// The enhanced file of a reference: its own name, or the WAV `enhance` made of it.
+        func enhancedName(_ relative: String) -> String {
+            let stem = (relative as NSString).deletingPathExtension
+            guard let files = enhancedFiles, !files.contains(relative), stemCounts[stem] == 1, files.contains(stem + ".wav") else {
+                return relative
+            }
+            return stem + ".wav"
+        }
         return references.map { relative in
             ScorePair(
                 clipID: relative,
                 reference: reference.appendingPathComponent(relative),
-                enhanced: enhanced.map { $0.appendingPathComponent(relative) },
+                enhanced: enhanced.map { $0.appendingPathComponent(enhancedName(relative)) },
                 noisy: noisy.flatMap { folder in noisyFiles!.contains(relative) ? folder.appendingPathComponent(relative) : nil },
                 split: nil, snrDB: nil)
         }
@@ -67,9 +78,18 @@ public enum ScorePairing {
         guard let manifest = manifests.first else {
             throw ScoreError.invalidOption(name: "corpus", value: corpus.path, reason: "no manifest.jsonl (is it a folder made by sekit mix?)")
         }
-        var records = try MixManifestRecord.corpusRecords(corpus, allowIncomplete: allowIncomplete).records
-        if let split { records = records.filter { $0.split == split } }
-        guard !records.isEmpty else { throw ScoreError.noPairs(reason: "\(manifest.path) has no clips\(split.map { " in split \($0)" } ?? "")") }
+        if let enhanced {
+            // One error for the folder, rather than one per clip.
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: enhanced.path, isDirectory: &isFolder), isFolder.boolValue else {
+                throw ScoreError.invalidOption(name: "enhanced", value: enhanced.path, reason: "no such folder")
+            }
+        }
+        let all = try MixManifestRecord.corpusRecords(corpus, allowIncomplete: allowIncomplete).records
+        let records = split.map { split in all.filter { $0.split == split } } ?? all
+        guard !records.isEmpty else {
+            throw ScoreError.noPairs(reason: "\(manifest.path): \(MixManifestRecord.noClipsReason(split: split, in: all))")
+        }
         return records.map { record in
             let noisy = corpus.appendingPathComponent(record.noisy)
             var enhancedURL: URL? = noisy
@@ -98,11 +118,8 @@ public enum ScorePairing {
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ScoreError.invalidOption(name: option, value: folder.path, reason: "not a folder")
         }
-        let walker = FileManager.default.enumerator(atPath: folder.path)
-        var found: [String] = []
-        while let relative = walker?.nextObject() as? String {
-            if SourceDiscovery.audioExtensions.contains((relative as NSString).pathExtension.lowercased()) { found.append(relative) }
-        }
-        return found.sorted()
+        // Links to files and folders are followed (a symlinked folder of references is a folder of references).
+        return FolderWalk.files(in: folder.path).files.map(\.relative)
+            .filter { SourceDiscovery.audioExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
     }
 }

@@ -25,7 +25,10 @@ struct CatalogMergeCommand: AsyncParsableCommand {
             rows in clip order. Its id is derived from the shard run ids, so merging again adds \
             nothing. A shard missing or given twice, shards of different commands (parameters, parent, \
             SEKit version), a shard that did not finish or an input named twice refuses the whole merge \
-            before anything is written, naming the file. --no-fold copies shard runs as they are.
+            before anything is written, naming the file. --no-fold copies shard runs as they are. \
+            A folded run is 'running' until every input is in: a merge killed half-way leaves it \
+            running (catalog check marks it failed once the merge's process is gone), never finished \
+            with part of its rows; the same merge run again completes it.
 
             Formats: table (rows added per input, then the totals), csv (input, table, rows) or json \
             (the whole report; --json is the same).

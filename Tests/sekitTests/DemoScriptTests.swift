@@ -8,22 +8,11 @@ struct DemoScriptTests {
     @Test func theDemoRunsAndItsReportLoads() throws {
         let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
         let out = folder.path("demo-out")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [GoldenCorpus.projectRoot.appendingPathComponent("scripts/demo.sh").path]
-        var environment = ProcessInfo.processInfo.environment
-        environment["SEKIT_BIN"] = SEKitBinary.url.path
-        environment["SEKIT_DEMO_OUT"] = out
-        environment["SEKIT_DEMO_CLIPS"] = "16"
-        process.environment = environment
-        let stdout = Pipe(), stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        let printed = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let said = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "demo failed:\n\(said.suffix(3000))")
+        let result = try ScriptRunner.run("scripts/demo.sh", environment: [
+            "SEKIT_BIN": SEKitBinary.url.path, "SEKIT_DEMO_OUT": out, "SEKIT_DEMO_CLIPS": "16",
+        ])
+        let printed = result.stdout, said = result.stderr
+        try #require(result.status == 0, "demo failed:\n\(said.suffix(3000))")
         #expect(printed.contains("| checkpoint |") && printed.contains("oracle-psm"), "the leaderboard")
         #expect(said.contains("== demo: done. Where everything is:"))
         let expected = ["corpus/manifest.jsonl", "features.h5", "report.html", "scores/noisy.csv", "scores/logmmse.csv",

@@ -54,19 +54,27 @@ extension Catalog {
                 byID[run.record.id] = run
             }
         }
-        let existing = Set(try read { db in try String.fetchAll(db, sql: "SELECT id FROM runs") }.map(RunID.init))
+        // Folds an earlier merge completed (one it began but did not complete is taken up again).
+        let existing = Set(try read { db in try String.fetchAll(db, sql: "SELECT id FROM runs WHERE status = 'finished'") }.map(RunID.init))
         let groups = try ShardFoldPlanner.plan(byID.values.sorted { $0.record.id.rawValue < $1.record.id.rawValue }, existing: existing)
 
-        // The folded runs first; every input's shard rows are then copied under them.
+        // The folded runs first (`running` until complete); every input's shard rows are then
+        // copied under them; the last transaction completes them.
         try write { db in for group in groups { try Self.beginFold(group, db) } }
         let folding = Dictionary(uniqueKeysWithValues: groups.flatMap { group in group.foldedAwayIDs.map { ($0, group.folded.id) } })
-        var report = try merge(urls, onConflict: onConflict, foldingRuns: folding)
-        try write { db in
-            try db.execute(sql: "PRAGMA main.cache_size = \(Self.mergeCacheKiB)")
-            for group in groups {
-                try Self.finishFold(group, db)
-                try Self.recomputeFoldedValues(group, db)
+        var report: MergeReport
+        do {
+            report = try merge(urls, onConflict: onConflict, foldingRuns: folding)
+            try write { db in
+                try db.execute(sql: "PRAGMA main.cache_size = \(Self.mergeCacheKiB)")
+                for group in groups {
+                    try Self.finishFold(group, db)
+                    try Self.recomputeFoldedValues(group, db)
+                }
             }
+        } catch {
+            try? write { db in try Self.failFolds(groups, error: "\(error)", db) }
+            throw error
         }
         report.folded = groups.map {
             FoldedRunReport(id: $0.folded.id.rawValue, kind: $0.kind.rawValue, name: $0.folded.name, shards: $0.shards.count,

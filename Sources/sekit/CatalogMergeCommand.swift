@@ -14,8 +14,11 @@ struct CatalogMergeCommand: AsyncParsableCommand {
             input is refused and nothing of it is merged, unless --on-conflict keep-first (keep OUT's row) \
             or rename (the input's source becomes ID~<first 8 hex of its sha256> and the input's clips \
             point to it; conflicting runs and clips are still refused). Conflicts resolved are listed on \
-            standard error. Each input is merged in one transaction. A new OUT is built under a \
-            temporary name (without a journal on disk, synced once at the end) and appears when complete.
+            standard error. Each input is merged in one transaction. Inputs are only read, never written \
+            (one from an older SEKit is migrated in a temporary copy), and every input is checked \
+            (present, not empty, a catalogue) before anything is written. A new OUT is built under a \
+            temporary name (without a journal on disk, synced once at the end) and appears when \
+            complete; a merge that merges nothing, or fails writing, leaves no file.
 
             Shard runs are folded: the N runs of one command run with --shard i/N (each into its own \
             catalogue) become one run equal to the single-process run of the same command: the same \

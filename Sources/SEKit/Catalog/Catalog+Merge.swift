@@ -101,6 +101,7 @@ extension Catalog {
                             WHERE main.runs.id = s.id AND main.runs.status = 'running' AND s.status != 'running'
                             """)
                         result.completed = db.changesCount
+                        try Self.joinCorpusLineage(db)
                         return .commit
                     }
                     return result
@@ -114,6 +115,16 @@ extension Catalog {
             report.conflicts += result.conflicts
         }
         return report
+    }
+
+    /// Score runs recorded in another catalogue than their corpus's mix run (no parent, param
+    /// `corpus_mix_runs` naming one mix run) take that run as parent once OUT holds it.
+    private static func joinCorpusLineage(_ db: Database) throws {
+        try db.execute(sql: """
+            UPDATE main.runs SET parent_id = p.value_text
+            FROM main.params AS p JOIN main.runs AS mix ON mix.id = p.value_text AND mix.kind = 'mix'
+            WHERE p.run_id = main.runs.id AND p.key = ? AND main.runs.parent_id IS NULL AND main.runs.kind = 'score'
+            """, arguments: [ScoredCorpus.corpusMixRunsKey])
     }
 
     /// Copies the attached `shard`'s rows OUT lacks, table by table, source ids mapped through

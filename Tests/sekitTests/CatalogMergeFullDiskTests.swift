@@ -19,7 +19,8 @@ struct CatalogMergeFullDiskTests {
         // An input of about 4 MB: one imported file, then 20,000 more source rows.
         try folder.writeWAV("noise/n.wav")
         let input = folder.path("input.sqlite")
-        let imported = try SEKitBinary.run(["catalog", "import", "--kind", "noise", "--corpus", "n", folder.path("noise"), "--catalog", input])
+        let imported = try SEKitBinary.run(["catalog", "import", "--kind", "noise", "--corpus", "n", folder.path("noise"),
+                                            "--catalog", input])
         try #require(imported.status == 0, "\(imported.stderr)")
         let columns = try folder.sqlite(input, "SELECT group_concat(name, ',') FROM pragma_table_info('sources')")
         let values = columns.split(separator: ",").map { $0 == "id" ? "id || '-' || k" : ($0 == "path" ? "path || '-' || k" : String($0)) }

@@ -9,13 +9,13 @@ struct FeaturesCheckCommandTests {
         let folder = try FeaturesShardCommandTests.corpus()
         defer { try? FileManager.default.removeItem(at: folder) }
         for index in 1...2 {
-            try FeaturesShardCommandTests.expectSuccess(FeaturesShardCommandTests.features(["--out", "s\(index).h5", "--shard", "\(index)/2"]),
-                                                        in: folder)
+            let export = FeaturesShardCommandTests.features(["--out", "s\(index).h5", "--shard", "\(index)/2"])
+            try FeaturesShardCommandTests.expectSuccess(export, in: folder)
         }
         try FeaturesShardCommandTests.expectSuccess(["features", "merge", "merged.h5", "s1.h5", "s2.h5"], in: folder)
         let sound = try FeaturesShardCommandTests.expectSuccess(["features", "check", "merged.h5"], in: folder)
-        #expect(sound.stdout.contains("merged file: 6 virtual mappings onto 2 shard files") && sound.stdout.hasSuffix("feature file is sound\n"),
-                "\(sound.stdout)")
+        #expect(sound.stdout.contains("merged file: 6 virtual mappings onto 2 shard files"), "\(sound.stdout)")
+        #expect(sound.stdout.hasSuffix("feature file is sound\n"), "\(sound.stdout)")
 
         try FileManager.default.moveItem(at: folder.appendingPathComponent("s2.h5"), to: folder.appendingPathComponent("aside.h5"))
         let shard = folder.appendingPathComponent("s2.h5").standardizedFileURL.path
@@ -27,8 +27,8 @@ struct FeaturesCheckCommandTests {
         let json = try SEKitBinary.run(["features", "check", "merged.h5", "--json"], currentDirectory: folder)
         #expect(json.status == 1 && json.stdout.contains("\"problem\" : \"the shard file is missing\""), "\(json.stdout)")
 
-        let synthesized = try SEKitBinary.run(["synthesize", "--features", "merged.h5", "--dataset", "irm", "--out", "zeros", "--no-catalog"],
-                                              currentDirectory: folder)
+        let synthesized = try SEKitBinary.run(["synthesize", "--features", "merged.h5", "--dataset", "irm", "--out", "zeros",
+                                               "--no-catalog"], currentDirectory: folder)
         #expect(synthesized.status != 0 && synthesized.stderr.contains("shard is missing or changed"), "\(synthesized.stderr)")
         let written = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("zeros").path)) ?? []
         #expect(!written.contains { $0.hasSuffix(".wav") }, "\(written)")

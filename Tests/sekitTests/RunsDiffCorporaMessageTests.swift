@@ -20,7 +20,8 @@ import Testing
         #expect(diff.status != 0)
         #expect(!diff.stderr.contains("--unpaired:"), "blames --unpaired: \(diff.stderr)")
         #expect(diff.stderr.contains("a paired comparison needs two runs scored on the same corpus"), "\(diff.stderr)")
-        #expect(diff.stderr.contains(folder.path("one/ref")) && diff.stderr.contains(folder.path("two/ref")), "names both corpora: \(diff.stderr)")
+        #expect(diff.stderr.contains(folder.path("one/ref")) && diff.stderr.contains(folder.path("two/ref")),
+                "names both corpora: \(diff.stderr)")
         #expect(diff.stderr.contains("compare them unpaired with --unpaired"), "\(diff.stderr)")
         let unpaired = try SEKitBinary.run(["runs", "diff", "one", "two", "--unpaired", "--catalog", catalog])
         #expect(unpaired.status == 0, "\(unpaired.stderr)")

@@ -184,8 +184,8 @@ extension Catalog {
                 run.finishedAt = now
                 let marker = commandLine == nil ? "catalog check" : "a later run of the same command"
                 if let merge = item.merge {
-                    run.error = "abandoned: the catalog merge folding it (process \(merge.pid) on \(merge.host)) is gone before the fold completed"
-                        + " (marked by \(marker)); run the same merge again to complete it"
+                    run.error = "abandoned: the catalog merge folding it (process \(merge.pid) on \(merge.host)) is gone "
+                        + "before the fold completed (marked by \(marker)); run the same merge again to complete it"
                     try db.execute(sql: "DELETE FROM params WHERE run_id = ? AND key = ?", arguments: [run.id, Self.foldingKey])
                 } else {
                     run.error = "abandoned: process \(run.pid) on \(host) is gone (marked by \(marker))"

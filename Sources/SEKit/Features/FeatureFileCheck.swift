@@ -32,7 +32,8 @@ public struct FeatureFileCheck: Sendable, Codable {
             lines.append("merged file: \(mappings.count) virtual mappings onto \(shardFiles.count) shard files")
         }
         lines += problems
-        lines.append(isSound ? "feature file is sound" : "feature file needs attention: \(problems.count) mappings onto missing or changed shards read as zeros")
+        lines.append(isSound ? "feature file is sound"
+            : "feature file needs attention: \(problems.count) mappings onto missing or changed shards read as zeros")
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -33,14 +33,15 @@ public struct FeatureShardMapping: Sendable, Codable, Equatable {
         for stream in streams {
             guard let dataset = datasets[stream.name], let sources = try dataset.virtualSources() else { continue }
             for source in sources {
-                let shardPath = source.file.hasPrefix("/") ? source.file : folder.appendingPathComponent(source.file).standardizedFileURL.path
+                let shardPath = source.file.hasPrefix("/") ? source.file
+                    : folder.appendingPathComponent(source.file).standardizedFileURL.path
                 var mapping = FeatureShardMapping(stream: stream.name, shard: source.file, path: shardPath, dataset: source.dataset,
                                                   firstRow: source.firstRow, rows: source.rows, columns: stream.bins)
                 mapping.problem = problem(of: mapping)
                 if mapping.problem == nil {
                     if shardClips[shardPath] == nil {
-                        shardClips[shardPath] = .some((try? FeatureFileReader(url: URL(fileURLWithPath: shardPath), verifyingShards: false))?
-                            .clips.map(\.clipID))
+                        let reader = try? FeatureFileReader(url: URL(fileURLWithPath: shardPath), verifyingShards: false)
+                        shardClips[shardPath] = .some(reader?.clips.map(\.clipID))
                     }
                     let listed = clips.filter { $0.offset >= source.firstRow && $0.offset < source.firstRow + source.rows }.map(\.clipID)
                     if shardClips[shardPath]! != listed {

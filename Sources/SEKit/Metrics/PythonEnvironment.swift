@@ -72,7 +72,8 @@ public struct MetricBackendError: Error, CustomStringConvertible, Sendable, Equa
 
     public var description: String {
         "\(metrics.joined(separator: ", ")) need\(metrics.count == 1 ? "s" : "") the project's Python environment, " +
-            "but \(interpreter) \(reason); " + (remedy ?? "run scripts/python-env.sh (or set SEKIT_PYTHON to an interpreter with the packages of scripts/requirements.txt)")
+            "but \(interpreter) \(reason); "
+            + (remedy ?? "run scripts/python-env.sh (or set SEKIT_PYTHON to an interpreter with the packages of scripts/requirements.txt)")
     }
 
     /// The error of a worker that did not answer in time (``PythonWorkerTimeouts``); `clip` names

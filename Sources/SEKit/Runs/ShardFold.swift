@@ -139,7 +139,10 @@ extension Catalog {
             report = try catalog.merge(prepared, onConflict: onConflict, foldShards: foldShards)
         } catch {
             // Inputs merged before the one refused are kept; nothing merged leaves nothing.
-            if (try? catalog.read({ db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM runs) OR EXISTS (SELECT 1 FROM sources)") })) == true {
+            let merged = try? catalog.read { db in
+                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM runs) OR EXISTS (SELECT 1 FROM sources)")
+            }
+            if merged == true {
                 try? commit()
             } else {
                 discard()

@@ -130,7 +130,8 @@ public enum ScoreJob {
             // A Python worker that did not answer in time stops the scoring (the environment hangs).
             if let expired = pool.expired {
                 let clip = clips.first { $0.metricErrors.values.contains { $0.contains(expired.description) } }?.pair.clipID
-                throw MetricBackendError.timedOut(expired, metrics: python.metrics, interpreter: pool.environment.interpreter.path, clip: clip)
+                throw MetricBackendError.timedOut(expired, metrics: python.metrics, interpreter: pool.environment.interpreter.path,
+                                                  clip: clip)
             }
             let summary = ScoreSummary.aggregate(clips, metrics: request.metrics)
             // The CSV first: scores already computed are kept even if recording them fails.

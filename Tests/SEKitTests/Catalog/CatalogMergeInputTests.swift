@@ -39,7 +39,8 @@ import Testing
             }
         }
         #expect(try FileManager.default.attributesOfItem(atPath: empty.path)[.size] as? NSNumber == 0)
-        #expect(try existing.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM runs") } == 0, "nothing of the valid input merged")
+        #expect(try existing.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM runs") } == 0,
+                "nothing of the valid input merged")
         #expect(try Self.listing(folder.url) == before, "files appeared or vanished")
     }
 

@@ -63,7 +63,8 @@ import Testing
         let spaced = try Self.killedRun(catalog, name: "ks", commandLine: "sekit score --corpus c --jobs 2 --checkpoint ks", pid: dead)
         let joined = try Self.killedRun(catalog, name: "ks", commandLine: "sekit score --corpus c --jobs=8 --checkpoint ks", pid: dead)
         let other = try Self.killedRun(catalog, name: "ks", commandLine: "sekit score --corpus d --jobs 2 --checkpoint ks", pid: dead)
-        let rerun = try catalog.beginRun(kind: .score, name: "ks", commandLine: ["sekit", "score", "--corpus", "c", "--jobs", "4", "--checkpoint", "ks"])
+        let rerun = try catalog.beginRun(kind: .score, name: "ks",
+                                         commandLine: ["sekit", "score", "--corpus", "c", "--jobs", "4", "--checkpoint", "ks"])
         for id in [spaced, joined] {
             let run = try catalog.run(id.rawValue)
             #expect(run.status == .failed && run.error?.contains("marked by a later run of the same command") == true, "\(run)")

@@ -19,9 +19,11 @@ struct CrossCatalogLineageTests {
         let mixRun = try #require(mix.id)
         // The corpus's noisy inputs scored as a system's outputs (values are finite), in A and in B.
         func score(_ name: String, into catalog: Catalog, enhanced: URL?) throws -> RunID {
-            var request = ScoreJob.Request(pairing: .corpus(corpus, enhanced: enhanced, split: nil), metrics: [.snr, .sisdr], checkpoint: name)
+            var request = ScoreJob.Request(pairing: .corpus(corpus, enhanced: enhanced, split: nil), metrics: [.snr, .sisdr],
+                                           checkpoint: name)
             request.jobs = 2
-            return try #require(try ScoreJob.run(request, context: RunContext(catalog: catalog, commandLine: ["sekit", "score", name])).run.id)
+            let context = RunContext(catalog: catalog, commandLine: ["sekit", "score", name])
+            return try #require(try ScoreJob.run(request, context: context).run.id)
         }
         _ = try score("noisy", into: a, enhanced: nil)
         let inA = try score("in-a", into: a, enhanced: corpus.appendingPathComponent("noisy"))

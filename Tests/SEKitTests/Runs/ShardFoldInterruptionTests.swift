@@ -13,9 +13,10 @@ import Testing
     @discardableResult
     static func mixShard(_ url: URL, index: Int, count: Int) throws -> RunID {
         let catalog = try Catalog.open(at: url)
+        let shard = "\(index)/\(count)"
         let run = try catalog.beginRun(kind: .mix, name: "corpus",
-                                       commandLine: ["sekit", "mix", "--out", "/c", "--seed", "3", "--shard", "\(index)/\(count)", "--catalog", url.path],
-                                       params: ["shard": "\(index)/\(count)", "seed": "3", "clips_planned": "\(count * clipsPerShard)", "out": "/c"])
+                                       commandLine: ["sekit", "mix", "--out", "/c", "--seed", "3", "--shard", shard, "--catalog", url.path],
+                                       params: ["shard": shard, "seed": "3", "clips_planned": "\(count * clipsPerShard)", "out": "/c"])
         let indices = (0..<(count * clipsPerShard)).filter { $0 % count == index - 1 }
         let clips = indices.map { k in
             var clip = CatalogTestSupport.clip(run, index: k)
@@ -53,8 +54,15 @@ import Testing
 
     static func foldedRun(_ catalog: Catalog) throws -> RunRecord {
         try catalog.read { db in
-            try RunRecord.fetchOne(db, sql: "SELECT runs.* FROM runs JOIN params ON params.run_id = runs.id AND params.key = 'folded_shards'")!
+            try RunRecord.fetchOne(db, sql: """
+                SELECT runs.* FROM runs JOIN params ON params.run_id = runs.id AND params.key = 'folded_shards'
+                """)!
         }
+    }
+
+    /// How many runs carry the mark of a fold under way.
+    static func foldingMarks(_ catalog: Catalog) throws -> Int {
+        try catalog.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM params WHERE key = ?", arguments: [Catalog.foldingKey]) ?? 0 }
     }
 
     static func clipCount(_ catalog: Catalog, run: RunID) throws -> Int {
@@ -73,14 +81,14 @@ import Testing
         #expect(try Self.clipCount(out, run: stopped.id) == 2 * Self.clipsPerShard)
         #expect(stopped.status == .failed, "a fold holding 2 of its 3 shards' clips is \(stopped.status.rawValue)")
         #expect(stopped.error?.contains("run the same merge again") == true, "\(stopped.error ?? "no error")")
-        #expect(try out.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM params WHERE key = ?", arguments: [Catalog.foldingKey]) } == 0)
+        #expect(try Self.foldingMarks(out) == 0)
 
         let report = try out.merge(shards, foldShards: true)
         let folded = try Self.foldedRun(out)
         #expect(folded.id == stopped.id && folded.status == .finished && folded.error == nil)
         #expect(try Self.clipCount(out, run: folded.id) == 3 * Self.clipsPerShard)
         #expect(report.folded.map(\.new) == [true], "the fold completed now is reported as new")
-        #expect(try out.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM params WHERE key = ?", arguments: [Catalog.foldingKey]) } == 0)
+        #expect(try Self.foldingMarks(out) == 0)
         let check = try out.check()
         #expect(check.isClean && check.incompleteFolds == nil, "\(check)")
     }

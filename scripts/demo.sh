@@ -11,7 +11,8 @@
 #   7. enhances the test clips with every classical baseline (spectral subtraction, MMSE-STSA,
 #      log-MMSE, Wiener) and the oracle masks (IRM, IBM, PSM) (sekit enhance),
 #   8. scores the noisy inputs and every output (sekit score: SNR, segSNR, SI-SDR, STOI, ESTOI,
-#      and PESQ with CSIG/CBAK/COVL when the project's Python environment is there),
+#      and PESQ with CSIG/CBAK/COVL, run by the project's Python environment, which the demo sets
+#      up itself the first time: scripts/python-env.sh),
 #   9. prints the leaderboard, finds the best classical method (sekit runs best) and tests it
 #      against the noisy input (sekit runs diff: paired bootstrap CI, Wilcoxon, Holm),
 #  10. draws one test clip's noisy, enhanced and clean spectrograms (sekit plot) and writes the
@@ -19,8 +20,10 @@
 # Everything it writes is under demo-out/ (and the catalogue demo-out/catalog.sqlite).
 #
 # Environment: SEKIT_BIN (use this sekit binary instead of building one), SEKIT_DEMO_OUT (output
-# folder), SEKIT_DEMO_CLIPS (clips to mix instead of the recipe's 48), SEKIT_PYTHON (the Python
-# environment for PESQ; default .build/venv when it has the pesq package).
+# folder), SEKIT_DEMO_CLIPS (clips to mix instead of the recipe's 48), SEKIT_PYTHON (an interpreter
+# with the packages of scripts/requirements.txt to use instead of setting one up), SEKIT_VENV (where
+# scripts/python-env.sh makes the environment; default .build/venv), SEKIT_DEMO_PYTHON=0 (leave the
+# Python metrics out: no environment is made).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -60,15 +63,25 @@ echo "== sekit synthesize: the oracle ratio mask back to audio from the feature 
 "$sekit" synthesize --features "$out/features.h5" --dataset irm --kind mask --out "$out/oracle-irm"
 
 # PESQ and the composite measures run the ITU-T reference code in the project's Python
-# environment: used when it is there (scripts/python-env.sh makes it; scripts/test.sh does).
+# environment, which the demo sets up (scripts/python-env.sh: a virtual environment with the
+# packages of scripts/requirements.txt, made once and reused), unless SEKIT_PYTHON names one.
 metrics=snr,segsnr,sisdr,stoi,estoi
-python="${SEKIT_PYTHON:-$root/.build/venv/bin/python}"
-if [[ -x "$python" ]] && "$python" -c "import pesq" 2>/dev/null; then
+python="" why=""
+if [[ "${SEKIT_DEMO_PYTHON:-1}" == 0 ]]; then
+    why="SEKIT_DEMO_PYTHON=0"
+elif [[ -n "${SEKIT_PYTHON:-}" ]]; then
+    python="$SEKIT_PYTHON"
+else
+    echo "== the project's Python environment, for PESQ and CSIG/CBAK/COVL (scripts/python-env.sh)" >&2
+    python="$(scripts/python-env.sh)" || { python=""; why="scripts/python-env.sh failed (see above; it needs python3-venv and the network once)"; }
+fi
+if [[ -n "$python" ]] && [[ -x "$python" ]] && "$python" -c "import pesq" 2>/dev/null; then
     export SEKIT_PYTHON="$python"
     metrics=pesq_wb,csig,cbak,covl,$metrics
     echo "== PESQ and CSIG/CBAK/COVL included (Python environment $python)" >&2
 else
-    echo "== PESQ and CSIG/CBAK/COVL left out: no Python environment with pesq (run scripts/python-env.sh to add them)" >&2
+    [[ -n "$why" ]] || why="$python cannot import pesq"
+    echo "== PESQ and CSIG/CBAK/COVL left out: $why (scripts/python-env.sh sets the environment up)" >&2
 fi
 score() { # NAME [--enhanced DIR]
     local name="$1"; shift

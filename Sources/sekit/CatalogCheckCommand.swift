@@ -10,7 +10,9 @@ struct CatalogCheckCommand: AsyncParsableCommand {
         discussion: """
             Source files are re-hashed when their size or modification time changed (all of them with \
             --rehash). Runs left 'running' by a process that is gone on this host are marked 'failed' \
-            (by default; --dry-run only reports them). Exit status 1 when anything needs attention.
+            (by default; --dry-run only reports them). Runs folded from shards by catalog merge must \
+            hold the rows their counts say (a mix's clips, a score run's scored clips). Exit status 1 \
+            when anything needs attention.
 
             Formats: table (one line per problem, then a verdict), csv (one row per problem: problem, \
             table, id, detail) or json (the whole report; --json is the same).

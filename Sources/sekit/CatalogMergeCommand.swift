@@ -14,8 +14,11 @@ struct CatalogMergeCommand: AsyncParsableCommand {
             input is refused and nothing of it is merged, unless --on-conflict keep-first (keep OUT's row) \
             or rename (the input's source becomes ID~<first 8 hex of its sha256> and the input's clips \
             point to it; conflicting runs and clips are still refused). Conflicts resolved are listed on \
-            standard error. Each input is merged in one transaction. A new OUT is built under a \
-            temporary name (without a journal on disk, synced once at the end) and appears when complete.
+            standard error. Each input is merged in one transaction. Inputs are only read, never written \
+            (one from an older SEKit is migrated in a temporary copy), and every input is checked \
+            (present, not empty, a catalogue) before anything is written. A new OUT is built under a \
+            temporary name (without a journal on disk, synced once at the end) and appears when \
+            complete; a merge that merges nothing, or fails writing, leaves no file.
 
             Shard runs are folded: the N runs of one command run with --shard i/N (each into its own \
             catalogue) become one run equal to the single-process run of the same command: the same \
@@ -25,7 +28,10 @@ struct CatalogMergeCommand: AsyncParsableCommand {
             rows in clip order. Its id is derived from the shard run ids, so merging again adds \
             nothing. A shard missing or given twice, shards of different commands (parameters, parent, \
             SEKit version), a shard that did not finish or an input named twice refuses the whole merge \
-            before anything is written, naming the file. --no-fold copies shard runs as they are.
+            before anything is written, naming the file. --no-fold copies shard runs as they are. \
+            A folded run is 'running' until every input is in: a merge killed half-way leaves it \
+            running (catalog check marks it failed once the merge's process is gone), never finished \
+            with part of its rows; the same merge run again completes it.
 
             Formats: table (rows added per input, then the totals), csv (input, table, rows) or json \
             (the whole report; --json is the same).

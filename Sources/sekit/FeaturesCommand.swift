@@ -16,16 +16,21 @@ extension FeatureCompression: ExpressibleByArgument {
 struct FeaturesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "features",
-        abstract: "Export STFT features of a mixed corpus into one HDF5 file (export, the default), or merge the files of a sharded export.",
+        abstract: "Export STFT features of a mixed corpus into one HDF5 file (export, the default), "
+            + "merge the files of a sharded export, or check a file.",
         discussion: """
-        Without a subcommand, `sekit features` is `sekit features export`: see \
-        `sekit features export --help` for its options.
+        Without a subcommand, `sekit features` is `sekit features export`, whose options are \
+        --corpus DIR and --out FILE (required), --split, --n-fft, --win-length, --hop-length, \
+        --window, --center, --feature, --exponent, --targets, --lc-db, --dtype, --compression, \
+        --overwrite, --allow-incomplete, --jobs, --shard, --catalog and --no-catalog: see \
+        `sekit features export --help` for what each does.
 
         Example:
           sekit features --corpus corpus/ --out feats/train-2-of-4.h5 --shard 2/4
           sekit features merge feats/train.h5 feats/train-*-of-4.h5
+          sekit features check feats/train.h5
         """,
-        subcommands: [FeaturesExportCommand.self, FeaturesMergeCommand.self],
+        subcommands: [FeaturesExportCommand.self, FeaturesMergeCommand.self, FeaturesCheckCommand.self],
         defaultSubcommand: FeaturesExportCommand.self
     )
 }

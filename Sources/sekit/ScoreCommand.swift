@@ -22,7 +22,9 @@ struct ScoreCommand: ParsableCommand {
         pesq_nb (ITU-T reference code, the pesq package), csig/cbak/covl (Hu & Loizou 2008, with \
         pesq_wb) and dnsmos (speechmos' ONNX models) run in the project's Python environment \
         (scripts/python-env.sh, or SEKIT_PYTHON), one worker process per --jobs; other rates than \
-        they accept are converted to 16 kHz and the run records it.
+        they accept are converted to 16 kHz and the run records it. A worker that does not start \
+        within SEKIT_PYTHON_START_TIMEOUT_SECONDS (default 120) or answer a clip within \
+        SEKIT_PYTHON_CLIP_TIMEOUT_SECONDS (default 600) is killed and the scoring stops with an error.
 
         Formats: table (the summary per metric and subset, then failed clips), csv (one row per \
         clip, the same as --per-clip) or json (clips, with per-clip values, and summary).

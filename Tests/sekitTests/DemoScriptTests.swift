@@ -3,28 +3,23 @@ import Testing
 
 /// `scripts/demo.sh`, reduced to 16 clips and run with the test build's binary: it finishes, leaves
 /// what it says it leaves, and its report opens in Chromium without errors.
-@Suite(.serialized, .enabled(if: Chromium.required, "needs chromium (scripts/setup.sh)"))
+@Suite(.serialized, .enabled(if: Chromium.required && PaperMetrics.pythonRequired, "needs chromium (scripts/setup.sh) and SEKIT_PYTHON"))
 struct DemoScriptTests {
     @Test func theDemoRunsAndItsReportLoads() throws {
         let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
         let out = folder.path("demo-out")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [GoldenCorpus.projectRoot.appendingPathComponent("scripts/demo.sh").path]
-        var environment = ProcessInfo.processInfo.environment
-        environment["SEKIT_BIN"] = SEKitBinary.url.path
-        environment["SEKIT_DEMO_OUT"] = out
-        environment["SEKIT_DEMO_CLIPS"] = "16"
-        process.environment = environment
-        let stdout = Pipe(), stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        let printed = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let said = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "demo failed:\n\(said.suffix(3000))")
+        // As on a fresh machine: no SEKIT_PYTHON; the demo sets the Python environment up itself
+        // (here scripts/python-env.sh finds the test's environment, SEKIT_VENV, ready).
+        let python = try #require(ProcessInfo.processInfo.environment["SEKIT_PYTHON"], "SEKIT_PYTHON is not set (run scripts/test.sh)")
+        let venv = URL(fileURLWithPath: python).deletingLastPathComponent().deletingLastPathComponent().path
+        let result = try ScriptRunner.run("scripts/demo.sh", environment: [
+            "SEKIT_BIN": SEKitBinary.url.path, "SEKIT_DEMO_OUT": out, "SEKIT_DEMO_CLIPS": "16", "SEKIT_PYTHON": "", "SEKIT_VENV": venv,
+        ])
+        let printed = result.stdout, said = result.stderr
+        try #require(result.status == 0, "demo failed:\n\(said.suffix(3000))")
         #expect(printed.contains("| checkpoint |") && printed.contains("oracle-psm"), "the leaderboard")
+        #expect(said.contains("== PESQ and CSIG/CBAK/COVL included"), "\(said.suffix(2000))")
+        #expect(printed.contains("pesq_wb") && printed.contains("covl"), "the first leaderboard has PESQ and the composite measures")
         #expect(said.contains("== demo: done. Where everything is:"))
         let expected = ["corpus/manifest.jsonl", "features.h5", "report.html", "scores/noisy.csv", "scores/logmmse.csv",
                         "scores/oracle-irm.csv", "enhanced/specsub", "enhanced/oracle-psm", "oracle-irm", "catalog.sqlite"]

@@ -13,6 +13,11 @@ per-bin statistics of the training split (``/stats/<stream>/mean``, ``/stats/<st
         train.set_epoch(epoch)                 # new random segments each epoch (with persistent_workers=False)
         for noisy, target, clip_ids in loader: ...
 
+A file merged from shards by ``sekit features merge`` holds HDF5 virtual datasets that read their
+rows from the shard files; h5py reads the rows of a missing or replaced shard as zeros without an
+error. The Dataset checks every mapped shard first (``check_shards``) and raises
+``MissingShardError`` naming the stream, rows and shard file instead.
+
 If torch is installed the class subclasses ``torch.utils.data.Dataset``; items are numpy
 arrays either way (the default collate function turns them into tensors). The HDF5 file is
 opened lazily, on the first item read in each process, so every DataLoader worker has its own
@@ -32,7 +37,67 @@ try:  # torch is optional: without it the class is a plain sequence of items.
 except ImportError:  # pragma: no cover - depends on the environment
     _DatasetBase = object
 
-__all__ = ["SEKitFeatureDataset", "read_index"]
+__all__ = ["SEKitFeatureDataset", "read_index", "check_shards", "MissingShardError"]
+
+
+class MissingShardError(OSError):
+    """A merged feature file maps rows onto a shard file that is missing or changed."""
+
+
+def check_shards(path):
+    """Checks every shard a merged feature file (virtual datasets) maps rows onto: the shard file
+    exists (relative names are resolved against the merged file's folder, as HDF5 does), opens,
+    holds the mapped dataset with the mapped shape, and its index lists the clips the merged index
+    places in those rows. Returns the number of mappings checked (0 for an ordinary file).
+
+    Raises:
+        MissingShardError: naming every mapping onto a missing or changed shard.
+    """
+    folder = os.path.dirname(os.path.abspath(path))
+    problems, checked, shard_clips = [], 0, {}
+    with h5py.File(path, "r") as f:
+        offsets = f["index/offset"][()] if "index/offset" in f else np.zeros(0, dtype=np.int64)
+        clip_ids = f["index/clip_id"].asstr()[()] if "index/clip_id" in f else np.zeros(0, dtype=object)
+        for name in sorted(f):
+            dataset = f[name]
+            if not isinstance(dataset, h5py.Dataset) or not dataset.is_virtual:
+                continue
+            for source in dataset.virtual_sources():
+                checked += 1
+                file_name = source.file_name.replace("%%", "%")
+                shard = file_name if os.path.isabs(file_name) else os.path.normpath(os.path.join(folder, file_name))
+                start, end = source.vspace.get_select_bounds()
+                first, rows = int(start[0]), int(end[0]) - int(start[0]) + 1
+                problem = _shard_problem(shard, source.dset_name.replace("%%", "%"), (rows, dataset.shape[1]))
+                if problem is None:
+                    if shard not in shard_clips:
+                        shard_clips[shard] = list(read_index(shard)["clip_id"])
+                    listed = list(clip_ids[(offsets >= first) & (offsets < first + rows)])
+                    if shard_clips[shard] != listed:
+                        problem = (f"its clips are not the {len(listed)} the merged file lists in these rows "
+                                   "(another shard's or another export's file under its name)")
+                if problem is not None:
+                    problems.append(f"stream '{name}' rows {first}..<{first + rows}: shard {shard}: {problem}")
+    if problems:
+        raise MissingShardError(f"{path}: merged feature file whose shard is missing or changed (its rows would read as "
+                                f"zeros): {'; '.join(problems)}; put the shard files back beside it "
+                                "(`sekit features check` lists them), or merge with --copy")
+    return checked
+
+
+def _shard_problem(shard, dataset, shape):
+    if not os.path.exists(shard):
+        return "the shard file is missing"
+    try:
+        with h5py.File(shard, "r") as f:
+            if dataset not in f:
+                return f"the shard file has no dataset {dataset}"
+            if tuple(f[dataset].shape) != tuple(shape):
+                return (f"its dataset {dataset} is {' x '.join(map(str, f[dataset].shape))}, not the "
+                        f"{shape[0]} x {shape[1]} the merged file maps (the shard was replaced or truncated)")
+    except OSError as error:
+        return f"the shard file cannot be read as HDF5: {error}"
+    return None
 
 
 def read_index(path):
@@ -79,6 +144,7 @@ class SEKitFeatureDataset(_DatasetBase):
             raise ValueError(f"segment_frames must be positive, got {segment_frames}")
         self.seed = int(seed)
         self.epoch = 0
+        check_shards(self.path)
         index = read_index(self.path)
         keep = np.ones(len(index["offset"]), dtype=bool) if split is None else index["split"] == split
         self.clip_ids = index["clip_id"][keep]

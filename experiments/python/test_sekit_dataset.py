@@ -13,7 +13,7 @@ import h5py
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sekit_dataset import SEKitFeatureDataset, read_index  # noqa: E402
+from sekit_dataset import MissingShardError, SEKitFeatureDataset, check_shards, read_index  # noqa: E402
 
 
 def write_sample(path, lengths=(5, 40, 12), bins=4):
@@ -93,6 +93,82 @@ class DatasetTests(unittest.TestCase):
     def test_missing_stream_is_named(self):
         with self.assertRaisesRegex(KeyError, "irm"):
             SEKitFeatureDataset(self.path, target="irm")
+
+
+def write_shard(path, clip_ids, lengths, bins=4, seed=0):
+    """A shard file (noisy and clean streams, index) of the given clips; returns its noisy rows."""
+    rng = np.random.default_rng(seed)
+    total = sum(lengths)
+    noisy = rng.uniform(0.5, 2, (total, bins)).astype(np.float32)
+    with h5py.File(path, "w") as f:
+        f["noisy"] = noisy
+        f["clean"] = noisy / 2
+        f["index/clip_id"] = np.array(clip_ids, dtype=h5py.string_dtype())
+        f["index/offset"] = np.cumsum([0] + list(lengths[:-1])).astype(np.int64)
+        f["index/num_frames"] = np.array(lengths, dtype=np.int64)
+        f["index/split"] = np.array(["train"] * len(clip_ids), dtype=h5py.string_dtype())
+    return noisy
+
+
+def write_merged(path, shards, bins=4):
+    """A merged file as `sekit features merge` writes it: virtual datasets over `shards`
+    ((relative file name, clip ids, lengths)), the joined index with offsets into the joined rows."""
+    folder = os.path.dirname(path)
+    totals = [sum(lengths) for _, _, lengths in shards]
+    with h5py.File(path, "w") as f:
+        for stream in ["noisy", "clean"]:
+            layout = h5py.VirtualLayout(shape=(sum(totals), bins), dtype=np.float32)
+            first = 0
+            for (name, _, _), rows in zip(shards, totals):
+                layout[first:first + rows] = h5py.VirtualSource(os.path.join(folder, name), stream, shape=(rows, bins))
+                first += rows
+            f.create_virtual_dataset(stream, layout)
+        lengths = [n for _, _, shard_lengths in shards for n in shard_lengths]
+        f["index/clip_id"] = np.array([c for _, ids, _ in shards for c in ids], dtype=h5py.string_dtype())
+        f["index/offset"] = np.cumsum([0] + lengths[:-1]).astype(np.int64)
+        f["index/num_frames"] = np.array(lengths, dtype=np.int64)
+        f["index/split"] = np.array(["train"] * len(lengths), dtype=h5py.string_dtype())
+
+
+class MergedFileTests(unittest.TestCase):
+    """A merged file (virtual datasets) reads through its shards; a missing or replaced shard is
+    named instead of read as zeros."""
+
+    def setUp(self):
+        self.folder = tempfile.TemporaryDirectory()
+        self.first = write_shard(os.path.join(self.folder.name, "s1.h5"), ["a", "b"], [5, 7], seed=1)
+        self.second = write_shard(os.path.join(self.folder.name, "s2.h5"), ["c", "d"], [6, 6], seed=2)
+        self.path = os.path.join(self.folder.name, "merged.h5")
+        write_merged(self.path, [("s1.h5", ["a", "b"], [5, 7]), ("s2.h5", ["c", "d"], [6, 6])])
+
+    def tearDown(self):
+        self.folder.cleanup()
+
+    def test_a_sound_merge_reads_its_shards(self):
+        self.assertEqual(check_shards(self.path), 4)
+        data = SEKitFeatureDataset(self.path, normalize=False)
+        np.testing.assert_array_equal(data[2][0], self.second[:6])
+        self.assertEqual(data[3][2], "d")
+
+    def test_a_missing_shard_is_named_not_read_as_zeros(self):
+        os.rename(os.path.join(self.folder.name, "s2.h5"), os.path.join(self.folder.name, "aside.h5"))
+        with h5py.File(self.path, "r") as f:  # the hazard: h5py reads the missing rows as zeros
+            self.assertTrue(np.all(f["noisy"][12:24] == 0))
+        shard = os.path.join(self.folder.name, "s2.h5")
+        for attempt in (lambda: check_shards(self.path), lambda: SEKitFeatureDataset(self.path, normalize=False)):
+            with self.assertRaises(MissingShardError) as caught:
+                attempt()
+            message = str(caught.exception)
+            self.assertIn(f"stream 'noisy' rows 12..<24: shard {shard}: the shard file is missing", message)
+            self.assertIn("stream 'clean' rows 12..<24", message)
+
+    def test_another_shard_under_its_name_is_named(self):
+        write_shard(os.path.join(self.folder.name, "s2.h5"), ["a", "b"], [6, 6], seed=3)
+        with self.assertRaisesRegex(MissingShardError, "its clips are not the 2 the merged file lists"):
+            SEKitFeatureDataset(self.path, normalize=False)
+        write_shard(os.path.join(self.folder.name, "s2.h5"), ["c", "d"], [6, 5], seed=3)
+        with self.assertRaisesRegex(MissingShardError, "is 11 x 4, not the 12 x 4 the merged file maps"):
+            SEKitFeatureDataset(self.path, normalize=False)
 
 
 if __name__ == "__main__":

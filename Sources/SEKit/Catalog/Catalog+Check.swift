@@ -19,6 +19,27 @@ extension Catalog {
         public var splitLeaks: [SplitLeak] = []
         /// How many source files were re-hashed.
         public var filesHashed = 0
+        /// Folded runs (`catalog merge`) that are `finished` but hold another number of rows than
+        /// their counts say (left by an interrupted merge of a SEKit that did not yet keep folds
+        /// `running` until complete); nil when there are none (so the JSON of a sound catalogue is unchanged).
+        public var incompleteFolds: [FoldProblem]?
+
+        /// A folded run whose rows do not add up.
+        public struct FoldProblem: Sendable, Codable, Equatable {
+            public var runID: RunID
+            public var kind: String
+            /// `clips` (a mix's clip rows) or `scored clips` (a score run's clips with score rows).
+            public var rows: String
+            /// What the run's parameters count (`clips_written + clips_resumed`; `clips`).
+            public var expected: Int
+            /// What the catalogue holds.
+            public var found: Int
+
+            public var detail: String {
+                "folded \(kind) run holds \(found) of its \(expected) \(rows): the catalog merge that folded it did not complete; "
+                    + "run the same merge again to complete it"
+            }
+        }
 
         public struct FileProblem: Sendable, Codable, Equatable {
             /// `source` or `artifact`.
@@ -36,6 +57,7 @@ extension Catalog {
         /// True when nothing needs attention (abandoned runs that were just marked count as problems found).
         public var isClean: Bool {
             integrityProblems.isEmpty && missingFiles.isEmpty && changedFiles.isEmpty && abandonedRuns.isEmpty && splitLeaks.isEmpty
+                && (incompleteFolds ?? []).isEmpty
         }
     }
 
@@ -46,9 +68,14 @@ extension Catalog {
     /// - Artifacts with a recorded hash: existence and hash.
     /// - Runs `running` whose process is gone on this host are marked `failed` unless `dryRun`.
     /// - Sources whose clips span several splits.
+    /// - Folded runs whose rows do not add up to their counts (``CheckReport/FoldProblem``).
     public func check(rehashAll: Bool = false, dryRun: Bool = false) throws(CatalogError) -> CheckReport {
         var report = CheckReport()
+        var folding: [RunID: (host: String, pid: Int)] = [:]
         let (sources, artifacts, integrity, foreignKeys, leaks, running): ([SourceRecord], [ArtifactRecord], [String], [String], [CheckReport.SplitLeak], [RunRecord]) = try read { db in
+            let folds = try Self.incompleteFolds(db)
+            report.incompleteFolds = folds.isEmpty ? nil : folds
+            folding = try Self.foldingProcesses(db)
             let integrity = try String.fetchAll(db, sql: "PRAGMA quick_check").filter { $0 != "ok" }
             let foreignKeys = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").map { row in
                 "foreign key violation: \(row[0] as String? ?? "?") row \(row[1] as Int64? ?? -1) → \(row[2] as String? ?? "?")"
@@ -96,8 +123,32 @@ extension Catalog {
             }
         }
         let host = ProcessInfo.processInfo.hostName
-        report.runningElsewhere = running.filter { $0.host != host }.map(\.id)
+        // A fold under way belongs to its merging process.
+        report.runningElsewhere = running.filter { (folding[$0.id]?.host ?? $0.host) != host }.map(\.id)
         report.abandonedRuns = try markAbandonedRuns(dryRun: dryRun).map(\.id)
         return report
+    }
+
+    /// Finished folded runs (`folded_shards`) whose rows do not match their counts: a mix's clips
+    /// against `clips_written + clips_resumed`, a score run's scored clips against `clips`.
+    static func incompleteFolds(_ db: Database) throws -> [CheckReport.FoldProblem] {
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT r.id, r.kind,
+                CASE r.kind WHEN 'mix' THEN (SELECT count(*) FROM clips WHERE run_id = r.id)
+                    ELSE (SELECT count(DISTINCT clip_id) FROM clip_scores WHERE run_id = r.id) END,
+                CASE r.kind WHEN 'mix' THEN (SELECT sum(CAST(value_text AS INTEGER)) FROM params
+                                             WHERE run_id = r.id AND key IN ('clips_written', 'clips_resumed'))
+                    ELSE (SELECT CAST(value_text AS INTEGER) FROM params WHERE run_id = r.id AND key = 'clips') END
+            FROM runs AS r
+            WHERE r.status = 'finished' AND r.kind IN ('mix', 'score')
+                AND EXISTS (SELECT 1 FROM params WHERE run_id = r.id AND key = ?)
+            ORDER BY r.started_at, r.id
+            """, arguments: [ShardFoldRules.foldedShardsKey])
+        return rows.compactMap { row in
+            let kind: String = row[1]
+            guard let expected: Int = row[3], let found: Int = row[2], expected != found else { return nil }
+            return CheckReport.FoldProblem(runID: row[0], kind: kind, rows: kind == "mix" ? "clips" : "scored clips",
+                                           expected: expected, found: found)
+        }
     }
 }

@@ -56,11 +56,15 @@ extension Catalog {
     /// id but another kind, start, command line, host or pid, or a clip with the same id but other
     /// values is a conflict, resolved by `onConflict`. Each input is merged in one transaction: an
     /// input refused for conflicts adds nothing (inputs before it stay merged).
-    /// - Parameter inputs: shard catalogues; each is opened (and migrated) like any catalogue first.
+    /// - Parameter inputs: shard catalogues. Every input is checked before anything is written, and
+    ///   none is ever modified: each is read through a read-only connection, and one from an older
+    ///   SEKit through a temporary copy migrated to the current schema.
     /// - Throws: ``CatalogError/mergeConflict(input:output:conflicts:)`` listing the conflicts;
-    ///   ``CatalogError`` naming the input that is missing, corrupt, newer, or violates a constraint.
+    ///   ``CatalogError`` naming the input that is missing, empty, corrupt, newer, or violates a constraint.
     public func merge(_ inputs: [URL], onConflict: MergeConflictPolicy = .error) throws(CatalogError) -> MergeReport {
-        try merge(inputs, onConflict: onConflict, foldingRuns: [:])
+        let prepared = try Self.prepareMergeInputs(inputs, output: url)
+        defer { prepared.forEach { $0.discard() } }
+        return try merge(prepared, onConflict: onConflict, foldingRuns: [:])
     }
 
     /// ``merge(_:onConflict:)`` with the rows of the shard runs in `foldingRuns` (shard run → the
@@ -68,23 +72,17 @@ extension Catalog {
     /// `FOLDED/CLIP`, their scores, artifacts, sources and children pointing to it; the shard runs'
     /// own rows (run, parameters, aggregates) are left out. Rows OUT holds already are skipped, so a
     /// merge interrupted half-way completes when run again.
-    func merge(_ inputs: [URL], onConflict: MergeConflictPolicy, foldingRuns: [RunID: RunID]) throws(CatalogError) -> MergeReport {
+    func merge(_ inputs: [MergeInput], onConflict: MergeConflictPolicy, foldingRuns: [RunID: RunID]) throws(CatalogError) -> MergeReport {
         var report = MergeReport()
         for input in inputs {
-            let inputURL = input.standardizedFileURL
-            // The same file under another name (a symbolic or hard link) is the output too.
-            guard inputURL.path != url.path, !Self.sameFile(inputURL, url) else {
-                throw .invalidParameter(name: "IN", value: inputURL.path, reason: "is the output catalogue \(url.path) (the same file)")
-            }
-            // Validates and migrates the input, then releases it.
-            _ = try Catalog.open(at: inputURL, create: false)
+            let inputURL = input.url
             let result: (counts: [String: Int], completed: Int, conflicts: [MergeConflict])
             do {
                 result = try writeWithoutTransaction { db in
                     // A large page cache: the copy updates every index of the big tables in clip
                     // order, and a small cache writes the same index pages out again and again.
                     try db.execute(sql: "PRAGMA main.cache_size = \(Self.mergeCacheKiB)")
-                    try db.execute(sql: "ATTACH DATABASE ? AS shard", arguments: [inputURL.path])
+                    try db.execute(sql: "ATTACH DATABASE ? AS shard", arguments: [input.attachName])
                     defer { try? db.execute(sql: "DETACH DATABASE shard") }
                     var result: (counts: [String: Int], completed: Int, conflicts: [MergeConflict]) = ([:], 0, [])
                     // The input's own folded runs, as literals in the copy's SQL (no lookup per row).
@@ -103,6 +101,7 @@ extension Catalog {
                             WHERE main.runs.id = s.id AND main.runs.status = 'running' AND s.status != 'running'
                             """)
                         result.completed = db.changesCount
+                        try Self.joinCorpusLineage(db)
                         return .commit
                     }
                     return result
@@ -116,6 +115,16 @@ extension Catalog {
             report.conflicts += result.conflicts
         }
         return report
+    }
+
+    /// Score runs recorded in another catalogue than their corpus's mix run (no parent, param
+    /// `corpus_mix_runs` naming one mix run) take that run as parent once OUT holds it.
+    private static func joinCorpusLineage(_ db: Database) throws {
+        try db.execute(sql: """
+            UPDATE main.runs SET parent_id = p.value_text
+            FROM main.params AS p JOIN main.runs AS mix ON mix.id = p.value_text AND mix.kind = 'mix'
+            WHERE p.run_id = main.runs.id AND p.key = ? AND main.runs.parent_id IS NULL AND main.runs.kind = 'score'
+            """, arguments: [ScoredCorpus.corpusMixRunsKey])
     }
 
     /// Copies the attached `shard`'s rows OUT lacks, table by table, source ids mapped through

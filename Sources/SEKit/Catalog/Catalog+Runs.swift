@@ -154,31 +154,71 @@ extension Catalog {
     }
 
     /// Marks `failed` the runs left `running` on this host whose process is gone; with `kind` and
-    /// `commandLine`, only those of that command. Returns the runs marked.
+    /// `commandLine`, only those of that command (the same arguments but for `--jobs`, which does
+    /// not change what a command produces). A fold that a `catalog merge` began
+    /// (``foldingKey``) belongs to the merging process. Returns the runs marked.
     @discardableResult
     func markAbandonedRuns(kind: RunKind? = nil, commandLine: String? = nil, dryRun: Bool = false) throws(CatalogError) -> [RunRecord] {
         let host = ProcessInfo.processInfo.hostName
         let me = Int(ProcessInfo.processInfo.processIdentifier)
-        var request = RunRecord.filter(RunRecord.Columns.status == RunStatus.running.rawValue && RunRecord.Columns.host == host)
+        var request = RunRecord.filter(RunRecord.Columns.status == RunStatus.running.rawValue)
         if let kind { request = request.filter(RunRecord.Columns.kind == kind.rawValue) }
-        if let commandLine { request = request.filter(RunRecord.Columns.commandLine == commandLine) }
-        let find = { (db: Database) throws -> [RunRecord] in
-            try request.fetchAll(db).filter { $0.pid != me && !ProcessProbe.isAlive(pid: $0.pid) }
+        let work = commandLine.map(Self.workIdentity)
+        let find = { (db: Database) throws -> [(run: RunRecord, merge: (host: String, pid: Int)?)] in
+            let folding = try Self.foldingProcesses(db)
+            return try request.fetchAll(db).compactMap { run in
+                if let commandLine, run.commandLine != commandLine, Self.workIdentity(run.commandLine) != work { return nil }
+                let owner = folding[run.id] ?? (run.host, run.pid)
+                guard owner.host == host, owner.pid != me, !ProcessProbe.isAlive(pid: owner.pid) else { return nil }
+                return (run, folding[run.id])
+            }
         }
         // A dry run only reads (it works on a catalogue opened for reading).
-        if dryRun { return try read(find) }
+        if dryRun { return try read(find).map(\.run) }
         return try write { db in
             let abandoned = try find(db)
             let now = Date()
-            return try abandoned.map { run in
-                var run = run
+            return try abandoned.map { item in
+                var run = item.run
                 run.status = .failed
                 run.finishedAt = now
-                run.error = "abandoned: process \(run.pid) on \(host) is gone (marked by \(commandLine == nil ? "catalog check" : "a later run of the same command"))"
+                let marker = commandLine == nil ? "catalog check" : "a later run of the same command"
+                if let merge = item.merge {
+                    run.error = "abandoned: the catalog merge folding it (process \(merge.pid) on \(merge.host)) is gone "
+                        + "before the fold completed (marked by \(marker)); run the same merge again to complete it"
+                    try db.execute(sql: "DELETE FROM params WHERE run_id = ? AND key = ?", arguments: [run.id, Self.foldingKey])
+                } else {
+                    run.error = "abandoned: process \(run.pid) on \(host) is gone (marked by \(marker))"
+                }
                 try run.update(db)
                 return run
             }
         }
+    }
+
+    /// The merging process (host, pid) of every fold under way (``foldingKey``).
+    static func foldingProcesses(_ db: Database) throws -> [RunID: (host: String, pid: Int)] {
+        var owners: [RunID: (host: String, pid: Int)] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT run_id, value_text FROM params WHERE key = ?", arguments: [foldingKey]) {
+            let value: String = row[1]
+            guard let colon = value.lastIndex(of: ":"), let pid = Int(value[value.index(after: colon)...]) else { continue }
+            owners[RunID(row[0])] = (String(value[..<colon]), pid)
+        }
+        return owners
+    }
+
+    /// A stored command line without its `--jobs` argument: two runs with the same identity do the
+    /// same work (a command killed and run again with another `--jobs`).
+    static func workIdentity(_ commandLine: String) -> [String] {
+        var kept: [String] = []
+        var skipNext = false
+        for word in ShardFoldPlanner.shellWords(commandLine) {
+            if skipNext { skipNext = false; continue }
+            if word == "--jobs" { skipNext = true; continue }
+            if word.hasPrefix("--jobs=") { continue }
+            kept.append(word)
+        }
+        return kept
     }
 
     /// Arguments joined into one shell-pasteable line (single quotes where needed).

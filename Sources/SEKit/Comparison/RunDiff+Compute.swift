@@ -10,10 +10,12 @@ extension Catalog {
         let corpusA = try scoredCorpus(of: runA)
         let corpusB = try scoredCorpus(of: runB)
         if corpusA != corpusB && !request.unpaired {
-            throw .invalidParameter(name: "unpaired", value: "", reason: """
-                runs \(runA.id) (\(runA.name)) and \(runB.id) (\(runB.name)) were scored on different corpora \
-                (\(corpusA); \(corpusB)): their clips cannot be paired; compare them with --unpaired \
-                (Mann-Whitney U and a bootstrap of the difference of means)
+            // The runs are at fault, not an option: --unpaired was not given.
+            throw .invalidParameter(name: "runs", value: "\(a) \(b)", reason: """
+                a paired comparison needs two runs scored on the same corpus, but run \(runA.id) (\(runA.name)) \
+                scored \(corpusA) and run \(runB.id) (\(runB.name)) scored \(corpusB), so their clips cannot be \
+                paired; if the test sets really differ, compare them unpaired with --unpaired (Mann-Whitney U \
+                and a bootstrap of the difference of means)
                 """)
         }
         let scoresA = try scores(of: runA)

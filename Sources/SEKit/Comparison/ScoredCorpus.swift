@@ -4,10 +4,11 @@ import GRDB
 /// What a `score` run scored, so that two runs can be told to be on the same test set.
 ///
 /// In order of preference: the mix run(s) of its corpus, found through its parent chain (a score
-/// run's enhance or features run, their mix run) or its `mix_runs` parameter (a sharded corpus);
-/// else the corpus folder it paired through (`params.corpus`); else its reference folder
-/// (`params.reference`). The split scored is not part of it: two runs of one corpus pair on the
-/// clips both scored.
+/// run's enhance or features run, their mix run), its `mix_runs` parameter (a sharded corpus), or
+/// its `corpus_mix_runs` parameter (a corpus mixed into another catalogue: the mix runs the corpus
+/// folder records, whichever catalogue holds them); else the corpus folder it paired through
+/// (`params.corpus`); else its reference folder (`params.reference`). The split scored is not part
+/// of it: two runs of one corpus pair on the clips both scored.
 public struct ScoredCorpus: Hashable, Sendable, Codable, CustomStringConvertible {
     /// `mix:RUN[,RUN...]`, `corpus:PATH` or `reference:PATH`.
     public var key: String
@@ -17,6 +18,9 @@ public struct ScoredCorpus: Hashable, Sendable, Codable, CustomStringConvertible
         if key.hasPrefix("corpus:") { return "corpus folder " + key.dropFirst(7) }
         return "reference folder " + key.dropFirst(10)
     }
+
+    /// The parameter of a score run naming the mix runs of a corpus mixed into another catalogue.
+    public static let corpusMixRunsKey = "corpus_mix_runs"
 
     /// The mix runs, when the corpus was catalogued.
     public var mixRuns: [RunID] {
@@ -49,8 +53,10 @@ extension Catalog {
     public func scoredCorpus(of run: RunRecord) throws(CatalogError) -> ScoredCorpus {
         if let mix = try lineage(of: run).first(where: { $0.kind == .mix }) { return ScoredCorpus(key: "mix:" + mix.id.rawValue) }
         let params = try paramValues(of: run.id)
-        if let shards = params["mix_runs"], !shards.isEmpty {
-            return ScoredCorpus(key: "mix:" + shards.split(separator: ",").map(String.init).sorted().joined(separator: ","))
+        for key in ["mix_runs", ScoredCorpus.corpusMixRunsKey] {
+            if let runs = params[key], !runs.isEmpty {
+                return ScoredCorpus(key: "mix:" + runs.split(separator: ",").map(String.init).sorted().joined(separator: ","))
+            }
         }
         if let corpus = params["corpus"] { return ScoredCorpus(key: "corpus:" + corpus) }
         return ScoredCorpus(key: "reference:" + (params["reference"] ?? "?"))

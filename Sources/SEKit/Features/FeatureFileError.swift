@@ -41,6 +41,9 @@ public enum FeatureFileError: Error, Equatable, CustomStringConvertible, Sendabl
     case invalidParameter(name: String, value: String, reason: String)
     /// A file-system operation (rename, remove, sync) failed.
     case fileSystem(path: String, operation: String, reason: String)
+    /// A merged feature file maps rows onto a shard file that is missing or changed (HDF5 would
+    /// read them as zeros); `detail` names the stream, rows, shard file and problem.
+    case missingShard(path: String, detail: String)
 
     /// Short machine-readable code, stable across releases.
     public var code: String {
@@ -64,6 +67,7 @@ public enum FeatureFileError: Error, Equatable, CustomStringConvertible, Sendabl
         case .frameRangeOutOfBounds: "frame-range-out-of-bounds"
         case .invalidParameter: "invalid-parameter"
         case .fileSystem: "file-system"
+        case .missingShard: "missing-shard"
         }
     }
 
@@ -109,6 +113,9 @@ public enum FeatureFileError: Error, Equatable, CustomStringConvertible, Sendabl
             "invalid \(name) = \(value): \(reason)"
         case .fileSystem(let path, let operation, let reason):
             "\(path): \(operation) failed: \(reason)"
+        case .missingShard(let path, let detail):
+            "\(path): merged feature file whose shard is missing or changed (its rows would read as zeros): \(detail); "
+                + "put the shard files back beside it (`sekit features check` lists them), or merge with --copy"
         }
     }
 }

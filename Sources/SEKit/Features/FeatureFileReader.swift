@@ -57,10 +57,17 @@ public final class FeatureFileReader: @unchecked Sendable {
     private let datasets: [String: HDF5Handle]
     private let clipPositions: [String: Int]
 
-    /// Opens `url` read-only and reads its index, streams and root attributes.
+    /// Opens `url` read-only and reads its index, streams and root attributes. A merged file's
+    /// shards (virtual datasets) are checked to be present and of the shape it maps
+    /// (``FeatureShardMapping``): HDF5 would read a missing one as zeros.
     /// - Throws: ``FeatureFileError/fileNotFound(path:)``, ``FeatureFileError/notAFeatureFile(path:reason:)``,
-    ///   ``FeatureFileError/hdf5(path:call:detail:)``.
-    public init(url: URL) throws(FeatureFileError) {
+    ///   ``FeatureFileError/missingShard(path:detail:)``, ``FeatureFileError/hdf5(path:call:detail:)``.
+    public convenience init(url: URL) throws(FeatureFileError) {
+        try self.init(url: url, verifyingShards: true)
+    }
+
+    /// ``init(url:)``, checking a merged file's shards only with `verifyingShards`.
+    init(url: URL, verifyingShards: Bool) throws(FeatureFileError) {
         let path = url.path
         guard FileManager.default.fileExists(atPath: path) else { throw .fileNotFound(path: path) }
         self.url = url
@@ -113,6 +120,18 @@ public final class FeatureFileReader: @unchecked Sendable {
         }
         self.streams = streams
         self.datasets = datasets
+        if verifyingShards, let problem = try shardMappings().compactMap(\.problemLine).first {
+            throw .missingShard(path: path, detail: problem)
+        }
+    }
+
+    /// The mappings of the merged file's virtual streams onto its shard files, each checked
+    /// (``FeatureShardMapping``); empty for an ordinary file.
+    public func shardMappings() throws(FeatureFileError) -> [FeatureShardMapping] {
+        let (file, datasets, streams, clips, path) = (file, datasets, streams, clips, url.path)
+        return try hdf5 { () throws(HDF5Error) in
+            try FeatureShardMapping.check(file: file, datasets: datasets, streams: streams, clips: clips, path: path)
+        }
     }
 
     /// The 2-D float datasets at the root of `file`, in name order, with their handles.

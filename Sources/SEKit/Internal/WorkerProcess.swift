@@ -12,9 +12,12 @@ import Glibc
 /// temporary file whose last lines explain a death. Dropping the value closes the child's stdin
 /// (a well-behaved worker exits on end-of-file) and reaps it.
 final class WorkerProcess {
-    /// Why talking to the child failed: it died, or a system call failed.
+    /// Why talking to the child failed: it died, did not answer in time (it was then killed), or a
+    /// system call failed.
     struct Failure: Error, CustomStringConvertible {
         let reason: String
+        /// True when the child did not read or answer before the deadline.
+        var timedOut = false
         var description: String { reason }
     }
 
@@ -42,6 +45,9 @@ final class WorkerProcess {
             throw Failure(reason: "pipe: \(String(cString: strerror(errno)))")
         }
         for fd in toChild + fromChild { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        // Our ends never block: a child that stops reading or answering is waited for with poll(2)
+        // until a deadline.
+        for fd in [toChild[1], fromChild[0]] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
         requests = toChild[1]
         responses = fromChild[0]
         stderrFile = FileManager.default.temporaryDirectory.appendingPathComponent("sekit-worker-\(getpid())-\(UUID().uuidString).log")
@@ -66,16 +72,24 @@ final class WorkerProcess {
         try? childOut.close()
     }
 
+    /// How long a child has to exit after its stdin is closed before it is killed, seconds.
+    static let exitGraceSeconds: Double = 5
+
     deinit {
         close(requests)
+        // A well-behaved worker exits on end-of-file; one that does not is killed.
+        let deadline = Date().addingTimeInterval(Self.exitGraceSeconds)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         close(responses)
         try? FileManager.default.removeItem(at: stderrFile)
     }
 
-    /// Writes `parts` to the child's stdin, in order.
-    /// - Throws: ``Failure`` when the child has gone (its exit status and last stderr lines).
-    func write(_ parts: [UnsafeRawBufferPointer]) throws {
+    /// Writes `parts` to the child's stdin, in order, by `deadline`.
+    /// - Throws: ``Failure`` when the child has gone (its exit status and last stderr lines), or
+    ///   has not read them by `deadline` (it is then killed).
+    func write(_ parts: [UnsafeRawBufferPointer], deadline: Date = .distantFuture) throws {
         for part in parts {
             guard var base = part.baseAddress else { continue }
             var left = part.count
@@ -83,6 +97,10 @@ final class WorkerProcess {
                 let n = Glibc.write(requests, base, left)
                 if n < 0 {
                     if errno == EINTR { continue }
+                    if errno == EAGAIN || errno == EWOULDBLOCK {
+                        try wait(for: requests, events: Int16(POLLOUT), until: deadline)
+                        continue
+                    }
                     throw deathOrError("write")
                 }
                 left -= n
@@ -91,9 +109,10 @@ final class WorkerProcess {
         }
     }
 
-    /// The next line the child writes to stdout, without the newline.
-    /// - Throws: ``Failure`` when the child closes stdout (it died) or reading fails.
-    func readLine() throws -> [UInt8] {
+    /// The next line the child writes to stdout, without the newline, by `deadline`.
+    /// - Throws: ``Failure`` when the child closes stdout (it died), reading fails, or no line
+    ///   came by `deadline` (the child is then killed).
+    func readLine(deadline: Date = .distantFuture) throws -> [UInt8] {
         while true {
             if let newline = pending.firstIndex(of: 10) {
                 let line = Array(pending[..<newline])
@@ -103,10 +122,33 @@ final class WorkerProcess {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(responses, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK {
+                    try wait(for: responses, events: Int16(POLLIN), until: deadline)
+                    continue
+                }
                 throw deathOrError("read")
             }
             if n == 0 { throw deathOrError(nil) }
             pending.append(contentsOf: chunk[0..<n])
+        }
+    }
+
+    /// Waits (`poll(2)`) until `fd` is ready for `events` (or hung up); past `deadline` the child is
+    /// killed and a timed-out ``Failure`` thrown.
+    private func wait(for fd: Int32, events: Int16, until deadline: Date) throws {
+        while true {
+            let left = deadline.timeIntervalSinceNow
+            if left <= 0 {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                hasExited = true
+                throw Failure(reason: "no answer in time: the worker was killed", timedOut: true)
+            }
+            var descriptor = pollfd(fd: fd, events: events, revents: 0)
+            let milliseconds = Int32(min(left * 1000, Double(Int32.max)).rounded(.up))
+            let ready = poll(&descriptor, 1, milliseconds)
+            if ready > 0 { return }
+            if ready < 0 && errno != EINTR { throw deathOrError("poll") }
         }
     }
 

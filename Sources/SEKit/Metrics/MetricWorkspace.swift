@@ -138,7 +138,8 @@ public final class MetricWorkspace {
     /// Runs `op` in this thread's Python worker and returns its values.
     /// - Parameter implementation: the reference implementation's name for messages (`pesq`).
     /// - Throws: ``MetricError/referenceImplementation(name:reason:)`` when it refuses the input
-    ///   or the worker dies (the dead worker is dropped; the next call starts another).
+    ///   or the worker dies (the dead worker is dropped; the next call starts another) or does not
+    ///   answer in time (it is killed, and the pool starts no other: ``PythonWorkerPool/expired``).
     func pythonValues(_ implementation: String, _ op: String, _ fields: [String: Any], signals: [[Float]]) throws -> [Double] {
         do throws(PythonMetricWorker.Failure) {
             if python == nil { python = try pythonPool.take() }
@@ -152,6 +153,11 @@ public final class MetricWorkspace {
             case .died(let reason):
                 python = nil
                 throw MetricError.referenceImplementation(name: implementation, reason: "its worker process failed (\(reason)); a new one takes the next clip")
+            case .timedOut(let expired):
+                // The scoring stops with the error (``PythonWorkerPool/expired``).
+                python = nil
+                pythonPool.recordTimeout(expired)
+                throw MetricError.referenceImplementation(name: implementation, reason: "its worker \(expired) and was killed")
             }
         }
     }

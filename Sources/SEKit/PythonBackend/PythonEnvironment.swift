@@ -8,12 +8,16 @@ import Foundation
 /// `PREFIX/bin/sekit`, when it exists; the project's default environment `.build/venv/bin/python` of the
 /// source tree SEKit was built from (what `scripts/python-env.sh` creates). The worker module is
 /// `$SEKIT_METRIC_WORKER` when set, else the copy built into this binary.
+/// The timeouts come from `$SEKIT_PYTHON_START_TIMEOUT_SECONDS` and `$SEKIT_PYTHON_CLIP_TIMEOUT_SECONDS`
+/// (``PythonWorkerTimeouts``).
 public struct PythonEnvironment: Sendable, Equatable {
     public var interpreter: URL
     public var workerScript: URL
+    /// How long a worker may take to start and to answer a clip (``PythonWorkerTimeouts``).
+    public var timeouts: PythonWorkerTimeouts
 
-    public init(interpreter: URL, workerScript: URL) {
-        self.interpreter = interpreter; self.workerScript = workerScript
+    public init(interpreter: URL, workerScript: URL, timeouts: PythonWorkerTimeouts = PythonWorkerTimeouts()) {
+        self.interpreter = interpreter; self.workerScript = workerScript; self.timeouts = timeouts
     }
 
     /// The environment named by the process environment, or the defaults above.
@@ -34,7 +38,7 @@ public struct PythonEnvironment: Sendable, Equatable {
         let worker = environment["SEKIT_METRIC_WORKER"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
             ?? PythonWorkerModule.file(environment: environment)
             ?? URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("sekit_metric_worker.py (not writable)")
-        return PythonEnvironment(interpreter: python, workerScript: worker)
+        return PythonEnvironment(interpreter: python, workerScript: worker, timeouts: .from(environment))
     }
 
     /// The interpreter `scripts/install.sh` makes for a binary installed as `PREFIX/bin/sekit`:
@@ -78,10 +82,24 @@ public struct MetricBackendError: Error, CustomStringConvertible, Sendable, Equa
     /// The interpreter tried.
     public var interpreter: String
     public var reason: String
+    /// What to do about it, when not the default (set up the environment).
+    public var remedy: String?
 
     public var description: String {
         "\(metrics.joined(separator: ", ")) need\(metrics.count == 1 ? "s" : "") the project's Python environment, " +
-            "but \(interpreter) \(reason); run scripts/python-env.sh in SEKit's source tree, or set SEKIT_PYTHON to an " +
-            "interpreter with \(PythonWorkerModule.requirements.joined(separator: " ")) (docs/installing.md)"
+            "but \(interpreter) \(reason); "
+            + (remedy ?? "run scripts/python-env.sh in SEKit's source tree, or set SEKIT_PYTHON to an interpreter with "
+                + PythonWorkerModule.requirements.joined(separator: " ") + " (docs/installing.md)")
+    }
+
+    /// The error of a worker that did not answer in time (``PythonWorkerTimeouts``); `clip` names
+    /// the clip it was scoring.
+    static func timedOut(_ expired: PythonWorkerTimeouts.Expired, metrics: [String], interpreter: String,
+                         clip: String? = nil) -> MetricBackendError {
+        MetricBackendError(metrics: metrics, interpreter: interpreter,
+                           reason: "(SEKit's metric worker) \(expired)\(clip.map { " on clip \($0)" } ?? ""), so it was killed",
+                           remedy: "check that the environment runs (scripts/python-env.sh), or allow more time with "
+                               + (expired.operation == "describe" ? PythonWorkerTimeouts.startVariable : PythonWorkerTimeouts.clipVariable)
+                               + " (seconds)")
     }
 }

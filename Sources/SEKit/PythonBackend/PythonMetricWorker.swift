@@ -15,7 +15,12 @@ final class PythonMetricWorker {
         case died(String)
         /// The worker answered, but with an error of its environment (an import failure).
         case environment(String)
+        /// The worker did not answer within its time (``PythonWorkerTimeouts``) and was killed.
+        case timedOut(PythonWorkerTimeouts.Expired)
     }
+
+    /// Whether the worker has answered a request yet (its first call also waits for it to start).
+    private var answered = false
 
     /// Starts the worker.
     /// - Throws: ``Failure/died(_:)`` when the interpreter cannot be started.
@@ -43,19 +48,29 @@ final class PythonMetricWorker {
     /// - Parameters:
     ///   - fields: the request (`op` and its parameters); `lengths` is added from `signals`.
     ///   - signals: the float32 samples that follow the request line, in order.
+    /// - Throws: ``Failure/timedOut(_:)`` when the answer does not come within the environment's
+    ///   timeouts: the per-clip timeout for a metric, plus the start-up timeout on a worker's first
+    ///   request (`describe` has the start-up timeout alone).
     func call(_ op: String, _ fields: [String: Any] = [:], signals: [[Float]] = []) throws(Failure) -> [String: Any] {
         var request = fields
         request["op"] = op
         if !signals.isEmpty { request["lengths"] = signals.map(\.count) }
+        let timeouts = environment.timeouts
+        let allowed = (answered ? 0 : timeouts.startSeconds) + (op == "describe" ? 0 : timeouts.clipSeconds)
+        let deadline = Date().addingTimeInterval(allowed)
         let line: [UInt8]
         do {
             var header = try JSONSerialization.data(withJSONObject: request, options: [.sortedKeys])
             header.append(10)
             try header.withUnsafeBytes { headerBytes in
-                try Self.withRawBuffers(signals) { payload in try process.write([headerBytes] + payload) }
+                try Self.withRawBuffers(signals) { payload in try process.write([headerBytes] + payload, deadline: deadline) }
             }
-            line = try process.readLine()
+            line = try process.readLine(deadline: deadline)
+            answered = true
         } catch let failure as WorkerProcess.Failure {
+            if failure.timedOut {
+                throw .timedOut(PythonWorkerTimeouts.Expired(seconds: allowed, starting: !answered, operation: op))
+            }
             throw .died(failure.description)
         } catch {
             throw .died("\(error)")

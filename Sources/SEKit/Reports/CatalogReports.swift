@@ -85,12 +85,13 @@ extension Catalog.CheckReport {
         lines += abandonedRuns.map { "abandoned run \($0): \(dryRun ? "would be marked failed" : "marked failed")" }
         lines += runningElsewhere.map { "running on another host (not verified): \($0)" }
         lines += splitLeaks.map { "split leak: source \($0.sourceID) is used in \($0.splits.joined(separator: ", "))" }
+        lines += (incompleteFolds ?? []).map { "incomplete fold: run \($0.runID): \($0.detail)" }
         lines.append(isClean ? "catalogue is consistent (\(filesHashed) files re-hashed)" : "catalogue needs attention")
         return lines.joined(separator: "\n") + "\n"
     }
 
     /// One row per problem: `problem` (integrity, missing, changed, abandoned-run,
-    /// running-elsewhere, split-leak), `table`, `id`, `detail` (path, message or splits).
+    /// running-elsewhere, split-leak, incomplete-fold), `table`, `id`, `detail` (path, message or splits).
     public var table: ReportTable {
         func row(_ problem: String, _ table: String?, _ id: String?, _ detail: String?) -> [TableCell] {
             [.text(problem), table.map(TableCell.text) ?? .null, id.map(TableCell.text) ?? .null, detail.map(TableCell.text) ?? .null]
@@ -101,6 +102,7 @@ extension Catalog.CheckReport {
         rows += abandonedRuns.map { row("abandoned-run", "runs", $0.rawValue, nil) }
         rows += runningElsewhere.map { row("running-elsewhere", "runs", $0.rawValue, nil) }
         rows += splitLeaks.map { row("split-leak", "sources", $0.sourceID, $0.splits.joined(separator: ";")) }
+        rows += (incompleteFolds ?? []).map { row("incomplete-fold", "runs", $0.runID.rawValue, $0.detail) }
         return ReportTable(columns: ["problem", "table", "id", "detail"], rows: rows)
     }
 }

@@ -17,11 +17,42 @@ extension Catalog {
 
     /// Writes the run a group folds into and its parameters (kept when an earlier merge wrote them),
     /// without its parent, which may arrive with a later input (``finishFold(_:_:)`` sets it).
+    ///
+    /// A new fold is `running` until ``finishFold(_:_:)`` (its rows arrive input by input, each in
+    /// its own transaction), marked with ``foldingKey`` = this process (`HOST:PID`): a merge killed
+    /// half-way leaves a run that `catalog check` finds abandoned, never a `finished` run with part
+    /// of its clips. An earlier fold that finished stays as it is; one that did not is taken up again.
     static func beginFold(_ group: ShardFoldGroup, _ db: Database) throws {
         var record = group.folded
         record.parentID = nil
+        record.status = .running
+        record.finishedAt = nil
         try record.insert(db, onConflict: .ignore)
         for (key, value) in group.params { try ParamRecord(runID: group.folded.id, key: key, value: value).upsert(db) }
+        guard try RunRecord.fetchOne(db, key: group.folded.id.rawValue)?.status != .finished else { return }
+        // New, or begun by a merge that did not complete: taken up by this one.
+        try db.execute(sql: "UPDATE runs SET status = 'running', finished_at = NULL, error = NULL WHERE id = ?",
+                       arguments: [group.folded.id])
+        try ParamRecord(runID: group.folded.id, key: foldingKey, value: foldingProcess).upsert(db)
+    }
+
+    /// The parameter marking a folded run whose merge is under way: the merging process, `HOST:PID`.
+    /// Removed when the fold completes.
+    static let foldingKey = "folding_by"
+
+    /// This process as ``foldingKey`` records it.
+    static var foldingProcess: String {
+        "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)"
+    }
+
+    /// Ends the folds of `groups` that did not complete `failed`, with `error` (the merge stopped).
+    static func failFolds(_ groups: [ShardFoldGroup], error: String, _ db: Database) throws {
+        for id in groups.map(\.folded.id.rawValue) {
+            try db.execute(sql: """
+                UPDATE runs SET status = 'failed', finished_at = ?, error = ? WHERE id = ? AND status = 'running'
+                """, arguments: [Date(), "the catalog merge folding it stopped: \(error); run the same merge again to complete it", id])
+            try db.execute(sql: "DELETE FROM params WHERE run_id = ? AND key = ?", arguments: [id, foldingKey])
+        }
     }
 
     /// Completes a fold once every input is copied, in the caller's transaction: the folded run's
@@ -44,6 +75,10 @@ extension Catalog {
             try db.execute(sql: "UPDATE OR REPLACE artifacts SET run_id = ? WHERE run_id = ?", arguments: [folded, shard])
             try db.execute(sql: "DELETE FROM runs WHERE id = ?", arguments: [shard])
         }
+        // Every row is in: the fold is the finished run the planner described.
+        try db.execute(sql: "UPDATE runs SET status = 'finished', finished_at = ?, error = NULL WHERE id = ? AND status != 'finished'",
+                       arguments: [group.folded.finishedAt, folded])
+        try db.execute(sql: "DELETE FROM params WHERE run_id = ? AND key = ?", arguments: [folded, foldingKey])
     }
 
     /// Tables keyed by a catalogue clip id (`RUN/CLIP`) and the column holding it, parents first.

@@ -37,36 +37,56 @@ extension Catalog {
     /// same file named twice is ``CatalogError/shardMismatch(path:reason:)`` naming the file.
     /// Merging the same shards again adds nothing.
     public func merge(_ inputs: [URL], onConflict: MergeConflictPolicy = .error, foldShards: Bool) throws(CatalogError) -> MergeReport {
-        guard foldShards else { return try merge(inputs, onConflict: onConflict) }
+        let prepared = try Self.prepareMergeInputs(inputs, output: url, foldShards: foldShards)
+        defer { prepared.forEach { $0.discard() } }
+        return try merge(prepared, onConflict: onConflict, foldShards: foldShards)
+    }
+
+    /// Checks the inputs of a merge into `output` (``prepareMergeInputs(_:output:)``); when folding,
+    /// an input named twice is refused first.
+    static func prepareMergeInputs(_ inputs: [URL], output: URL, foldShards: Bool) throws(CatalogError) -> [MergeInput] {
         let urls = inputs.map(\.standardizedFileURL)
-        for (position, input) in urls.enumerated() {
+        for (position, input) in urls.enumerated() where foldShards {
             if let earlier = urls[..<position].first(where: { $0.path == input.path || Self.sameFile($0, input) }) {
                 throw .shardMismatch(path: input.path, reason: "is given twice (also as \(earlier.path))")
             }
         }
+        return try prepareMergeInputs(urls, output: output)
+    }
+
+    /// ``merge(_:onConflict:foldShards:)`` of checked inputs.
+    func merge(_ prepared: [MergeInput], onConflict: MergeConflictPolicy, foldShards: Bool) throws(CatalogError) -> MergeReport {
+        guard foldShards else { return try merge(prepared, onConflict: onConflict, foldingRuns: [:]) }
         var byID: [RunID: ShardRun] = [:]
         // Shard runs already here unfolded (an earlier merge with foldShards false) fold too.
         for run in try read({ db in try Self.shardRuns(db, file: url.path) }) { byID[run.record.id] = run }
-        for input in urls {
-            // Opened for writing first: an older input is migrated, as the merge itself does.
-            let catalog = try Catalog.open(at: input, create: false)
-            for run in try catalog.read({ db in try Self.shardRuns(db, file: input.path) }) where byID[run.record.id] == nil {
+        for input in prepared {
+            let catalog = try Catalog.openForReading(at: input.readURL)
+            for run in try catalog.read({ db in try Self.shardRuns(db, file: input.url.path) }) where byID[run.record.id] == nil {
                 byID[run.record.id] = run
             }
         }
-        let existing = Set(try read { db in try String.fetchAll(db, sql: "SELECT id FROM runs") }.map(RunID.init))
+        // Folds an earlier merge completed (one it began but did not complete is taken up again).
+        let existing = Set(try read { db in try String.fetchAll(db, sql: "SELECT id FROM runs WHERE status = 'finished'") }.map(RunID.init))
         let groups = try ShardFoldPlanner.plan(byID.values.sorted { $0.record.id.rawValue < $1.record.id.rawValue }, existing: existing)
 
-        // The folded runs first; every input's shard rows are then copied under them.
+        // The folded runs first (`running` until complete); every input's shard rows are then
+        // copied under them; the last transaction completes them.
         try write { db in for group in groups { try Self.beginFold(group, db) } }
         let folding = Dictionary(uniqueKeysWithValues: groups.flatMap { group in group.foldedAwayIDs.map { ($0, group.folded.id) } })
-        var report = try merge(urls, onConflict: onConflict, foldingRuns: folding)
-        try write { db in
-            try db.execute(sql: "PRAGMA main.cache_size = \(Self.mergeCacheKiB)")
-            for group in groups {
-                try Self.finishFold(group, db)
-                try Self.recomputeFoldedValues(group, db)
+        var report: MergeReport
+        do {
+            report = try merge(prepared, onConflict: onConflict, foldingRuns: folding)
+            try write { db in
+                try db.execute(sql: "PRAGMA main.cache_size = \(Self.mergeCacheKiB)")
+                for group in groups {
+                    try Self.finishFold(group, db)
+                    try Self.recomputeFoldedValues(group, db)
+                }
             }
+        } catch {
+            try? write { db in try Self.failFolds(groups, error: "\(error)", db) }
+            throw error
         }
         report.folded = groups.map {
             FoldedRunReport(id: $0.folded.id.rawValue, kind: $0.kind.rawValue, name: $0.folded.name, shards: $0.shards.count,
@@ -80,8 +100,10 @@ extension Catalog {
     /// built under a temporary name in the same folder (``AtomicFile/temporaryURL(for:)``) with its rollback journal
     /// in memory and no syncs until the end, then switched to WAL, synced and renamed to `url`, so
     /// every page is written once (about half the time of a merge into an existing file) and OUT
-    /// appears only complete. A merge refused before anything is written (a shard mismatch) leaves
-    /// no file; an input refused for conflicts leaves the inputs merged before it, as always.
+    /// appears only complete. The inputs are checked first: a merge refused before anything is
+    /// merged (an input missing, empty or not a catalogue, a shard mismatch, the first input's
+    /// conflicts) leaves no file; an input refused for conflicts leaves the inputs merged before it,
+    /// as always. A merge that fails writing (a full disk) removes its temporary file.
     public static func mergeIntoNew(at url: URL, _ inputs: [URL], onConflict: MergeConflictPolicy = .error,
                                     foldShards: Bool) throws(CatalogError) -> MergeReport {
         let url = url.standardizedFileURL
@@ -89,29 +111,55 @@ extension Catalog {
         do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
             throw .file(path: folder.path, reason: "cannot create the folder: \(error.localizedDescription)")
         }
+        let prepared = try prepareMergeInputs(inputs, output: url, foldShards: foldShards)
+        defer { prepared.forEach { $0.discard() } }
         AtomicFile.removeStaleTemporaries(in: folder, named: url.lastPathComponent)
         let temporary = AtomicFile.temporaryURL(for: url)
         let catalog = try createForBulkBuild(at: temporary)
+        func discard() {
+            try? catalog.database.close()
+            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: temporary.path + suffix) }
+        }
         func commit() throws(CatalogError) {
-            try catalog.finishBulkBuild()
+            do { try catalog.finishBulkBuild() } catch {
+                discard()
+                throw error
+            }
             guard !FileManager.default.fileExists(atPath: url.path) else {
-                try? FileManager.default.removeItem(at: temporary)
+                discard()
                 throw .invalidParameter(name: "OUT", value: url.path, reason: "was created by another process during the merge; merge into it again")
             }
-            do { try AtomicFile.commit(temporary, to: url) } catch { throw .file(path: url.path, reason: "\(error)") }
-        }
-        do {
-            let report = try catalog.merge(inputs, onConflict: onConflict, foldShards: foldShards)
-            try commit()
-            return report
-        } catch {
-            if case .shardMismatch = error {
-                try? catalog.database.close()
-                try? FileManager.default.removeItem(at: temporary)
-            } else {
-                try? commit()
+            do { try AtomicFile.commit(temporary, to: url) } catch {
+                discard()
+                throw .file(path: url.path, reason: "\(error)")
             }
-            throw error
+        }
+        let report: MergeReport
+        do {
+            report = try catalog.merge(prepared, onConflict: onConflict, foldShards: foldShards)
+        } catch {
+            // Inputs merged before the one refused are kept; nothing merged leaves nothing.
+            let merged = try? catalog.read { db in
+                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM runs) OR EXISTS (SELECT 1 FROM sources)")
+            }
+            if merged == true {
+                try? commit()
+            } else {
+                discard()
+            }
+            throw naming(error, temporary, as: url)
+        }
+        do { try commit() } catch { throw naming(error, temporary, as: url) }
+        return report
+    }
+
+    /// `error` with the temporary file of a merge into a new catalogue named as the output it stands for.
+    private static func naming(_ error: CatalogError, _ temporary: URL, as output: URL) -> CatalogError {
+        func named(_ text: String) -> String { text.replacingOccurrences(of: temporary.path, with: output.path) }
+        switch error {
+        case let .database(path, reason): return .database(path: named(path), reason: named(reason))
+        case let .file(path, reason): return .file(path: named(path), reason: named(reason))
+        default: return error
         }
     }
 

@@ -23,6 +23,11 @@ extension RecordedScores {
     static func forEachClipInIDOrder(_ db: Database, run: RunID, metrics: [Metric], paths: Bool,
                                      _ body: (Clip) throws -> Void) throws {
         var lookup = ClipLookup(db, paths: paths)
+        // A run scoring a corpus mixed into another catalogue names its clips `MIXRUN/CLIP` after
+        // mix runs this catalogue may not hold: those clips are shown as `CLIP`.
+        let foreignPrefixes = (try String.fetchOne(db, sql: "SELECT value_text FROM params WHERE run_id = ? AND key = ?",
+                                                   arguments: [run, ScoredCorpus.corpusMixRunsKey]) ?? "")
+            .split(separator: ",").map { $0 + "/" }
         // Each metric as its position in `metrics` (-1: not one of them), not as text.
         let metricCase = "CASE metric " + metrics.enumerated().map { "WHEN '\($1.rawValue)' THEN \($0) " }.joined() + "ELSE -1 END"
         let rows = try Row.fetchCursor(db, sql: """
@@ -42,7 +47,8 @@ extension RecordedScores {
                     (current.index, current.split, current.snrDB, current.degradations) = (clip.index, clip.split, clip.snrDB, clip.kinds)
                     (current.cleanPath, current.noisyPath) = (clip.cleanPath, clip.noisyPath)
                 } else {
-                    current.clipID = id
+                    let prefix = foreignPrefixes.first { id.hasPrefix($0) }
+                    current.clipID = prefix.map { String(id.dropFirst($0.count)) } ?? id
                     (current.index, current.split, current.snrDB, current.degradations, current.cleanPath, current.noisyPath) = (nil, nil, nil, [], nil, nil)
                 }
             }

@@ -8,7 +8,8 @@ import Foundation
 /// (`MIXRUN/CLIP`) and the run's parent is the mix run, so scores join to clips, SNRs and sources.
 struct ScoreCatalogRecorder: Sendable {
     let run: RecordedRun
-    /// The mix runs of the scored corpus recorded in this catalogue (one per shard), for clip ids.
+    /// The mix runs of the scored corpus (one per shard), for clip ids: those recorded in this
+    /// catalogue, else those recorded in another (``ScoredCorpus/corpusMixRunsKey``).
     let mixRunByShard: [MixCatalogRunState]
 
     /// Starts the `score` run.
@@ -20,9 +21,16 @@ struct ScoreCatalogRecorder: Sendable {
     static func begin(_ context: RunContext, checkpoint: String, params: [String: String], corpus: URL?,
                       enhanced: URL? = nil) throws -> ScoreCatalogRecorder {
         let here = context.catalog?.url.standardizedFileURL.path
-        let states = corpus.map { MixCatalogRunState.all(in: $0).filter { $0.catalog == here } } ?? []
+        let recorded = corpus.map { MixCatalogRunState.all(in: $0) } ?? []
+        let states = recorded.filter { $0.catalog == here }
         var values = params
         values["checkpoint"] = checkpoint
+        // A corpus mixed into another catalogue: the run names its mix runs, so that it is known to
+        // score that corpus whichever catalogue holds it (``ScoredCorpus``; a merge makes the mix
+        // run its parent).
+        if states.isEmpty, !recorded.isEmpty {
+            values[ScoredCorpus.corpusMixRunsKey] = Set(recorded.map(\.runID.rawValue)).sorted().joined(separator: ",")
+        }
         var parent = Set(states.map(\.runID)).count == 1 ? states[0].runID : nil
         // The enhance run that wrote the folder into this catalogue (of the shards' runs, this catalogue's).
         if let enhanced, let catalog = context.catalog,
@@ -34,10 +42,13 @@ struct ScoreCatalogRecorder: Sendable {
         var named = context
         named.name = checkpoint
         let run = try RecordedRun.begin(named, kind: .score, name: checkpoint, params: values, parent: parent)
-        return ScoreCatalogRecorder(run: run, mixRunByShard: states)
+        // Clip ids name the corpus's mix runs wherever they were recorded: a merge then joins the
+        // scores to the clips.
+        return ScoreCatalogRecorder(run: run, mixRunByShard: states.isEmpty ? recorded : states)
     }
 
-    /// The id a clip has in the catalogue: `MIXRUN/CLIP` when its corpus was catalogued, else the pair's id.
+    /// The id a clip has in the catalogue: `MIXRUN/CLIP` when its corpus was catalogued (into this
+    /// catalogue or another), else the pair's id.
     func catalogClipID(_ pair: ScorePair) -> String {
         if let index = pair.corpusIndex, let state = mixRunByShard.first(where: { $0.shard.contains(index) }) {
             return MixCatalogRecorder.catalogClipID(run: state.runID, clipID: pair.clipID)

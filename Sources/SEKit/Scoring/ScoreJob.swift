@@ -84,7 +84,8 @@ public enum ScoreJob {
     /// and how many clips a metric converted to its rate (`resampled_clips`, `resampled_from_hz`).
     /// - Parameter pythonPool: the Python workers to use (nil: a pool for this scoring).
     /// - Throws: ``ScoreError`` when there is nothing to score or an intrusive metric is asked for
-    ///   without references; ``MetricBackendError``; catalogue or file errors.
+    ///   without references; ``MetricBackendError`` (also when a Python worker does not answer within
+    ///   ``PythonWorkerTimeouts``: the run is then failed); catalogue or file errors.
     public static func run(_ request: Request, context: RunContext, pythonPool: PythonWorkerPool? = nil,
                            progress: ProgressHandler? = nil) throws -> Outcome {
         if !request.pairing.hasReference {
@@ -126,6 +127,12 @@ public enum ScoreJob {
         return try recorder.run.failing {
             let clips = ScoreRunner.score(mine, metrics: request.metrics, alignment: request.alignment, jobs: request.jobs,
                                           pythonPool: pool, progress: progress ?? { _, _ in })
+            // A Python worker that did not answer in time stops the scoring (the environment hangs).
+            if let expired = pool.expired {
+                let clip = clips.first { $0.metricErrors.values.contains { $0.contains(expired.description) } }?.pair.clipID
+                throw MetricBackendError.timedOut(expired, metrics: python.metrics, interpreter: pool.environment.interpreter.path,
+                                                  clip: clip)
+            }
             let summary = ScoreSummary.aggregate(clips, metrics: request.metrics)
             // The CSV first: scores already computed are kept even if recording them fails.
             if let perClip = request.perClipCSV {

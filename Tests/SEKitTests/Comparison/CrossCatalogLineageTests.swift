@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+@testable import SEKit
+
+/// A corpus mixed into catalogue A and scored into catalogue B: B's score run is recognised as
+/// scoring A's corpus (by the mix run the corpus records), before and after B is merged into A,
+/// where the leaderboard, `best` and `diff` see one corpus and the merge makes the mix run its parent.
+@Suite(.enabled(if: Fixtures.available, "needs ../shared/fixtures"))
+struct CrossCatalogLineageTests {
+    @Test func aCorpusScoredInAnotherCatalogueIsOneCorpusBeforeAndAfterTheMerge() throws {
+        let folder = try TemporaryFolder(); defer { folder.cleanup() }
+        let a = try Catalog.open(at: folder.file("a.sqlite")), b = try Catalog.open(at: folder.file("b.sqlite"))
+        var options = MixOptions()
+        options.count = 6; options.seconds = 1; options.snrDB = .list([0, 5]); options.seed = 3
+        let corpus = folder.file("corpus")
+        let inputs = MixInputs(speech: [Fixtures.url("speech").path], noise: [Fixtures.url("noise/running_tap.wav").path])
+        let (_, mix) = try MixJob.run(options: options, inputs: inputs, output: corpus, jobs: 2, params: [:],
+                                      context: RunContext(catalog: a, commandLine: ["sekit", "mix"]))
+        let mixRun = try #require(mix.id)
+        // The corpus's noisy inputs scored as a system's outputs (values are finite), in A and in B.
+        func score(_ name: String, into catalog: Catalog, enhanced: URL?) throws -> RunID {
+            var request = ScoreJob.Request(pairing: .corpus(corpus, enhanced: enhanced, split: nil), metrics: [.snr, .sisdr],
+                                           checkpoint: name)
+            request.jobs = 2
+            let context = RunContext(catalog: catalog, commandLine: ["sekit", "score", name])
+            return try #require(try ScoreJob.run(request, context: context).run.id)
+        }
+        _ = try score("noisy", into: a, enhanced: nil)
+        let inA = try score("in-a", into: a, enhanced: corpus.appendingPathComponent("noisy"))
+        let inB = try score("in-b", into: b, enhanced: corpus.appendingPathComponent("noisy"))
+
+        let expected = ScoredCorpus(key: "mix:" + mixRun.rawValue)
+        #expect(try a.scoredCorpus(of: a.run(inA.rawValue)) == expected)
+        #expect(try b.scoredCorpus(of: b.run(inB.rawValue)) == expected, "catalogue B's run scored A's corpus")
+        #expect(try b.paramValues(of: inB)["corpus_mix_runs"] == mixRun.rawValue)
+        #expect(try a.paramValues(of: inA)["corpus_mix_runs"] == nil, "a run whose mix run is its parent records nothing new")
+
+        // Its clips are recorded under the corpus's mix run, and read back by `score --from-run` as `sekit score` named them.
+        let recorded = try RecordedScores.run(inB.rawValue, in: b)
+        #expect(recorded.clips.map(\.pair.clipID) == (try RecordedScores.run(inA.rawValue, in: a)).clips.map(\.pair.clipID))
+        #expect(recorded.clips.allSatisfy { !$0.pair.clipID.contains("/") }, "\(recorded.clips.map(\.pair.clipID))")
+
+        _ = try a.merge([b.url])
+        #expect(try a.run(inB.rawValue).parentID == mixRun, "the merge joins the run to the corpus's mix run")
+        let board = try a.leaderboard(Leaderboard.Request(corpus: mixRun.rawValue))
+        #expect(Set(board.rows.filter { !$0.isReference }.map(\.name)) == ["in-a", "in-b"], "\(board.rows.map(\.name))")
+        let best = try a.bestRun(BestRun.Request(metric: "snr", corpus: mixRun.rawValue, filter: "name like 'in-%'"))
+        #expect(best.candidates == 2)
+        let diff = try a.diff("in-a", "in-b")
+        #expect(diff.paired && diff.rows.first { $0.subset == "all" }?.n == 6)
+        #expect(diff.rows.contains { $0.subset == "snr=5" }, "after the merge B's scores join A's clips (SNR subsets)")
+    }
+}

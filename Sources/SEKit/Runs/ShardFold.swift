@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// One run folded from shard runs by ``Catalog/merge(_:onConflict:foldShards:)``.
+/// One run folded from shard runs by `Catalog/merge(_:onConflict:foldShards:)`.
 public struct FoldedRunReport: Sendable, Codable, Equatable {
     public var id: String
     public var kind: String
@@ -96,7 +96,7 @@ extension Catalog {
         return report
     }
 
-    /// Merges into a catalogue that does not exist yet (``merge(_:onConflict:foldShards:)``): it is
+    /// Merges into a catalogue that does not exist yet (`merge(_:onConflict:foldShards:)`): it is
     /// built under a temporary name in the same folder (``AtomicFile/temporaryURL(for:)``) with its rollback journal
     /// in memory and no syncs until the end, then switched to WAL, synced and renamed to `url`, so
     /// every page is written once (about half the time of a merge into an existing file) and OUT

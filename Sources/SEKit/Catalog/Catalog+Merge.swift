@@ -117,13 +117,13 @@ extension Catalog {
         return report
     }
 
-    /// Score runs recorded in another catalogue than their corpus's mix run (no parent, param
+    /// Score, enhance and features runs recorded in another catalogue than their corpus's mix run (no parent, param
     /// `corpus_mix_runs` naming one mix run) take that run as parent once OUT holds it.
     private static func joinCorpusLineage(_ db: Database) throws {
         try db.execute(sql: """
             UPDATE main.runs SET parent_id = p.value_text
             FROM main.params AS p JOIN main.runs AS mix ON mix.id = p.value_text AND mix.kind = 'mix'
-            WHERE p.run_id = main.runs.id AND p.key = ? AND main.runs.parent_id IS NULL AND main.runs.kind = 'score'
+            WHERE p.run_id = main.runs.id AND p.key = ? AND main.runs.parent_id IS NULL AND main.runs.kind IN ('score', 'enhance', 'features')
             """, arguments: [ScoredCorpus.corpusMixRunsKey])
     }
 

@@ -82,8 +82,10 @@ public enum EnhanceJob {
         try EnhanceFolderClaim.claim(request.output, wanted: EnhanceFolderClaim(params: params(request), shards: request.shard.count),
                                      overwrite: request.overwrite)
         AtomicFile.removeStaleTemporaries(in: request.output)
+        let lineage = Self.lineage(request, context: context)
         let run = try RecordedRun.begin(context, kind: .enhance, name: context.name ?? request.method.description,
-                                        params: params(request), parent: mixRun(request, context: context))
+                                        params: params(request).merging(lineage?.params(recorded: context.catalog != nil) ?? [:]) { old, _ in old },
+                                        parent: lineage?.parent)
         let result = try run.failing {
             let outcomes = ParallelMap.map(items, jobs: request.jobs, progress: progress) { item -> Outcome in
                 do {
@@ -233,10 +235,9 @@ public enum EnhanceJob {
         return params
     }
 
-    /// The corpus's mix run, when it was recorded in this catalogue (one run: the unsharded mix).
-    static func mixRun(_ request: Request, context: RunContext) -> RunID? {
-        guard case .corpus(let corpus, _) = request.source, let here = context.catalog?.url.standardizedFileURL.path else { return nil }
-        let runs = Set(MixCatalogRunState.all(in: corpus).filter { $0.catalog == here }.map(\.runID))
-        return runs.count == 1 ? runs.first : nil
+    /// Where the run attaches: the corpus's mix run (``CorpusLineage``); nil for a folder of inputs.
+    static func lineage(_ request: Request, context: RunContext) -> CorpusLineage? {
+        guard case .corpus(let corpus, _) = request.source else { return nil }
+        return CorpusLineage(corpus: corpus, catalog: context.catalog)
     }
 }

@@ -16,9 +16,7 @@ extension FeatureExport {
         if !options.overwrite, FileManager.default.fileExists(atPath: output.path) {
             throw FeatureFileError.outputExists(path: output.path)
         }
-        let mixRuns = MixCatalogRunState.all(in: corpus)
-        let here = context.catalog?.url.standardizedFileURL.path
-        let parents = Set(mixRuns.filter { $0.catalog == here }.map(\.runID))
+        let lineage = CorpusLineage(corpus: corpus, catalog: context.catalog)
         let c = options.stft
         let params: [String: String] = [
             "corpus": corpus.standardizedFileURL.path, "out": output.standardizedFileURL.path, "split": options.split ?? "",
@@ -26,14 +24,15 @@ extension FeatureExport {
             "center": "\(c.center)", "feature": options.feature.rawValue, "exponent": "\(options.exponent)",
             "targets": options.targets.map(\.rawValue).joined(separator: ","), "lc_db": "\(options.lcDB)",
             "dtype": options.dtype.rawValue, "compression": options.compression.description, "shard": options.shard.description]
+            .merging(lineage.params(recorded: context.catalog != nil)) { old, _ in old }
         let run = try RecordedRun.begin(context, kind: .features, name: output.lastPathComponent, params: params,
-                                        parent: parents.count == 1 ? parents.first : nil)
+                                        parent: lineage.parent)
         let result = try run.failing {
             // The file is recorded (hashed) before it takes its final name: a kill after the rename
             // leaves a recorded artifact and a `running` run for `catalog check`, never an
             // unrecorded file.
             let result = try FeatureExport.run(corpus: corpus, output: output, options: options,
-                                               mixRunID: mixRuns.map(\.runID.rawValue).joined(separator: ","),
+                                               mixRunID: lineage.mixRunsAnywhere.map(\.runID.rawValue).joined(separator: ","),
                                                featuresRunID: run.id?.rawValue ?? "", progress: progress,
                                                beforeCommit: { temporary in
                                                    try run.recordArtifact(fileAt: temporary, kind: "features-hdf5", recordedPath: output)

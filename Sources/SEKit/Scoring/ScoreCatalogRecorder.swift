@@ -21,17 +21,15 @@ struct ScoreCatalogRecorder: Sendable {
     static func begin(_ context: RunContext, checkpoint: String, params: [String: String], corpus: URL?,
                       enhanced: URL? = nil) throws -> ScoreCatalogRecorder {
         let here = context.catalog?.url.standardizedFileURL.path
-        let recorded = corpus.map { MixCatalogRunState.all(in: $0) } ?? []
-        let states = recorded.filter { $0.catalog == here }
+        let lineage = corpus.map { CorpusLineage(corpus: $0, catalog: context.catalog) }
+        let recorded = lineage?.mixRunsAnywhere ?? [], states = lineage?.mixRunsHere ?? []
         var values = params
         values["checkpoint"] = checkpoint
         // A corpus mixed into another catalogue: the run names its mix runs, so that it is known to
         // score that corpus whichever catalogue holds it (``ScoredCorpus``; a merge makes the mix
         // run its parent).
-        if states.isEmpty, !recorded.isEmpty {
-            values[ScoredCorpus.corpusMixRunsKey] = Set(recorded.map(\.runID.rawValue)).sorted().joined(separator: ",")
-        }
-        var parent = Set(states.map(\.runID)).count == 1 ? states[0].runID : nil
+        values.merge(lineage?.params(recorded: context.catalog != nil) ?? [:]) { _, new in new }
+        var parent = lineage?.parent
         // The enhance run that wrote the folder into this catalogue (of the shards' runs, this catalogue's).
         if let enhanced, let catalog = context.catalog,
            let run = EnhanceRunMarker.all(in: enhanced).filter({ $0.catalog == here }).compactMap(\.runID)

@@ -50,4 +50,35 @@ struct CrossCatalogLineageTests {
         #expect(diff.paired && diff.rows.first { $0.subset == "all" }?.n == 6)
         #expect(diff.rows.contains { $0.subset == "snr=5" }, "after the merge B's scores join A's clips (SNR subsets)")
     }
+
+    /// Enhance and features runs recorded in another catalogue than the corpus's mix run name it
+    /// (`corpus_mix_runs`), and a merge makes the mix run their parent, as it does for score runs.
+    @Test func enhanceAndFeaturesRunsOfAForeignCorpusJoinItsMixRunOnMerge() throws {
+        let folder = try TemporaryFolder(); defer { folder.cleanup() }
+        let a = try Catalog.open(at: folder.file("a.sqlite")), b = try Catalog.open(at: folder.file("b.sqlite"))
+        var options = MixOptions()
+        options.count = 4; options.seconds = 1; options.snrDB = .list([0, 5]); options.seed = 5
+        let corpus = folder.file("corpus")
+        let inputs = MixInputs(speech: [Fixtures.url("speech").path], noise: [Fixtures.url("noise/running_tap.wav").path])
+        let (_, mix) = try MixJob.run(options: options, inputs: inputs, output: corpus, jobs: 2, params: [:],
+                                      context: RunContext(catalog: a, commandLine: ["sekit", "mix"]))
+        let mixRun = try #require(mix.id)
+        let inB = RunContext(catalog: b, commandLine: ["sekit", "enhance"])
+        let request = EnhanceJob.Request(method: .oracle(.irm), source: .corpus(corpus, split: nil), output: folder.file("irm"))
+        let enhanced = try #require(try EnhanceJob.run(request, context: inB).run.id)
+        let features = try #require(try FeatureExport.export(corpus: corpus, output: folder.file("f.h5"), options: FeatureExportOptions(),
+                                                             context: RunContext(catalog: b, commandLine: ["sekit", "features"])).run.id)
+        for run in [enhanced, features] {
+            #expect(try b.paramValues(of: run)["corpus_mix_runs"] == mixRun.rawValue)
+            #expect(try b.run(run.rawValue).parentID == nil)
+        }
+        // Recorded beside the mix, the same commands take it as parent and record nothing new.
+        let inA = try #require(try EnhanceJob.run(EnhanceJob.Request(method: .oracle(.irm), source: .corpus(corpus, split: nil),
+                                                                     output: folder.file("irm-a")),
+                                                  context: RunContext(catalog: a, commandLine: ["sekit", "enhance"])).run.id)
+        #expect(try a.run(inA.rawValue).parentID == mixRun)
+        #expect(try a.paramValues(of: inA)["corpus_mix_runs"] == nil)
+        _ = try a.merge([b.url])
+        for run in [enhanced, features] { #expect(try a.run(run.rawValue).parentID == mixRun, "the merge joins \(run) to the mix run") }
+    }
 }

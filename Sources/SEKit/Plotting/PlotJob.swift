@@ -125,7 +125,11 @@ public enum PlotJob {
         var signals: [AudioBuffer] = []
         for file in files {
             var buffer: AudioBuffer
-            do { buffer = try AudioFile.read(at: file) } catch { throw PlotError.file(path: file.path, reason: "\(error)") }
+            do { buffer = try AudioFile.read(at: file) } catch {
+                // Audio errors name the file already: say it once.
+                let said = "\(error)", prefix = file.path + ": "
+                throw PlotError.file(path: file.path, reason: said.hasPrefix(prefix) ? String(said.dropFirst(prefix.count)) : said)
+            }
             guard !buffer.samples.isEmpty else { throw PlotError.file(path: file.path, reason: "holds no samples") }
             if let maxSeconds {
                 // In Double: a span longer than any file (1e15 s) keeps the whole file, it does not overflow Int.

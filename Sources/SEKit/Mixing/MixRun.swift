@@ -1,42 +1,5 @@
 import Foundation
 
-/// The inputs of a mix: folders, file lists or single files per kind.
-public struct MixInputs: Sendable, Codable, Equatable {
-    public var speech: [String]
-    public var noise: [String]
-    public var rir: [String]
-    /// Regular expression whose first capture group is the speaker (for `--disjoint speakers`
-    /// and `--length-mode concatenate`).
-    public var speakerPattern: String?
-
-    public init(speech: [String], noise: [String], rir: [String] = [], speakerPattern: String? = nil) {
-        self.speech = speech; self.noise = noise; self.rir = rir; self.speakerPattern = speakerPattern
-    }
-}
-
-/// What a finished (or resumed) mix did.
-public struct MixResult: Sendable {
-    /// Clips rendered and written by this invocation.
-    public var written: Int
-    /// Clips found complete from an earlier, interrupted invocation and not redone.
-    public var resumed: Int
-    /// Clips that could not be made, with the reason (also in the run's `failed` list).
-    public var failures: [(index: Int, reason: String)]
-    /// Sources left out, with the reason.
-    public var skippedSources: [SkippedSource]
-    /// All records of this shard, in clip order (what `manifest.jsonl` holds).
-    public var records: [MixManifestRecord]
-    public var layout: MixCorpusLayout
-    /// Seconds of noisy audio in the manifest.
-    public var audioSeconds: Double
-}
-
-/// A clip that could not be made, with the reason.
-struct MixClipFailure: Error {
-    var index: Int
-    var reason: String
-}
-
 /// A mix ready to run: sources found and checked, plan fixed.
 ///
 /// `prepare` resolves inputs and checks every source (readable, non-empty, not silent, long

@@ -103,7 +103,8 @@ extension ReportPage {
         let enhanced = params["enhanced"].map { URL(fileURLWithPath: $0) }
         var found: [ScorePair] = []
         if let corpus = params["corpus"] {
-            found = (try? ScorePairing.fromCorpus(URL(fileURLWithPath: corpus), enhanced: enhanced, split: params["split"], allowIncomplete: true)) ?? []
+            found = (try? ScorePairing.fromCorpus(URL(fileURLWithPath: corpus), enhanced: enhanced, split: params["split"], allowIncomplete: true,
+                                                  enhancedMayBeGone: true)) ?? []
         } else if let reference = params["reference"], let enhanced {
             found = (try? ScorePairing.byName(reference: URL(fileURLWithPath: reference), enhanced: enhanced,
                                               noisy: params["noisy"].map { URL(fileURLWithPath: $0) })) ?? []

@@ -54,13 +54,16 @@ public enum ScorePairing {
     /// `OUT/noisy/ID.wav`, enhanced `ENHANCED/ID.wav` (or `ENHANCED/<noisy path>`). Without
     /// `enhanced`, the noisy input itself is scored (the "noisy" baseline row).
     /// A corpus whose mix did not finish is refused unless `allowIncomplete`
-    /// (``MixManifestRecord/corpusRecords(_:allowIncomplete:)``).
-    public static func fromCorpus(_ corpus: URL, enhanced: URL?, split: String?, allowIncomplete: Bool = false) throws -> [ScorePair] {
+    /// (``MixManifestRecord/corpusRecords(_:allowIncomplete:)``). A missing `enhanced` folder is one
+    /// error, unless `enhancedMayBeGone` (a report of a run whose outputs were deleted since: the
+    /// pairs still say where the files were).
+    public static func fromCorpus(_ corpus: URL, enhanced: URL?, split: String?, allowIncomplete: Bool = false,
+                                  enhancedMayBeGone: Bool = false) throws -> [ScorePair] {
         let manifests = MixManifestRecord.files(inCorpus: corpus)
         guard let manifest = manifests.first else {
             throw ScoreError.invalidOption(name: "corpus", value: corpus.path, reason: "no manifest.jsonl (is it a folder made by sekit mix?)")
         }
-        if let enhanced {
+        if let enhanced, !enhancedMayBeGone {
             // One error for the folder, rather than one per clip.
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: enhanced.path, isDirectory: &isFolder), isFolder.boolValue else {

@@ -39,8 +39,9 @@ struct CatalogImportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let store = try catalog.open(create: true)
-        let report = try store.importSources(paths.map { URL(fileURLWithPath: $0) }, kind: kind, corpus: corpus,
-                                             speakerPattern: speakerPattern, commandLine: CommandLine.arguments)
+        let request = ImportJob.Request(paths: paths.map { URL(fileURLWithPath: $0) }, kind: kind, corpus: corpus,
+                                        speakerPattern: speakerPattern)
+        let report = try ImportJob.run(request, context: RunContext(catalog: store, commandLine: CommandLine.arguments)).result
         try outputFormat.print(report, text: { report.text }, table: { report.table })
         for failure in report.failures { printError("failed: \(failure.path): \(failure.reason)") }
         if !report.failures.isEmpty { throw ExitCode(1) }

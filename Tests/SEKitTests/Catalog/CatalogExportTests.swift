@@ -8,7 +8,8 @@ import Testing
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
         for name in ["n0", "n1", "n2"] { try CatalogTestSupport.writeWAV(folder.file("noise/\(name).wav")) }
         let catalog = try Catalog.open(at: folder.file("c.sqlite"))
-        _ = try catalog.importSources([folder.file("noise")], kind: .noise, corpus: "n", commandLine: ["import"])
+        _ = try ImportJob.run(ImportJob.Request(paths: [folder.file("noise")], kind: .noise, corpus: "n"),
+                context: RunContext(catalog: catalog, commandLine: ["import"])).result
         let run = try catalog.beginRun(kind: .mix, commandLine: ["mix"])
         var odd = CatalogTestSupport.clip(run, index: 0, snrDB: -2.5)
         odd.noisyPath = "with, comma and \"quote\"/é.wav"

@@ -42,7 +42,8 @@ import Testing
             let url = folder.file("shard-\(shard).sqlite")
             let catalog = try Catalog.open(at: url)
             // Every shard imports the same corpus: the source id is the same, so it merges into one row.
-            _ = try catalog.importSources([folder.file("corpus")], kind: .noise, corpus: "toy", commandLine: ["import"])
+            _ = try ImportJob.run(ImportJob.Request(paths: [folder.file("corpus")], kind: .noise, corpus: "toy"),
+                    context: RunContext(catalog: catalog, commandLine: ["import"])).result
             let run = try catalog.beginRun(kind: .mix, commandLine: ["mix", "--shard", "\(shard)/3"], params: ["shard": "\(shard)"])
             try catalog.insertClips((0..<5).map { CatalogTestSupport.clip(run, index: shard * 5 + $0, speech: "toy:a.wav", prefix: "c") },
                                     noises: (0..<5).map { ClipNoiseRecord(clipID: CatalogTestSupport.clip(run, index: shard * 5 + $0, prefix: "c").id, position: 0, sourceID: "toy:a.wav", offsetSeconds: 0) })
@@ -111,7 +112,8 @@ import Testing
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
         for name in ["a", "b", "c"] { try CatalogTestSupport.writeWAV(folder.file("corpus/\(name).wav"), frequencyHz: name == "b" ? 300 : 440) }
         let catalog = try Catalog.open(at: folder.file("c.sqlite"))
-        _ = try catalog.importSources([folder.file("corpus")], kind: .speech, corpus: "toy", commandLine: ["import"])
+        _ = try ImportJob.run(ImportJob.Request(paths: [folder.file("corpus")], kind: .speech, corpus: "toy"),
+                context: RunContext(catalog: catalog, commandLine: ["import"])).result
         #expect(try catalog.check().isClean)
 
         let run = try catalog.beginRun(kind: .mix, commandLine: ["mix"])
@@ -171,20 +173,28 @@ import Testing
         try Data("transcript".utf8).write(to: folder.file("corpus/spk2/y.txt"))
         try Data().write(to: folder.file("corpus/empty.flac"))
         let catalog = try Catalog.open(at: folder.file("c.sqlite"))
-        let first = try catalog.importSources([folder.file("corpus"), folder.file("nope")], kind: .speech, corpus: "toy",
-                                              speakerPattern: "^(spk[0-9])", commandLine: ["import"])
+        let first = try ImportJob.run(ImportJob.Request(paths: [folder.file("corpus"), folder.file("nope")], kind: .speech, corpus: "toy",
+                                              speakerPattern: "^(spk[0-9])"),
+                                    context: RunContext(catalog: catalog, commandLine: ["import"])).result
         #expect(first.added == ["toy:spk1/x.wav", "toy:spk2/y.wav"])
         #expect(first.skippedNonAudio == 1)
         #expect(first.failures.map { URL(fileURLWithPath: $0.path).lastPathComponent } == ["nope", "empty.flac", "broken.wav"])
         #expect(first.failures.allSatisfy { !$0.reason.isEmpty && !$0.reason.contains($0.path) })
-        let again = try catalog.importSources([folder.file("corpus")], kind: .speech, corpus: "toy", speakerPattern: "^(spk[0-9])", commandLine: ["import"])
+        let again = try ImportJob.run(ImportJob.Request(paths: [folder.file("corpus")], kind: .speech, corpus: "toy",
+                                                        speakerPattern: "^(spk[0-9])"),
+                context: RunContext(catalog: catalog, commandLine: ["import"])).result
         #expect(again.added.isEmpty && again.updated.isEmpty && again.unchanged == 2)
         try CatalogTestSupport.writeWAV(folder.file("corpus/spk1/x.wav"), seconds: 0.3)
-        let changed = try catalog.importSources([folder.file("corpus")], kind: .speech, corpus: "toy", speakerPattern: "^(spk[0-9])", commandLine: ["import"])
+        let changed = try ImportJob.run(ImportJob.Request(paths: [folder.file("corpus")], kind: .speech, corpus: "toy",
+                                                        speakerPattern: "^(spk[0-9])"),
+                context: RunContext(catalog: catalog, commandLine: ["import"])).result
         #expect(changed.updated == ["toy:spk1/x.wav"])
         #expect(try catalog.sources().map { "\($0.id) \($0.speaker ?? "-") \($0.frames)" } == ["toy:spk1/x.wav spk1 4800", "toy:spk2/y.wav spk2 3200"])
         #expect(try catalog.runs(filter: "kind = 'import'").count == 3)
-        #expect(throws: CatalogError.self) { _ = try catalog.importSources([], kind: .speech, corpus: "toy", speakerPattern: "(", commandLine: []) }
+        #expect(throws: CatalogError.self) {
+            _ = try ImportJob.run(ImportJob.Request(paths: [], kind: .speech, corpus: "toy", speakerPattern: "("),
+                                  context: RunContext(catalog: catalog, commandLine: [])).result
+        }
     }
 
     /// The output catalogue under another name (a symbolic or a hard link) is refused as an

@@ -142,7 +142,8 @@ import Testing
         let catalog = try Catalog.open(at: folder.file("c.sqlite"))
         let wav = folder.file("speech/p1/a.wav")
         try CatalogTestSupport.writeWAV(wav, seconds: 0.25)
-        let report = try catalog.importSources([folder.file("speech")], kind: .speech, corpus: "toy", speakerPattern: "(p[0-9]+)/", commandLine: ["sekit", "x"])
+        let report = try ImportJob.run(ImportJob.Request(paths: [folder.file("speech")], kind: .speech, corpus: "toy", speakerPattern: "(p[0-9]+)/"),
+                context: RunContext(catalog: catalog, commandLine: ["sekit", "x"])).result
         #expect(report.added == ["toy:p1/a.wav"])
         let source = try #require(try catalog.source("toy:p1/a.wav"))
         #expect(source.speaker == "p1" && source.sampleRate == 16_000 && source.frames == 4000 && source.durationSeconds == 0.25)

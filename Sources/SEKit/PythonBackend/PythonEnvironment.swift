@@ -36,8 +36,7 @@ public struct PythonEnvironment: Sendable, Equatable {
                 ? installed : projectRoot.appendingPathComponent(".build/venv/bin/python")
         }
         let worker = environment["SEKIT_METRIC_WORKER"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-            ?? PythonWorkerModule.file(environment: environment)
-            ?? URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("sekit_metric_worker.py (not writable)")
+            ?? PythonWorkerModule.defaultFile(environment: environment)
         return PythonEnvironment(interpreter: python, workerScript: worker, timeouts: .from(environment))
     }
 

@@ -29,12 +29,13 @@ final class PythonMetricWorker {
         guard FileManager.default.isExecutableFile(atPath: environment.interpreter.path) else {
             throw .environment("does not exist or is not executable")
         }
-        guard FileManager.default.fileExists(atPath: environment.workerScript.path) else {
+        // The built-in module is written to its file here, when a worker first needs it.
+        guard let script = PythonWorkerModule.runnable(environment.workerScript), FileManager.default.fileExists(atPath: script.path) else {
             throw .environment("cannot run SEKit's worker: \(environment.workerScript.path) does not exist (set SEKIT_METRIC_WORKER)")
         }
         do {
             // -u: unbuffered; -I would drop the venv's site-packages, so plain -u.
-            process = try WorkerProcess(executable: environment.interpreter, arguments: ["-u", environment.workerScript.path],
+            process = try WorkerProcess(executable: environment.interpreter, arguments: ["-u", script.path],
                                         environment: ["OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"])
         } catch {
             throw .died(error.reason)

@@ -14,18 +14,17 @@ enum StandardOutput {
 
     /// Writes `text` completely, or ends the process as the type's documentation says.
     static func write(_ text: String) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { buffer in
-                Glibc.write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+                if written >= 0 { offset += written; continue }
+                let code = errno
+                if code == EINTR || code == EAGAIN { continue }
+                fail(errno: code)
             }
-            if written >= 0 { offset += written; continue }
-            let code = errno
-            if code == EINTR || code == EAGAIN { continue }
-            fail(errno: code)
         }
-        bytes.removeAll()
     }
 
     /// Flushes what the C library buffered for standard output and ends the process as ``write(_:)``

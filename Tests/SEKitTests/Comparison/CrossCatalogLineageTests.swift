@@ -7,16 +7,22 @@ import Testing
 /// where the leaderboard, `best` and `diff` see one corpus and the merge makes the mix run its parent.
 @Suite(.enabled(if: Fixtures.available, "needs ../shared/fixtures"))
 struct CrossCatalogLineageTests {
+    /// Mixes `clips` one-second clips of the fixtures at 0 and 5 dB into `corpus`, recorded in `catalog`;
+    /// returns the mix run.
+    static func mix(clips: Int, seed: UInt64, into corpus: URL, recordedIn catalog: Catalog) throws -> RunID {
+        var options = MixOptions()
+        options.count = clips; options.seconds = 1; options.snrDB = .list([0, 5]); options.seed = seed
+        let inputs = MixInputs(speech: [Fixtures.url("speech").path], noise: [Fixtures.url("noise/running_tap.wav").path])
+        let (_, mix) = try MixJob.run(options: options, inputs: inputs, output: corpus, jobs: 2, params: [:],
+                                      context: RunContext(catalog: catalog, commandLine: ["sekit", "mix"]))
+        return try #require(mix.id)
+    }
+
     @Test func aCorpusScoredInAnotherCatalogueIsOneCorpusBeforeAndAfterTheMerge() throws {
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
         let a = try Catalog.open(at: folder.file("a.sqlite")), b = try Catalog.open(at: folder.file("b.sqlite"))
-        var options = MixOptions()
-        options.count = 6; options.seconds = 1; options.snrDB = .list([0, 5]); options.seed = 3
         let corpus = folder.file("corpus")
-        let inputs = MixInputs(speech: [Fixtures.url("speech").path], noise: [Fixtures.url("noise/running_tap.wav").path])
-        let (_, mix) = try MixJob.run(options: options, inputs: inputs, output: corpus, jobs: 2, params: [:],
-                                      context: RunContext(catalog: a, commandLine: ["sekit", "mix"]))
-        let mixRun = try #require(mix.id)
+        let mixRun = try Self.mix(clips: 6, seed: 3, into: corpus, recordedIn: a)
         // The corpus's noisy inputs scored as a system's outputs (values are finite), in A and in B.
         func score(_ name: String, into catalog: Catalog, enhanced: URL?) throws -> RunID {
             var request = ScoreJob.Request(pairing: .corpus(corpus, enhanced: enhanced, split: nil), metrics: [.snr, .sisdr],
@@ -56,13 +62,8 @@ struct CrossCatalogLineageTests {
     @Test func enhanceAndFeaturesRunsOfAForeignCorpusJoinItsMixRunOnMerge() throws {
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
         let a = try Catalog.open(at: folder.file("a.sqlite")), b = try Catalog.open(at: folder.file("b.sqlite"))
-        var options = MixOptions()
-        options.count = 4; options.seconds = 1; options.snrDB = .list([0, 5]); options.seed = 5
         let corpus = folder.file("corpus")
-        let inputs = MixInputs(speech: [Fixtures.url("speech").path], noise: [Fixtures.url("noise/running_tap.wav").path])
-        let (_, mix) = try MixJob.run(options: options, inputs: inputs, output: corpus, jobs: 2, params: [:],
-                                      context: RunContext(catalog: a, commandLine: ["sekit", "mix"]))
-        let mixRun = try #require(mix.id)
+        let mixRun = try Self.mix(clips: 4, seed: 5, into: corpus, recordedIn: a)
         let inB = RunContext(catalog: b, commandLine: ["sekit", "enhance"])
         let request = EnhanceJob.Request(method: .oracle(.irm), source: .corpus(corpus, split: nil), output: folder.file("irm"))
         let enhanced = try #require(try EnhanceJob.run(request, context: inB).run.id)

@@ -14,16 +14,15 @@ source scripts/setup.sh
 swift package dump-symbol-graph --minimum-access-level internal >/dev/null
 graphs="$(swift build --show-bin-path)/../symbolgraph"
 docc="$(command -v docc || echo /opt/swift/usr/bin/docc)"
-# One archive per target: SEKitSignal first (with link metadata), then SEKit, whose links to the
-# signal layer (``SEKitSignal/AudioBuffer``) resolve against it (--dependency).
-convert() {  # TARGET [DEPENDENCY ARCHIVE]
+# One archive per target. docc (6.3, offline) resolves no symbol link from one archive into the
+# other, so SEKit's doc comments name SEKitSignal's types as code (`AudioBuffer`), not as links.
+convert() {  # TARGET
     local target="$1" only="$root/.build/docs/symbolgraph-$1"
     rm -rf "$only" && mkdir -p "$only"
     cp "$graphs/$target".symbols.json "$only"/
     cp "$graphs/$target"@*.symbols.json "$only"/ 2>/dev/null || true
     "$docc" convert "Sources/$target/$target.docc" --fallback-display-name "$target" \
         --fallback-bundle-identifier "org.sekit.$target" --additional-symbol-graph-dir "$only" \
-        --enable-experimental-external-link-support ${2:+--dependency "$2"} \
         --output-path "$root/.build/docs/$target.doccarchive" \
         --diagnostics-file "$root/.build/docs/diagnostics-$target.json" >"$root/.build/docs/docc-$target.log" 2>&1 \
         || { cat "$root/.build/docs/docc-$target.log" >&2; exit 1; }
@@ -39,4 +38,4 @@ convert() {  # TARGET [DEPENDENCY ARCHIVE]
 }
 mkdir -p "$root/.build/docs"
 convert SEKitSignal
-convert SEKit "$root/.build/docs/SEKitSignal.doccarchive"
+convert SEKit

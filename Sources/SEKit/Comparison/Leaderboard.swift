@@ -10,7 +10,7 @@ import GRDB
 /// the noisy input itself (`score --corpus` without `--enhanced`), else the `_noisy` aggregates of
 /// the latest run that has them. Ranks are dense (equal means share a rank) per metric, among the
 /// checkpoint rows, averaged over the metrics a row has; the noisy row is not ranked or marked.
-/// Means are compared as printed (at the column's decimals, ``ReportNumber/decimals(metric:values:)``):
+/// Means are compared as printed (at the column's decimals, `ReportNumber.decimals(metric:values:)`):
 /// values that print the same are ties, sharing a rank and the best mark; +inf and −inf (the SNR of
 /// a perfect estimate) rank as the best or worst values they are. The interval of a one-clip mean
 /// is undefined (`ciHalfWidth` nil).

@@ -27,7 +27,7 @@ public struct Degradation: Sendable, Codable, Equatable {
     public var targetBandwidth: MixOptions.TargetBandwidth? = nil
     /// The codec (`codec`).
     public var codec: AudioCodec? = nil
-    /// Sample rate the codec ran at, Hz (`codec`; see ``AudioCodec/codingRate(forSampleRate:)``).
+    /// Sample rate the codec ran at, Hz (`codec`; see `AudioCodec.codingRate(forSampleRate:)`).
     public var codecRateHz: Int? = nil
     /// MP3 constant bitrate, kbps (`codec` mp3).
     public var mp3BitrateKbps: Int? = nil

@@ -14,7 +14,7 @@ struct ClipStems {
 struct ClipFeatures {
     let stems: ClipStems
     let options: FeatureExportOptions
-    /// Frames of the clip (``STFTConfiguration/frameCount(samples:)``).
+    /// Frames of the clip (`STFTConfiguration.frameCount(samples:)`).
     let frameCount: Int
     private let window: [Float]
     /// The range the cached spectra below are of.

@@ -25,7 +25,7 @@ public struct FeatureExportOptions: Sendable {
     public var jobs = 1
     /// Export a corpus whose mix did not finish (fewer clips than planned) instead of refusing it.
     public var allowIncomplete = false
-    /// Export only this shard's clips (clip index `k` with `k mod N = i − 1`, ``Shard/contains(_:)``),
+    /// Export only this shard's clips (clip index `k` with `k mod N = i − 1`, `Shard.contains(_:)`),
     /// in manifest order, with the shard's own statistics; the file records the shard
     /// (``FeatureFileLayout/shardAttribute``) and the clips' corpus indices, for `sekit features merge`.
     public var shard: Shard = .whole

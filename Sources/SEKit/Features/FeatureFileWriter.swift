@@ -25,7 +25,7 @@ public struct FeatureFileSummary: Equatable, Sendable {
 ///   `sekit_version`, `frame_convention`, `sample_rate`, `mix_run_id`, `features_run_id`,
 ///   `dtype`, `compression`, `chunk_frames`, `streams`.
 ///
-/// The file is written under a temporary name in the target folder (``AtomicFile/temporaryURL(for:)``) and
+/// The file is written under a temporary name in the target folder (`AtomicFile.temporaryURL(for:)`) and
 /// renamed to its final name only by ``finish(statistics:statisticsSplit:)``; a writer that is
 /// dropped, discarded or fails removes the temporary file, so the final name only ever holds a
 /// complete file. Each `append` writes its clip straight through HDF5 (whose per-dataset chunk

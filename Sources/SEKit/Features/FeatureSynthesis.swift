@@ -27,7 +27,7 @@ public enum FeatureSynthesis {
         public var format: AudioFileFormat = .wavFloat32
         public var jobs = 1
         /// Synthesise only this shard's clips: the feature file's clip `k` (0-based, in index order)
-        /// when `k mod N = i − 1` (``Shard/contains(_:)``). The N shards of one command may write
+        /// when `k mod N = i − 1` (`Shard.contains(_:)`). The N shards of one command may write
         /// into one folder at once.
         public var shard: Shard = .whole
         /// Synthesise only the clips of this split (`/index/split`); nil: every split. Without an

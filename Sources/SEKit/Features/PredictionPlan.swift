@@ -19,7 +19,7 @@ struct PredictionPlan {
 
     /// Plans the synthesis of `features`'s clips of `split` (nil: every split) and `shard` (the
     /// clip's position `k` in the feature file) from `predictions`.
-    /// - Throws: ``FeatureFileError/predictionsMismatch(path:reason:)`` naming the clip and the
+    /// - Throws: ``FeatureFileError/predictionsMismatch(path:features:reason:)`` naming the clip and the
     ///   numbers when the predictions do not fit the feature file; before anything is written.
     static func make(predictions: PredictionMatrix, features: FeatureFileReader, bins: Int, split: String?,
                      shard: Shard) throws -> PredictionPlan {

@@ -5,7 +5,7 @@ import CKernels
 /// `sekit_decision_directed_evaluate`): four bins at a time, with no branch, allocation or
 /// reference counting in the loop.
 ///
-/// One C source serves every CPU: the AVX2 + FMA build when ``VectorKernels/hasAVX2FMA`` (fused
+/// One C source serves every CPU: the AVX2 + FMA build when `VectorKernels.hasAVX2FMA` (fused
 /// multiply-adds, so its results differ from the baseline build's by rounding only), else the
 /// baseline x86-64 (or other architecture's) build.
 enum DecisionDirectedKernel {
@@ -51,7 +51,7 @@ enum DecisionDirectedKernel {
     /// - Parameters:
     ///   - power: |Y|² of the frame's bins; `noise`: λ; `previous`: |Ŝ(l−1)|², updated; `gain`:
     ///     written. All of the same count.
-    ///   - avx2: the AVX2 + FMA build (only where ``VectorKernels/hasAVX2FMA``) or the baseline.
+    ///   - avx2: the AVX2 + FMA build (only where `VectorKernels.hasAVX2FMA`) or the baseline.
     /// - Returns: the detector's statistics (unfloored v) when `detectNoise`, else zeros.
     static func frame(_ kind: Gain, power: UnsafeMutableBufferPointer<Double>, noise: UnsafeMutableBufferPointer<Double>,
                       previous: UnsafeMutableBufferPointer<Double>, gain: UnsafeMutableBufferPointer<Double>,
@@ -101,7 +101,7 @@ enum DecisionDirectedKernel {
     }
 
     /// `function` at every x (and y, for a gain: the same count), through the frame's own code;
-    /// `avx2` picks the AVX2 + FMA build (only where ``VectorKernels/hasAVX2FMA``) or the baseline.
+    /// `avx2` picks the AVX2 + FMA build (only where `VectorKernels.hasAVX2FMA`) or the baseline.
     static func evaluate(_ function: Function, _ x: [Double], _ y: [Double]? = nil,
                          avx2: Bool = VectorKernels.hasAVX2FMA) -> [Double] {
         precondition(!avx2 || sekit_cpu_has_avx2_fma() != 0, "DecisionDirectedKernel.evaluate: no AVX2 + FMA here")

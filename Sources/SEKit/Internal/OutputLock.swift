@@ -25,7 +25,7 @@ public final class OutputLock: @unchecked Sendable {
     private let descriptor: Int32
 
     /// Claims `output` through the lock file `lockFile` (created with its folder if needed).
-    /// - Throws: ``Busy`` when another process holds it; ``AtomicFile/Failure`` when the lock file
+    /// - Throws: ``Busy`` when another process holds it; `AtomicFile.Failure` when the lock file
     ///   cannot be created.
     public init(output: String, lockFile: URL) throws {
         let folder = lockFile.deletingLastPathComponent()
@@ -74,7 +74,7 @@ public final class OutputLock: @unchecked Sendable {
 
     /// The lock file beside a file output: `FOLDER/.NAME.lock`.
     /// (A name too long to take the prefix and suffix is shortened as in temporary names,
-    /// ``AtomicFile/temporaryStem(_:)``.)
+    /// `AtomicFile.temporaryStem(_:)`.)
     public static func lockFile(besideFile url: URL) -> URL {
         url.deletingLastPathComponent().appendingPathComponent(".\(AtomicFile.temporaryStem(url.lastPathComponent)).lock")
     }

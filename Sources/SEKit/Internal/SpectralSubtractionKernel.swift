@@ -2,7 +2,7 @@ import CKernels
 
 /// The per-frame work of power spectral subtraction, in C (`CKernels/spectral_subtraction.c`:
 /// `sekit_spectral_subtraction_sums`, `sekit_spectral_subtraction_gains`), four bins at a time;
-/// the AVX2 + FMA build where ``VectorKernels/hasAVX2FMA``, else the baseline build.
+/// the AVX2 + FMA build where `VectorKernels.hasAVX2FMA`, else the baseline build.
 enum SpectralSubtractionKernel {
     /// Σ |Y|² and Σ max(λ, `minimumNoisePower`) over the bins (four running sums a lane).
     static func sums(power: UnsafeMutableBufferPointer<Double>, noise: UnsafeMutableBufferPointer<Double>,

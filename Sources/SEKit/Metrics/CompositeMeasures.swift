@@ -7,15 +7,15 @@
 ///     CBAK = 1.634 + 0.478·PESQ − 0.007·WSS + 0.063·segSNR        (background intrusiveness)
 ///     COVL = 1.594 + 0.805·PESQ − 0.512·LLR − 0.007·WSS           (overall quality)
 ///
-/// Inputs, as composite.m computes them: WSS (``WeightedSpectralSlope``) and LLR are the means of
+/// Inputs, as composite.m computes them: WSS (`WeightedSpectralSlope`) and LLR are the means of
 /// the lowest 95% of their frame values; segSNR is the mean of the frame SNRs limited to
-/// [−10, 35] dB (``SegmentalSNR``). The composite's LLR differs from the stand-alone `llr`
+/// [−10, 35] dB (`SegmentalSNR`). The composite's LLR differs from the stand-alone `llr`
 /// (comp_llr.m): composite.m does not limit a frame's LLR to 2, so frames above 2 count in full
 /// (on the noisy pair of Loizou's example, 1.3155 inside the composite, 1.2531 stand-alone). Without
 /// that limit, frames of digital silence in the clean signal (eps × window after composite.m adds
 /// eps, e.g. zero padding) count with LLRs of ~20 whose Double rounding is off by up to ~0.06
 /// (MATLAB, numpy, SEKit's stand-alone `llr` alike); the composite's LLR is therefore computed in
-/// double-double, within 1e-13 of exact arithmetic per frame (``LPCMeasures/llr(reference:processed:sampleRate:frameLimit:arithmetic:)``).
+/// double-double, within 1e-13 of exact arithmetic per frame (`LPCMeasures.llr(reference:processed:sampleRate:frameLimit:arithmetic:)`).
 /// PESQ is wide-band P.862.2 MOS-LQO (``PESQ``, `pesq_wb`), the convention of SEGAN, the DEMUCS
 /// denoiser and SpeechBrain's VoiceBank-DEMAND recipes (Hu & Loizou fitted the regressions to
 /// narrow-band raw PESQ; values from the two conventions are not comparable). Signals at rates
@@ -32,7 +32,7 @@ public enum CompositeMeasures {
 
     /// CSIG, CBAK, COVL of one comparison (PESQ, WSS and segSNR shared with `pesq_wb`, `wss` and
     /// `segsnr` when those are asked for too).
-    /// - Throws: ``MetricError`` from any of the four inputs.
+    /// - Throws: `MetricError` from any of the four inputs.
     public static func compute(_ comparison: MetricComparison, workspace: MetricWorkspace) throws -> [Double] {
         let pesq = try PESQ.compute(comparison, mode: .wideband, workspace: workspace)
         let reference = comparison.reference.samples, processed = comparison.processed, rate = comparison.sampleRate

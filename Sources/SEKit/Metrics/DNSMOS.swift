@@ -13,7 +13,7 @@ public enum DNSMOS {
     static let sampleRate = 16000
 
     /// SIG, BAK, OVRL, P.808 of the processed signal (no reference is used).
-    /// - Throws: ``MetricError/referenceImplementation(name:reason:)`` when speechmos refuses it.
+    /// - Throws: `MetricError.referenceImplementation(name:reason:)` when speechmos refuses it.
     public static func compute(_ comparison: MetricComparison, workspace: MetricWorkspace) throws -> [Double] {
         try workspace.pythonValues("dnsmos", "dnsmos", ["rate": comparison.sampleRate], signals: [comparison.processed])
     }

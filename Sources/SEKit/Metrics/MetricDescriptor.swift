@@ -77,7 +77,7 @@ public struct MetricDescriptor: Sendable {
     /// nor converts. A value that comes out NaN (0/0: a silent or constant processed signal for
     /// the scale-invariant ratios) is an error naming the output and the likely cause, never a
     /// number. Infinite values are kept: +inf is a perfect estimate.
-    /// - Throws: ``MetricError`` (too short, missing or silent reference, undefined, mismatched,
+    /// - Throws: `MetricError` (too short, missing or silent reference, undefined, mismatched,
     ///   unsupported rate, non-finite input, a reference implementation's refusal).
     public func compute(_ comparison: MetricComparison, workspace: MetricWorkspace) throws -> [Metric: Double] {
         var comparison = comparison

@@ -110,8 +110,8 @@ public enum MetricRegistry {
 
 extension Metric {
     /// This output for one pair: a convenience for one-off use (a scorer keeps one
-    /// ``MetricWorkspace`` per worker and one ``ReferenceSignal`` per clip instead).
-    /// - Throws: ``MetricError``.
+    /// ``MetricWorkspace`` per worker and one `ReferenceSignal` per clip instead).
+    /// - Throws: `MetricError`.
     public func compute(reference: [Float], processed: [Float], sampleRate: Int) throws -> Double {
         let comparison = MetricComparison(reference: ReferenceSignal(samples: reference, sampleRate: sampleRate), processed: processed)
         return try MetricRegistry.descriptor(producing: rawValue)!.compute(comparison, workspace: MetricWorkspace())[self]!

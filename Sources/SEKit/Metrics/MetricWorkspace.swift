@@ -1,7 +1,7 @@
 /// One worker's scratch state for computing metrics: buffers and tables that are expensive to
 /// make and reused clip after clip (STOI's buffers and resampling filters), and the worker's
 /// Python process for the reference implementations that run there (PESQ, DNSMOS). Make one per
-/// worker thread (``ParallelMap`` `workerState`) and pass it to every computation on that thread;
+/// worker thread (`ParallelMap` `workerState`) and pass it to every computation on that thread;
 /// never share one between threads.
 public final class MetricWorkspace {
     /// STOI's scratch buffers and 10 kHz resampling filters, made when first needed.
@@ -23,7 +23,7 @@ public final class MetricWorkspace {
 
     /// Runs `op` in this thread's Python worker and returns its values.
     /// - Parameter implementation: the reference implementation's name for messages (`pesq`).
-    /// - Throws: ``MetricError/referenceImplementation(name:reason:)`` when it refuses the input
+    /// - Throws: `MetricError.referenceImplementation(name:reason:)` when it refuses the input
     ///   or the worker dies (the dead worker is dropped; the next call starts another) or does not
     ///   answer in time (it is killed, and the pool starts no other: ``PythonWorkerPool/expired``).
     func pythonValues(_ implementation: String, _ op: String, _ fields: [String: Any], signals: [[Float]]) throws -> [Double] {

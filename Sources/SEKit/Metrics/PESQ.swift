@@ -24,7 +24,7 @@ public enum PESQ {
 
     /// PESQ MOS-LQO of the comparison, made once per comparison and mode (the composite measures
     /// reuse `pesq_wb`'s value).
-    /// - Throws: ``MetricError`` for wide-band at 8 kHz, or the reference code's refusal.
+    /// - Throws: `MetricError` for wide-band at 8 kHz, or the reference code's refusal.
     public static func compute(_ comparison: MetricComparison, mode: Mode, workspace: MetricWorkspace) throws -> Double {
         try comparison.analysis("pesq.\(mode.rawValue)") {
             Result { () throws -> Double in

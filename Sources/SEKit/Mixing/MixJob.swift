@@ -32,7 +32,7 @@ public enum MixJob {
     /// ``RecordedRun``).
     /// - Parameter warn: called once per source left out, with the reason.
     /// - Throws: ``MixError`` for bad options, no usable sources or a folder holding another mix;
-    ///   ``AudioError`` and ``CatalogError`` for failures that stop the run.
+    ///   `AudioError` and ``CatalogError`` for failures that stop the run.
     public static func run(_ request: Request, context: RunContext, warn: (SkippedSource) -> Void = { _ in },
                            progress: @escaping ProgressHandler = { _, _ in }) throws -> (result: MixResult, run: RecordedRun) {
         let mix = try MixRun.prepare(options: request.options, inputs: request.inputs, output: request.output,

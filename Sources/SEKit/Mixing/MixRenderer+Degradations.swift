@@ -8,7 +8,7 @@ extension MixRenderer {
     /// level and the full-scale count are measured again on the degraded noisy stem (a stem the
     /// degradation left silent, or with no measurable level, is still written: its level is
     /// `-infinity`, `null` in the manifest and the catalogue).
-    /// - Throws: ``AudioError`` from a codec or the resampler.
+    /// - Throws: `AudioError` from a codec or the resampler.
     func degrade(_ clip: inout RenderedClip) throws {
         guard let planned = clip.plan.degradations else { return }
         clip.degradations = []

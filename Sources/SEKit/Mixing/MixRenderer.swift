@@ -84,7 +84,7 @@ public final class MixRenderer: Sendable {
     /// power come from one fused pass, and each stem is quantised once, with its gain, straight
     /// from its source signal. For PCM16 the realised SNR and level come from the exact integer
     /// energies of the codes written.
-    /// - Throws: ``AudioError`` for an unreadable source, ``MixError/clipFailed(index:reason:)`` when
+    /// - Throws: `AudioError` for an unreadable source, ``MixError/clipFailed(index:reason:)`` when
     ///   the clip has no measurable speech or noise.
     public func render(index: Int) throws -> RenderedClip {
         var plan = planner.plan(index: index)

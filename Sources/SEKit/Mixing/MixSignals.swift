@@ -85,7 +85,7 @@ enum MixSignals {
 extension MixSignals {
     /// `length` samples of the full convolution `x * h` (computed in Double), starting at `start`
     /// (the RIR's direct-path index), so the reverberant output lines up with the dry input.
-    /// Computed a block at a time (``Convolution/fftSegment(_:_:start:length:)``): no whole signal in Double.
+    /// Computed a block at a time (`Convolution.fftSegment(_:_:start:length:)`): no whole signal in Double.
     static func convolveAligned(_ x: [Float], _ h: [Float], start: Int, length: Int) -> [Float] {
         Convolution.fftSegment(x, h, start: start, length: length)
     }

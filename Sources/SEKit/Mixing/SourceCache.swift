@@ -16,7 +16,7 @@ final class SourceCache: @unchecked Sendable {
     }
 
     /// The source's samples, mono, at the corpus rate (read and resampled on first use).
-    /// - Throws: ``AudioError`` naming the file.
+    /// - Throws: `AudioError` naming the file.
     func samples(of source: MixSource) throws -> [Float] {
         lock.lock()
         clock += 1

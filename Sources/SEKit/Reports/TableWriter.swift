@@ -7,7 +7,7 @@ public enum TableFormat: String, Sendable, CaseIterable, Codable {
     /// RFC 4180 CSV with a header line, for pandas and spreadsheets.
     case csv
     /// A JSON array of objects; NULL is `null`, numbers are numbers, and numbers JSON cannot hold
-    /// are the strings `"inf"`, `"-inf"` and `"nan"`, as in every SEKit JSON (``ReportJSON``).
+    /// are the strings `"inf"`, `"-inf"` and `"nan"`, as in every SEKit JSON (`ReportJSON`).
     case json
 }
 

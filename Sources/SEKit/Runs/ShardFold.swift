@@ -97,7 +97,7 @@ extension Catalog {
     }
 
     /// Merges into a catalogue that does not exist yet (`merge(_:onConflict:foldShards:)`): it is
-    /// built under a temporary name in the same folder (``AtomicFile/temporaryURL(for:)``) with its rollback journal
+    /// built under a temporary name in the same folder (`AtomicFile.temporaryURL(for:)`) with its rollback journal
     /// in memory and no syncs until the end, then switched to WAL, synced and renamed to `url`, so
     /// every page is written once (about half the time of a merge into an existing file) and OUT
     /// appears only complete. The inputs are checked first: a merge refused before anything is

@@ -18,7 +18,7 @@ public enum ScoreRunner {
     }
 
     /// Every requested output of `metrics` for one comparison, each computation run once. A
-    /// computation that fails (``MetricError``) is an error for its outputs only; the others are kept.
+    /// computation that fails (`MetricError`) is an error for its outputs only; the others are kept.
     static func values(of metrics: [Metric], _ comparison: MetricComparison,
                        workspace: MetricWorkspace) -> (values: [Metric: Double], errors: [Metric: String]) {
         var values: [Metric: Double] = [:], errors: [Metric: String] = [:]

@@ -17,7 +17,7 @@ public enum LPCMeasures {
     /// then the lowest 95% are averaged.
     /// - Parameters:
     ///   - frameLimit: the upper limit of a frame's value: 2 in comp_llr.m (the stand-alone `llr`);
-    ///     nil in composite.m, whose LLR has no limit (``CompositeMeasures``).
+    ///     nil in composite.m, whose LLR has no limit (`CompositeMeasures` (SEKit)).
     ///   - arithmetic: `.double` (comp_llr.m's own arithmetic, the stand-alone `llr`: its limit of 2
     ///     hides the ill-conditioned frames) or `.doubleDouble` (the composite: on frames of digital
     ///     silence a frame's value is off by up to ~0.06 in Double, and within 1e-13 of exact

@@ -44,7 +44,7 @@ public final class MetricComparison {
         referenceSignal = nil; self.processed = processed; self.sampleRate = sampleRate
     }
 
-    /// The clean reference. Only for metrics that need one: ``MetricDescriptor/compute(_:workspace:)``
+    /// The clean reference. Only for metrics that need one: `MetricDescriptor.compute(_:workspace:)` (SEKit)
     /// refuses a comparison without a reference before an intrusive metric sees it.
     public var reference: ReferenceSignal {
         guard let referenceSignal else { preconditionFailure("an intrusive metric was given a comparison without a reference") }

@@ -1,7 +1,7 @@
 import Foundation
 
 extension STOI {
-    /// One worker's scratch buffers and resampling filters (held by its ``MetricWorkspace``), so
+    /// One worker's scratch buffers and resampling filters (held by its `MetricWorkspace` (SEKit)), so
     /// that scoring many clips allocates (and page-faults) them once per worker rather than once
     /// per call. Their sizes do not depend on the signals' length: a signal is analysed a window
     /// of its 10 kHz samples at a time. Used by one thread at a time.

@@ -25,7 +25,7 @@ public enum STOI {
     ///
     /// A pure function: it analyses both signals afresh (a scorer shares the analyses between STOI
     /// and ESTOI and between comparisons with one reference through
-    /// ``compute(_:extended:workspace:)``). The signals may be Float or Double (``MetricSample``):
+    /// `compute(_:extended:workspace:)` in SEKit). The signals may be Float or Double (``MetricSample``):
     /// a window of them at a time is resampled in Double, so memory does not grow with their length
     /// beyond the band envelopes (15 values per 12.8 ms of speech). Complexity: O(n·taps/q) for the
     /// resampling (rate q/gcd), O(frames·512·log 512) for the STFT, O(frames·15·30) for the segments.

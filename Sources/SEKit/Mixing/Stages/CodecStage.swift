@@ -3,7 +3,7 @@ import Foundation
 /// Lossy coding of the noisy input (`--codec`, `--codec-probability`, `--mp3-bitrate-kbps`,
 /// `--opus-bitrate-kbps`, `--opus-complexity`, `--vorbis-quality`): one codec drawn uniformly from
 /// those given, its quality drawn from its range, then an in-memory encode and decode through
-/// libsndfile (Opus: libopus, as libsndfile runs it) (``CodecRoundTrip``), sample-aligned with the
+/// libsndfile (Opus: libopus, as libsndfile runs it) (`CodecRoundTrip`), sample-aligned with the
 /// clean target. Draws from its own stream (``MixStageRandom``): the codec's index, then that
 /// codec's setting, then for Opus under `--opus-complexity LOW:HIGH` (LOW < HIGH) the complexity;
 /// without that option no further draw is made (so corpora made before it are unchanged), and a

@@ -51,7 +51,7 @@ public protocol MixStage: Sendable {
     var name: String { get }
     var point: MixStagePoint { get }
     /// Applies the stage to `signals` as `plan` says (does nothing when the plan leaves it out).
-    /// - Throws: ``AudioError`` for an unreadable source, ``MixError`` for a clip that cannot be made.
+    /// - Throws: `AudioError` for an unreadable source, ``MixError`` for a clip that cannot be made.
     func apply(to signals: inout ClipSignals, plan: ClipPlan, context: MixStageContext) throws
 }
 

@@ -98,7 +98,7 @@ struct RunsLogCommand: ParsableCommand {
             input = handle
         }
         let acknowledge = acknowledge
-        let summary = try RunLogStream(catalog: opened, run: run).record(from: input) { line, refusal in
+        let summary = try RunLogStream(catalog: opened, run: run).record(from: input, isRegularFile: jsonl != "-") { line, refusal in
             if acknowledge {
                 print(refusal.map { "error: " + "\($0)".replacingOccurrences(of: "\n", with: " ") } ?? "ok")
             } else if let refusal {

@@ -88,15 +88,18 @@ extension Catalog {
     private static func record(_ entry: RunLogEntry, run: RunID, now: Date, _ db: Database, path: String) throws -> CatalogError? {
         let time = entry.time ?? now
         if let step = entry.step {
+            let insert = try db.cachedStatement(sql: """
+                INSERT INTO run_step_metrics (run_id, key, step, value, time) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+                """)
             let existing = try db.cachedStatement(sql: "SELECT value FROM run_step_metrics WHERE run_id = ? AND key = ? AND step = ?")
-            let insert = try db.cachedStatement(sql: "INSERT INTO run_step_metrics (run_id, key, step, value, time) VALUES (?, ?, ?, ?, ?)")
             for (key, value) in entry.metrics.sorted(by: { $0.key < $1.key }) {
-                if let logged = try Double.fetchOne(existing, arguments: [run, key, step]) {
+                try insert.execute(arguments: [run, key, step, value, time])
+                // Not inserted: the step has a value already.
+                if db.changesCount == 0, let logged = try Double.fetchOne(existing, arguments: [run, key, step]) {
                     if logged == value { continue }
                     return .invalidParameter(name: "metric \(key)", value: "\(value)",
                                              reason: "step \(step) of run \(run) has \(logged) already; a step is logged once")
                 }
-                try insert.execute(arguments: [run, key, step, value, time])
             }
         }
         for (key, value) in entry.params.sorted(by: { $0.key < $1.key }) {

@@ -28,23 +28,37 @@ public struct RunLogStream {
     public let catalog: Catalog
     public let run: RunID
 
+    /// How much of a file one transaction records at most (about 13,000 lines of 5 metrics).
+    static let fileBlockBytes = 1 << 20
+
     public init(catalog: Catalog, run: RunID) {
         self.catalog = catalog; self.run = run
     }
 
     /// Reads `input` to its end, recording each line as described on the type; `answer` is called
     /// once per line, in order, after its transaction committed (nil: recorded; else why refused).
+    /// `isRegularFile`: `input` is a file (read a MiB at a time: a file never makes the stream wait),
+    /// not a pipe or a terminal (read what is there, as it comes).
     /// - Throws: ``CatalogError/unknownRun(path:id:reason:)`` when the run stops being `running`
     ///   (lines of the block being recorded are answered with it first); ``CatalogError`` when
-    ///   SQLite fails.
-    public func record(from input: FileHandle,
+    ///   SQLite fails; ``CatalogError/file(path:reason:)`` when a file cannot be read.
+    public func record(from input: FileHandle, isRegularFile: Bool = false,
                        answer: (_ line: Int, _ refusal: CatalogError?) -> Void = { _, _ in }) throws(CatalogError) -> Summary {
         var summary = Summary()
         var pending = Data()
         var lineNumber = 0
         while true {
-            // What a pipe holds now (waiting only when it is empty), or the next block of a file.
-            let block = input.availableData
+            // The next block of a file, or what a pipe holds now (waiting only when it is empty).
+            var block = Data()
+            if !isRegularFile {
+                block = input.availableData
+            } else {
+                do {
+                    block = try input.read(upToCount: Self.fileBlockBytes) ?? Data()
+                } catch {
+                    throw .file(path: "--jsonl", reason: "cannot read the lines to log: \(error.localizedDescription)")
+                }
+            }
             pending.append(block)
             // At the end of input, a last line without its newline counts too.
             let end = block.isEmpty ? pending.endIndex : (pending.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? pending.startIndex)

@@ -42,7 +42,8 @@ import Testing
         text += "\n" + #"{"step": 3000, "metrics": {"loss": NaN}}"# + "\n" + #"{"tags": {"stage": "done"}}"#   // no newline at the end
         try Data(text.utf8).write(to: folder.file("log.jsonl"))
         var answers: [(Int, Bool)] = []
-        let summary = try RunLogStream(catalog: catalog, run: run).record(from: try FileHandle(forReadingFrom: folder.file("log.jsonl"))) {
+        let file = try FileHandle(forReadingFrom: folder.file("log.jsonl"))
+        let summary = try RunLogStream(catalog: catalog, run: run).record(from: file, isRegularFile: true) {
             answers.append(($0, $1 == nil))
         }
         #expect(summary.lines == 3002 && summary.recorded == 3001)

@@ -71,6 +71,7 @@ struct EnhanceCommand: ParsableCommand {
 
     @OptionGroup var job: JobOptions
     @OptionGroup var recording: CatalogRecordingOptions
+    @OptionGroup var annotations: RunAnnotationOptions
 
     func validate() throws {
         guard (corpus == nil) != (input == nil) else { throw ValidationError("give either --corpus or --input (one of them)") }
@@ -91,7 +92,7 @@ struct EnhanceCommand: ParsableCommand {
         request.allowIncomplete = allowIncomplete
         request.overwrite = overwrite
         let meter = ProgressMeter(label: "enhance")
-        let (result, _) = try EnhanceJob.run(request, context: try recording.context(), progress: { done, total in meter.update(done, of: total) })
+        let (result, _) = try EnhanceJob.run(request, context: try recording.context(annotations: annotations), progress: { done, total in meter.update(done, of: total) })
         print("enhanced (\(method)): \(result.written) clips into \(request.output.path)")
         if let first = result.downmixed.first {
             printError("warning: \(result.downmixed.count) input\(result.downmixed.count == 1 ? " has" : "s have") several channels " +

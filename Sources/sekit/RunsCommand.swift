@@ -4,9 +4,10 @@ import ArgumentParser
 struct RunsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "runs",
-        abstract: "List, show, compare and rank runs; export them for pandas.",
+        abstract: "List, show, compare and rank runs; export them for pandas; record runs made elsewhere.",
         subcommands: [RunsListCommand.self, RunsShowCommand.self, RunsDiffCommand.self, RunsBestCommand.self,
-                      RunsLeaderboardCommand.self, RunsExportCommand.self],
+                      RunsLeaderboardCommand.self, RunsExportCommand.self,
+                      RunsStartCommand.self, RunsLogCommand.self, RunsArtifactCommand.self, RunsFinishCommand.self],
         defaultSubcommand: RunsListCommand.self
     )
 }

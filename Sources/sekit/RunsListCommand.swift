@@ -9,8 +9,14 @@ struct RunsListCommand: AsyncParsableCommand {
         abstract: "List runs, newest first or in the order asked for, optionally filtered.",
         discussion: """
             Filter fields: \(CatalogFilter.fieldNames(for: .runs).joined(separator: ", ")), params.KEY, \
-            metrics.NAME.mean|std|n|ci95_low|ci95_high. Example: \
-            --filter "kind = 'score' and metrics.stoi.mean > 0.8 and params.checkpoint like 'crn%'"
+            lineage.params.KEY (the run's or any ancestor's: a score run's enhance and mix runs), tags.KEY, \
+            metrics.NAME.mean|std|n|ci95_low|ci95_high (aggregates of a score run), \
+            metrics.NAME.last|first|min|max|steps (per-step metrics of a run made elsewhere). Example: \
+            --filter "kind = 'score' and metrics.stoi.mean > 0.8 and lineage.params.noise_estimate = 'mcra'"
+
+            --columns adds fields as columns, comma-separated, before command_line (sorting and \
+            columns take the nearest run's value of lineage.params.KEY). Example: \
+            --columns params.lr,metrics.valid_stoi.last
 
             --order-by takes the same fields, comma-separated, each followed by asc or desc (default \
             asc); runs missing a field sort last; ties keep newest first; a field that is not a \
@@ -29,9 +35,13 @@ struct RunsListCommand: AsyncParsableCommand {
     @Option(name: .customLong("order-by"), help: ArgumentHelp("Sort by these fields (FIELD [asc|desc], comma-separated).", valueName: "fields"))
     var orderBy: String?
 
+    @Option(help: ArgumentHelp("Also show these fields as columns (comma-separated).", valueName: "fields"))
+    var columns: String?
+
     @OptionGroup var listing: ListingOptions
 
     func run() async throws {
-        try catalog.openForReading().exportRuns(kind: kind, filter: listing.filter, orderBy: orderBy, format: listing.outputFormat.resolved, limit: listing.limit, sink: writeToStandardOutput)
+        try catalog.openForReading().exportRuns(kind: kind, filter: listing.filter, orderBy: orderBy, columns: columns,
+                                                format: listing.outputFormat.resolved, limit: listing.limit, sink: writeToStandardOutput)
     }
 }

@@ -33,10 +33,9 @@ struct SEKitCommand: AsyncParsableCommand {
         do {
             var running = command
             if var asynchronous = running as? AsyncParsableCommand { try await asynchronous.run() } else { try running.run() }
-        } catch CatalogError.ambiguousRun(let path, let reference, let candidates) {
-            // A name that means several runs is a usage error (exit 2), with the candidates to choose from.
-            let message = CatalogError.ambiguousRun(path: path, reference: reference, candidates: candidates).description
-            FileHandle.standardError.write(Data("Error: \(message)\n".utf8))
+        } catch let error as CatalogError where error.code == "ambiguous-run" || error.code == "no-such-run" {
+            // A run reference that means several runs or none is a usage error (exit 2), with the candidates to choose from.
+            FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
             exit(withError: ExitCode(2))
         } catch {
             exit(withError: ErrorPresentation.present(error, command: type(of: command)))

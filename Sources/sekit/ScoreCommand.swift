@@ -49,10 +49,11 @@ struct ScoreCommand: ParsableCommand {
     @Flag(name: .long, help: "Exit 0 even when some clips or metric values could not be scored.") var allowFailures = false
     @Flag(name: .long, help: "Score a --corpus whose mix did not finish (fewer clips than it planned); the missing clips are counted.")
     var allowIncomplete = false
-    @Option(name: .long, help: ArgumentHelp("Print the recorded score run RUN (id or unique prefix) from the catalogue instead of scoring; with --per-clip, write its per-clip CSV.", valueName: "RUN"))
+    @Option(name: .long, help: ArgumentHelp("Print the recorded score run RUN (id, unique id prefix or name) from the catalogue instead of scoring; with --per-clip, write its per-clip CSV.", valueName: "RUN"))
     var fromRun: String?
     @OptionGroup var job: JobOptions
     @OptionGroup var recording: CatalogRecordingOptions
+    @OptionGroup var annotations: RunAnnotationOptions
 
     var parsedMetrics: [Metric] {
         get throws {
@@ -72,7 +73,8 @@ struct ScoreCommand: ParsableCommand {
 
     func validate() throws {
         if fromRun != nil {
-            let given = [("--corpus", corpus), ("--reference", reference), ("--enhanced", enhanced), ("--noisy", noisy), ("--split", split)]
+            let given = [("--corpus", corpus), ("--reference", reference), ("--enhanced", enhanced), ("--noisy", noisy), ("--split", split),
+                         ("--param", annotations.params.first?.key), ("--tag", annotations.tags.first?.key)]
                 .filter { $0.1 != nil }.map(\.0)
             if !given.isEmpty { throw ValidationError("--from-run prints a recorded run; it takes no \(given.joined(separator: ", "))") }
             return
@@ -110,7 +112,7 @@ struct ScoreCommand: ParsableCommand {
         request.perClipCSV = perClip.map { URL(fileURLWithPath: $0) }
         request.allowIncomplete = allowIncomplete
         let meter = ProgressMeter(label: "score")
-        let outcome = try ScoreJob.run(request, context: try recording.context(), progress: { done, total in meter.update(done, of: total) })
+        let outcome = try ScoreJob.run(request, context: try recording.context(annotations: annotations), progress: { done, total in meter.update(done, of: total) })
         try printScores(checkpoint: name, clips: outcome.clips, summary: outcome.summary, metrics: request.metrics)
         if let line = outcome.run.summaryLine { printError(line) }
         if outcome.missingClips > 0 { printError("score: the corpus's mix did not finish: \(outcome.missingClips) planned clips are missing") }

@@ -41,6 +41,7 @@ struct SynthesizeCommand: ParsableCommand {
     @Option(name: .long, help: "Output sample format.") var format: WAVSampleFormat = .float32
     @OptionGroup var job: JobOptions
     @OptionGroup var recording: CatalogRecordingOptions
+    @OptionGroup var annotations: RunAnnotationOptions
 
     func run() throws {
         MemoryTuning.keepFreedMemoryForReuse()
@@ -56,7 +57,7 @@ struct SynthesizeCommand: ParsableCommand {
         let request = SynthesizeJob.Request(
             features: URL(fileURLWithPath: features), predictions: predictions.map { URL(fileURLWithPath: $0) }, dataset: dataset,
             corpus: corpus.map { URL(fileURLWithPath: $0) }, output: output, options: options)
-        let (result, _) = try SynthesizeJob.run(request, context: try recording.context(),
+        let (result, _) = try SynthesizeJob.run(request, context: try recording.context(annotations: annotations),
             progress: { done, total in meter.update(done, of: total) })
         print("synthesized: \(result.written) clips into \(output.path)\(options.shard == .whole ? "" : " (shard \(options.shard))")")
         for failure in result.failures.prefix(20) { printError("failed: \(failure.clipID): \(failure.reason)") }

@@ -32,10 +32,14 @@ import Testing
     @Test(.enabled(if: sqliteAvailable, "needs /usr/bin/sqlite3")) func listingLeavesHealthyAndCorruptFilesUnchanged() throws {
         let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
         let (healthy, run) = try Self.makeCatalogue(in: folder, name: "healthy.sqlite")
-        // A corrupt copy: the schema page intact (so opening gets past the header check), the last page
-        // trashed, in rollback-journal mode (header bytes 18-19 = 1), which a writer would switch to WAL.
+        // A corrupt copy: the schema page intact (so opening gets past the header check), the page of an
+        // index no reading command uses trashed (it was the last page until migration v3-tracking rebuilt
+        // `runs` after it), in rollback-journal mode (header bytes 18-19 = 1), which a writer would switch to WAL.
         var bytes = try Data(contentsOf: URL(fileURLWithPath: healthy))
-        for i in (bytes.count - 4096)..<bytes.count { bytes[i] = 0xA5 }
+        let page = try #require(Int(try folder.sqlite(healthy, "PRAGMA page_size")))
+        let index = "SELECT rootpage FROM sqlite_master WHERE name = 'clip_degradation_params_key_number'"
+        let root = try #require(Int(try folder.sqlite(healthy, index)))
+        for i in ((root - 1) * page)..<(root * page) { bytes[i] = 0xA5 }
         bytes[18] = 1; bytes[19] = 1
         let corrupt = folder.path("corrupt.sqlite")
         try bytes.write(to: URL(fileURLWithPath: corrupt))

@@ -11,6 +11,7 @@ import Testing
         [], ["catalog"], ["catalog", "check"], ["catalog", "clips"], ["catalog", "import"], ["catalog", "merge"],
         ["catalog", "stats"], ["enhance"], ["features"], ["features", "export"], ["features", "merge"], ["info"], ["mix"], ["noise"], ["plot"], ["report"], ["runs"], ["runs", "best"], ["runs", "diff"],
         ["runs", "export"], ["runs", "leaderboard"], ["runs", "list"], ["runs", "show"],
+        ["runs", "start"], ["runs", "log"], ["runs", "artifact"], ["runs", "finish"],
         ["features", "check"],
         ["score"], ["synthesize"],
     ]

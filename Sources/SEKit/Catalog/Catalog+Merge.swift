@@ -3,8 +3,9 @@ import GRDB
 
 extension Catalog {
     /// Tables in the order a merge copies them (parents before children, for the foreign keys).
-    static let mergeOrder = ["runs", "params", "sources", "clips", "clip_noises", "clip_degradations", "clip_degradation_params",
-                             "artifacts", "clip_scores", "run_metrics"]
+    /// A run's tags and per-step metrics (`v3-tracking`) go with it; a folded shard run's onto the folded run.
+    static let mergeOrder = ["runs", "params", "run_tags", "run_step_metrics", "sources", "clips", "clip_noises", "clip_degradations",
+                             "clip_degradation_params", "artifacts", "clip_scores", "run_metrics"]
 
     /// Columns holding a source id, per table: where a renamed source is re-pointed.
     static let sourceIDColumns = ["sources": ["id"], "clips": ["speech_source_id", "rir_source_id"], "clip_noises": ["source_id"]]
@@ -151,7 +152,7 @@ extension Catalog {
     /// Columns holding a run id or a catalogue clip id (`RUN/CLIP`), per table: where a folded
     /// shard run is mapped to its folded run.
     static let runIDColumns = ["runs": ["parent_id"], "sources": ["import_run_id"], "clips": ["run_id"], "artifacts": ["run_id"],
-                               "clip_scores": ["run_id"]]
+                               "clip_scores": ["run_id"], "run_tags": ["run_id"], "run_step_metrics": ["run_id"]]
     static let clipIDColumns = ["clips": ["id"], "clip_noises": ["clip_id"], "clip_degradations": ["clip_id"],
                                 "clip_degradation_params": ["clip_id"], "clip_scores": ["clip_id"]]
 

@@ -3,15 +3,22 @@ import GRDB
 
 extension Catalog {
     /// The run a user means by `reference`: its id, a run name (a checkpoint's name), or a unique
-    /// prefix of its id.
+    /// prefix of its id. The one home of run resolution: every `sekit runs` command and
+    /// `score --from-run` resolve through it.
     ///
     /// An exact id wins. Otherwise the runs named `reference` and the runs whose id starts with it
     /// (restricted to `kind` when given) are the candidates: one is the answer, none is
-    /// ``CatalogError/unknownRun(path:id:reason:)``. Among several, exactly one `finished` next to
-    /// runs that failed or were abandoned (killed attempts of the same command: `failed`, or
-    /// `running` under a process gone from this host) is the answer; otherwise several is
-    /// ``CatalogError/ambiguousRun(path:reference:candidates:)`` listing them (newest first).
-    public func resolveRun(_ reference: String, kind: RunKind? = nil) throws(CatalogError) -> RunRecord {
+    /// ``CatalogError/noSuchRun(path:reference:candidates:)`` listing runs with a name alike (else
+    /// the latest). Among several, one is still the answer when the others are out of the way:
+    /// - `preferring: .finished` (reading a result): exactly one `finished`, every other one failed or
+    ///   abandoned (killed attempts of the same command: `failed`, or `running` under a process gone
+    ///   from this host);
+    /// - `preferring: .running` (logging into a run made elsewhere): exactly one `running` that is not
+    ///   abandoned (runs that ended cannot be logged into).
+    ///
+    /// Otherwise several is ``CatalogError/ambiguousRun(path:reference:candidates:)`` listing them
+    /// (newest first).
+    public func resolveRun(_ reference: String, kind: RunKind? = nil, preferring: RunStatus = .finished) throws(CatalogError) -> RunRecord {
         let path = url.path
         return try read { db in
             if let run = try RunRecord.fetchOne(db, key: reference), kind == nil || run.kind == kind { return run }
@@ -21,28 +28,42 @@ extension Catalog {
             if let kind { request = request.filter(RunRecord.Columns.kind == kind.rawValue) }
             let matches = try request.order(RunRecord.Columns.startedAt.desc, RunRecord.Columns.id).limit(51).fetchAll(db)
             guard !matches.isEmpty else {
-                let what = kind.map { "no \($0.rawValue) run" } ?? "no run"
-                throw CatalogError.unknownRun(path: path, id: reference, reason: "\(what) has this id, id prefix or name")
+                throw CatalogError.noSuchRun(path: path, reference: reference,
+                                             candidates: try Self.runsAlike(reference, kind: kind, db).map(Self.candidateLine))
             }
             guard matches.count == 1 else {
-                let finished = matches.filter { $0.status == .finished }
-                if finished.count == 1, try Self.areDefunct(matches.filter { $0.status != .finished }, db) { return finished[0] }
+                let live = try Self.liveRuns(matches, db)
+                let preferred = matches.filter { $0.status == preferring && (preferring != .running || live.contains($0.id)) }
+                let others = matches.filter { $0.status != preferring }
+                if preferred.count == 1, preferring == .running || others.allSatisfy({ !live.contains($0.id) && $0.status != .finished }) {
+                    return preferred[0]
+                }
                 throw CatalogError.ambiguousRun(path: path, reference: reference, candidates: matches.map(Self.candidateLine))
             }
             return matches[0]
         }
     }
 
-    /// Whether every run of `runs` failed or was abandoned: `running` under a process (for a fold,
-    /// its merging process) that is gone from this host.
-    private static func areDefunct(_ runs: [RunRecord], _ db: Database) throws -> Bool {
+    /// The runs of `runs` that are not defunct: finished, or `running` under a process (for a fold,
+    /// its merging process) that is alive on this host or on another host (which cannot be checked).
+    private static func liveRuns(_ runs: [RunRecord], _ db: Database) throws -> Set<RunID> {
         let host = ProcessInfo.processInfo.hostName
         let folding = try foldingProcesses(db)
-        return runs.allSatisfy { run in
-            guard run.status == .running else { return run.status == .failed }
+        return Set(runs.filter { run in
+            guard run.status == .running else { return run.status == .finished }
             let owner = folding[run.id] ?? (run.host, run.pid)
-            return owner.host == host && !ProcessProbe.isAlive(pid: owner.pid)
-        }
+            return owner.host != host || ProcessProbe.isAlive(pid: owner.pid)
+        }.map(\.id))
+    }
+
+    /// Runs a reference that matched nothing may have meant: names containing it or contained in it
+    /// (case-insensitively), else the latest runs; at most ten, newest first.
+    private static func runsAlike(_ reference: String, kind: RunKind?, _ db: Database) throws -> [RunRecord] {
+        var request = RunRecord.order(RunRecord.Columns.startedAt.desc, RunRecord.Columns.id)
+        if let kind { request = request.filter(RunRecord.Columns.kind == kind.rawValue) }
+        let alike = try request.filter(sql: "name <> '' AND (instr(lower(name), lower(?)) > 0 OR instr(lower(?), lower(name)) > 0)",
+                                       arguments: [reference, reference]).limit(10).fetchAll(db)
+        return alike.isEmpty ? try request.limit(10).fetchAll(db) : alike
     }
 
     /// One line describing a run among several candidates.

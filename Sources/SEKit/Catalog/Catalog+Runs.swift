@@ -12,18 +12,21 @@ extension Catalog {
     ///   - commandLine: the arguments, `argv[0]` first; stored shell-quoted.
     ///   - params: parameters; values that spell finite numbers are also stored as numbers.
     ///   - parent: the run this one derives from (a score run's enhance run, a features run's mix run).
+    ///   - tags: labels of the run (`run_tags`).
+    ///   - pid: the process the run belongs to on this host (default: this one); a run made elsewhere
+    ///     (`sekit runs start`) belongs to the script that logs into it, and is abandoned when that is gone.
     /// - Returns: the new run's id (a UUID, unique across machines).
     /// - Throws: ``CatalogError`` if the parent does not exist or SQLite fails.
     @discardableResult
     public func beginRun(kind: RunKind, name: String = "", commandLine: [String], params: [String: String] = [:],
-                         parent: RunID? = nil) throws(CatalogError) -> RunID {
+                         parent: RunID? = nil, tags: [String: String] = [:], pid: Int? = nil) throws(CatalogError) -> RunID {
         let id = RunID.make()
         let process = ProcessInfo.processInfo
         let record = RunRecord(
             id: id, kind: kind, name: name, status: .running, startedAt: Date(), finishedAt: nil,
             toolVersion: SEKitVersion.string, commandLine: Self.shellQuoted(commandLine),
             workingDirectory: FileManager.default.currentDirectoryPath, host: process.hostName,
-            pid: Int(process.processIdentifier), parentID: parent, error: nil)
+            pid: pid ?? Int(process.processIdentifier), parentID: parent, error: nil)
         try markAbandonedRuns(kind: kind, commandLine: record.commandLine)
         let path = url.path
         try write { db in
@@ -33,6 +36,9 @@ extension Catalog {
             try record.insert(db)
             for (key, value) in params.sorted(by: { $0.key < $1.key }) {
                 try ParamRecord(runID: id, key: key, value: value).insert(db)
+            }
+            for (key, value) in tags.sorted(by: { $0.key < $1.key }) {
+                try RunTagRecord(runID: id, key: key, value: value).insert(db)
             }
         }
         return id
@@ -133,11 +139,15 @@ extension Catalog {
         public var clipScoreCount: Int
         public var sourceCount: Int
         public var children: [RunID]
+        /// The run's tags (`run_tags`), by key; nil when it has none (so older runs' JSON is unchanged).
+        public var tags: [RunTagRecord]?
+        /// The run's per-step metrics (`run_step_metrics`), one series per key; nil when it has none.
+        public var series: [StepSeries]?
     }
 
-    /// Details of the run `idOrPrefix` (see ``run(_:)``).
-    public func runDetails(_ idOrPrefix: String) throws(CatalogError) -> RunDetails {
-        let run = try run(idOrPrefix)
+    /// Details of the run `reference`: an id, a unique id prefix or a name (see ``resolveRun(_:kind:preferring:)``).
+    public func runDetails(_ reference: String) throws(CatalogError) -> RunDetails {
+        let run = try resolveRun(reference)
         let id = run.id.rawValue
         return try read { db in
             RunDetails(
@@ -149,7 +159,9 @@ extension Catalog {
                 clipCount: try Int.fetchOne(db, sql: "SELECT count(*) FROM clips WHERE run_id = ?", arguments: [id]) ?? 0,
                 clipScoreCount: try Int.fetchOne(db, sql: "SELECT count(*) FROM clip_scores WHERE run_id = ?", arguments: [id]) ?? 0,
                 sourceCount: try Int.fetchOne(db, sql: "SELECT count(*) FROM sources WHERE import_run_id = ?", arguments: [id]) ?? 0,
-                children: try RunID.fetchAll(db, sql: "SELECT id FROM runs WHERE parent_id = ? ORDER BY started_at", arguments: [id]))
+                children: try RunID.fetchAll(db, sql: "SELECT id FROM runs WHERE parent_id = ? ORDER BY started_at", arguments: [id]),
+                tags: try RunTagRecord.filter(RunTagRecord.Columns.runID == id).order(RunTagRecord.Columns.key).fetchAll(db).nilIfEmpty,
+                series: try StepSeries.all(of: run.id, db).nilIfEmpty)
         }
     }
 

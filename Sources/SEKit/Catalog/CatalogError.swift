@@ -21,6 +21,11 @@ public enum CatalogError: Error, Equatable, CustomStringConvertible, Sendable {
     case unknownRun(path: String, id: String, reason: String)
     /// A run reference (name or id prefix) matched several runs; `candidates` describes each.
     case ambiguousRun(path: String, reference: String, candidates: [String])
+    /// A run reference (id, id prefix or name) matched no run; `candidates` describes the runs it may
+    /// have meant (names alike, else the latest runs).
+    case noSuchRun(path: String, reference: String, candidates: [String])
+    /// A line of a `sekit runs log --jsonl` stream that was refused (1-based line number, why).
+    case logLine(line: Int, reason: String)
     /// A filter expression did not parse or names an unknown column.
     /// `column` is the 1-based character position where it failed.
     case filter(expression: String, column: Int, reason: String)
@@ -43,6 +48,8 @@ public enum CatalogError: Error, Equatable, CustomStringConvertible, Sendable {
         case .database: "database"
         case .unknownRun: "unknown-run"
         case .ambiguousRun: "ambiguous-run"
+        case .noSuchRun: "no-such-run"
+        case .logLine: "log-line"
         case .filter: "filter"
         case .file: "file"
         case .invalidParameter: "invalid-parameter"
@@ -70,6 +77,11 @@ public enum CatalogError: Error, Equatable, CustomStringConvertible, Sendable {
         case .ambiguousRun(let path, let reference, let candidates):
             "\(path): '\(reference)' names \(candidates.count) runs; give the run id (or an unambiguous prefix):\n"
                 + candidates.map { "  \($0)" }.joined(separator: "\n")
+        case .noSuchRun(let path, let reference, let candidates):
+            "\(path): no run has the id, id prefix or name '\(reference)'"
+                + (candidates.isEmpty ? "" : "; runs it may be:\n" + candidates.map { "  \($0)" }.joined(separator: "\n"))
+        case .logLine(let line, let reason):
+            "line \(line): \(reason)"
         case .filter(let expression, let column, let reason):
             "filter: \(reason) at column \(column)\n  \(expression)\n  \(String(repeating: " ", count: max(0, column - 1)))^"
         case .file(let path, let reason):

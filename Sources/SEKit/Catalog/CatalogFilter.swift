@@ -13,8 +13,14 @@ import GRDB
 /// - `degradation` (clips): the clip has a degradation of that kind (`'mp3'`, `'packet-loss'`) or
 ///   stage (`'codec'`: any codec); `'none'` or `is null`: it has none. Takes `=`, `!=`, `like`,
 ///   `in` and `is [not] null`; `!=`, `not like`, `not in` mean it has no such degradation.
+/// - `lineage.params.KEY`: a parameter of any run of the lineage: the run itself, its parent, the
+///   parent's parent... (a score run's enhance run and mix run). A comparison holds when it holds
+///   for one of them; `is null` when none has the key. Sorting and listing columns take the nearest
+///   run's value (the run's own, else its parent's, ...).
+/// - `tags.KEY`: a tag of the run (text).
 /// - `metrics.NAME.FIELD`: FIELD one of `mean std n ci95_low ci95_high`, the run's overall aggregate
-///   (subset '') of metric NAME.
+///   (subset '') of metric NAME; or one of `last first min max steps`, of the per-step metric NAME
+///   (`run_step_metrics`: the value at the last or first step, the smallest, the largest, how many steps).
 /// - A missing parameter or metric is NULL: it satisfies no comparison (SQL semantics); test it with `is null`.
 public enum CatalogFilter {
     /// What is being filtered.
@@ -85,6 +91,26 @@ public enum CatalogFilter {
         "mean": "mean", "std": "std", "n": "n", "ci95_low": "ci95_low", "ci95_high": "ci95_high",
     ]
 
+    /// Fields of `metrics.NAME.FIELD` over per-step metrics → SQL over `run_step_metrics` rows `s`
+    /// of the run and key.
+    static let stepMetricFields: [String: String] = [
+        "last": "(SELECT s.value FROM run_step_metrics s WHERE s.run_id = %@ AND s.key = ? ORDER BY s.step DESC LIMIT 1)",
+        "first": "(SELECT s.value FROM run_step_metrics s WHERE s.run_id = %@ AND s.key = ? ORDER BY s.step LIMIT 1)",
+        "min": "(SELECT min(s.value) FROM run_step_metrics s WHERE s.run_id = %@ AND s.key = ?)",
+        "max": "(SELECT max(s.value) FROM run_step_metrics s WHERE s.run_id = %@ AND s.key = ?)",
+        "steps": "(SELECT count(*) FROM run_step_metrics s WHERE s.run_id = %@ AND s.key = ?)",
+    ]
+
+    /// Every FIELD of `metrics.NAME.FIELD`, sorted.
+    static var allMetricFields: [String] { (Array(metricFields.keys) + Array(stepMetricFields.keys)).sorted() }
+
+    /// The runs of the lineage of the run `runID` (an SQL expression) as a CTE `lineage(id, depth)`:
+    /// the run at depth 0, its parent at 1, ... (64 generations at most, so a cycle ends).
+    static func lineageCTE(_ runID: String) -> String {
+        "WITH RECURSIVE lineage(id, depth) AS (SELECT \(runID), 0 UNION ALL SELECT r.parent_id, lineage.depth + 1 "
+            + "FROM lineage JOIN runs r ON r.id = lineage.id WHERE r.parent_id IS NOT NULL AND lineage.depth < 64) "
+    }
+
     /// Field names accepted in `context` (besides `params.KEY` and `metrics.NAME.FIELD`), sorted.
     public static func fieldNames(for context: Context) -> [String] { (fields[context] ?? [:]).keys.sorted() }
 
@@ -110,6 +136,8 @@ public enum CatalogFilter {
     enum Resolved {
         case column(sql: String, type: FieldType)
         case param(key: String)
+        /// `lineage.params.KEY`: compared as "some run of the lineage has it so".
+        case lineageParam(key: String)
         case degradation
     }
 
@@ -154,12 +182,32 @@ public enum CatalogFilter {
                 let (target, type) = try operand(field, for: value)
                 if type == .unsignedInteger { return try unsignedComparison(target, sqlOp, value, field: field) }
                 arguments.append(Self.databaseValue(value))
-                return "(\(target) \(sqlOp) ?)"
+                return inLineage(field, "(\(target) \(sqlOp) ?)")
             case .like(let field, let pattern, let negated):
                 let (target, _) = try operand(field, for: pattern)
                 arguments.append(Self.databaseValue(pattern))
-                return "(\(target) \(negated ? "NOT LIKE" : "LIKE") ?)"
+                return inLineage(field, "(\(target) \(negated ? "NOT LIKE" : "LIKE") ?)")
+            case .inList(let field, let values, let negated) where isLineage(field):
+                return inLineage(field, try inListSQL(field, values, negated: negated))
             case .inList(let field, let values, let negated):
+                return try inListSQL(field, values, negated: negated)
+            case .isNull(let field, let negated):
+                let target: String
+                switch try resolve(field) {
+                case .column(let sql, _): target = sql
+                case .param(let key): target = paramSQL(key: key, column: "value_text")
+                case .lineageParam(let key):
+                    arguments.append(key.databaseValue)
+                    return "(\(negated ? "" : "NOT ")EXISTS (\(CatalogFilter.lineageCTE(runIDSQL))"
+                        + "SELECT 1 FROM lineage JOIN params p ON p.run_id = lineage.id WHERE p.key = ?))"
+                case .degradation: preconditionFailure("handled above")
+                }
+                return "(\(target) IS \(negated ? "NOT " : "")NULL)"
+            }
+        }
+
+        /// `target [not] in (values)` for `field`.
+        mutating func inListSQL(_ field: FilterField, _ values: [FilterValue], negated: Bool) throws(CatalogError) -> String {
                 let (target, type) = try operand(field, for: values[0])
                 for value in values.dropFirst() where Self.isNumber(value) != Self.isNumber(values[0]) {
                     throw fail("an 'in' list mixes numbers and strings", column: value.column)
@@ -170,15 +218,19 @@ public enum CatalogFilter {
                 }
                 let marks = Array(repeating: "?", count: values.count).joined(separator: ", ")
                 return "(\(target) \(negated ? "NOT IN" : "IN") (\(marks)))"
-            case .isNull(let field, let negated):
-                let target: String
-                switch try resolve(field) {
-                case .column(let sql, _): target = sql
-                case .param(let key): target = paramSQL(key: key, column: "value_text")
-                case .degradation: preconditionFailure("handled above")
-                }
-                return "(\(target) IS \(negated ? "NOT " : "")NULL)"
-            }
+        }
+
+        /// Whether `field` is `lineage.params.KEY` (by name: resolving a field may bind arguments).
+        func isLineage(_ field: FilterField) -> Bool {
+            field.name.lowercased().hasPrefix("lineage.")
+        }
+
+        /// `condition` (over `p`, a row of `params` whose key was bound by ``operand(_:for:)``) as
+        /// "some run of the lineage has such a parameter" when `field` is `lineage.params.KEY`.
+        func inLineage(_ field: FilterField, _ condition: String) -> String {
+            guard isLineage(field) else { return condition }
+            return "(EXISTS (\(CatalogFilter.lineageCTE(runIDSQL))SELECT 1 FROM lineage JOIN params p ON p.run_id = lineage.id "
+                + "WHERE p.key = ? AND \(condition)))"
         }
 
         /// Whether `field` is the clips' `degradation` (by name: resolving a field may bind arguments).
@@ -244,9 +296,22 @@ public enum CatalogFilter {
             case .param(let key):
                 let isNumber = Self.isNumber(value)
                 return (paramSQL(key: key, column: isNumber ? "value_number" : "value_text"), isNumber ? .number : .text)
+            case .lineageParam(let key):
+                // The key is bound here, before the value: `p.key = ? AND (p.value_x op ?)`.
+                arguments.append(key.databaseValue)
+                let isNumber = Self.isNumber(value)
+                return (isNumber ? "p.value_number" : "p.value_text", isNumber ? .number : .text)
             case .degradation:
                 preconditionFailure("handled by degradationSQL")
             }
+        }
+
+        /// The value of `lineage.params.KEY` at the nearest run of the lineage that has it (for sorting
+        /// and columns): its number when it spells one, else its text.
+        mutating func nearestLineageParamSQL(key: String) -> String {
+            arguments.append(key.databaseValue)
+            return "(\(CatalogFilter.lineageCTE(runIDSQL))SELECT coalesce(p.value_number, p.value_text) FROM lineage "
+                + "JOIN params p ON p.run_id = lineage.id WHERE p.key = ? ORDER BY lineage.depth LIMIT 1)"
         }
 
         mutating func paramSQL(key: String, column: String) -> String {
@@ -268,12 +333,28 @@ public enum CatalogFilter {
                 guard parts.count >= 2 else { throw fail("write params.KEY, e.g. params.snr_db", column: field.column) }
                 return .param(key: parts.dropFirst().joined(separator: "."))
             }
+            if head == "lineage" {
+                guard parts.count >= 3, parts[1].lowercased() == "params" else {
+                    throw fail("write lineage.params.KEY (a parameter of the run or any of its ancestors)", column: field.column)
+                }
+                return .lineageParam(key: parts.dropFirst(2).joined(separator: "."))
+            }
+            if head == "tags" {
+                guard parts.count >= 2 else { throw fail("write tags.KEY, e.g. tags.stage", column: field.column) }
+                arguments.append(parts.dropFirst().joined(separator: ".").databaseValue)
+                return .column(sql: "(SELECT value FROM run_tags WHERE run_tags.run_id = \(runIDSQL) AND run_tags.key = ?)", type: .text)
+            }
             if head == "metrics" {
+                let known = allMetricFields.joined(separator: ", ")
                 guard parts.count == 3 else {
-                    throw fail("write metrics.NAME.FIELD, FIELD one of \(metricFields.keys.sorted().joined(separator: ", "))", column: field.column)
+                    throw fail("write metrics.NAME.FIELD, FIELD one of \(known)", column: field.column)
+                }
+                if let step = stepMetricFields[parts[2].lowercased()] {
+                    arguments.append(parts[1].databaseValue)
+                    return .column(sql: step.replacingOccurrences(of: "%@", with: runIDSQL), type: .number)
                 }
                 guard let column = metricFields[parts[2].lowercased()] else {
-                    throw fail("unknown metric field '\(parts[2])'; use one of \(metricFields.keys.sorted().joined(separator: ", "))", column: field.column)
+                    throw fail("unknown metric field '\(parts[2])'; use one of \(known)", column: field.column)
                 }
                 arguments.append(parts[1].databaseValue)
                 return .column(sql: "(SELECT \(column) FROM run_metrics WHERE run_metrics.run_id = \(runIDSQL) AND run_metrics.metric = ? AND run_metrics.subset = '')", type: .number)
@@ -281,7 +362,7 @@ public enum CatalogFilter {
             if isDegradation(field) { return .degradation }
             guard parts.count == 1, let entry = fields[context]?[head] else {
                 let extra = context == .clips ? "degradation, " : ""
-                throw fail("unknown field '\(field.name)' for \(context.rawValue); known: \(fieldNames(for: context).joined(separator: ", ")), \(extra)params.KEY, metrics.NAME.FIELD", column: field.column)
+                throw fail("unknown field '\(field.name)' for \(context.rawValue); known: \(fieldNames(for: context).joined(separator: ", ")), \(extra)params.KEY, lineage.params.KEY, tags.KEY, metrics.NAME.FIELD", column: field.column)
             }
             return .column(sql: entry.sql, type: entry.type)
         }

@@ -36,6 +36,23 @@ public enum CatalogOrdering {
         return CatalogFilter.Compiled(sql: terms.joined(separator: ", "), arguments: arguments)
     }
 
+    /// Fields of `spec` (`params.lr, metrics.valid_stoi.last`: fields of the filter language,
+    /// comma-separated, without a direction) to show as columns of a listing, in order; nil for nil or blank.
+    /// - Throws: ``CatalogError/filter(expression:column:reason:)`` naming the bad field.
+    public static func columns(_ spec: String?, context: CatalogFilter.Context) throws(CatalogError) -> [Key]? {
+        guard let spec else { return nil }
+        var offset = 0
+        for part in spec.split(separator: ",", omittingEmptySubsequences: false) {
+            let words = part.split(whereSeparator: \.isWhitespace)
+            if words.count > 1 {
+                let column = offset + 1 + part.distance(from: part.startIndex, to: words[1].startIndex)
+                throw .filter(expression: spec, column: column, reason: "write FIELD, comma-separated; '\(words[1])' is not expected here")
+            }
+            offset += part.count + 1
+        }
+        return try keys(spec, context: context)
+    }
+
     /// The sort keys of `spec` for `context`, in order; nil for nil or blank.
     /// - Throws: as ``compile(_:context:)``; more than ``maximumKeys`` keys.
     public static func keys(_ spec: String?, context: CatalogFilter.Context) throws(CatalogError) -> [Key]? {
@@ -73,6 +90,8 @@ public enum CatalogOrdering {
                 let number = compiler.paramSQL(key: key, column: "value_number")
                 let text = compiler.paramSQL(key: key, column: "value_text")
                 target = "coalesce(\(number), \(text))"
+            case .lineageParam(let key):
+                target = compiler.nearestLineageParamSQL(key: key)
             case .degradation:
                 throw compiler.fail("cannot sort by 'degradation' (a clip may have several); filter by it", column: column)
             }

@@ -30,6 +30,10 @@ public enum CatalogSchema {
         migrator.registerMigration("v2-clip-degradations") { db in
             try createClipDegradations(db)
         }
+        // Rebuilds `runs` (its kind CHECK): GRDB runs it with foreign keys off and checks them all before committing.
+        migrator.registerMigration("v3-tracking", foreignKeyChecks: .deferred) { db in
+            try createTracking(db)
+        }
         return migrator
     }
 

@@ -15,9 +15,10 @@ public struct RunID: Hashable, Sendable, Codable, CustomStringConvertible, Datab
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> RunID? { String.fromDatabaseValue(dbValue).map(RunID.init) }
 }
 
-/// What a run did.
+/// What a run did. `train`: a model trained elsewhere (a Python script through `sekit runs start` or
+/// `sekit.tracking`), since schema migration `v3-tracking`.
 public enum RunKind: String, Sendable, Codable, CaseIterable, DatabaseValueConvertible {
-    case `import`, mix, features, synthesize, enhance, score, report, other
+    case `import`, mix, features, synthesize, enhance, score, report, other, train
 }
 
 /// Where a run stands. A run killed mid-way stays `running` until `catalog check` (or the

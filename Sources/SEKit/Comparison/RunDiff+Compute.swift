@@ -1,7 +1,7 @@
 import Foundation
 
 extension Catalog {
-    /// Compares score runs `a` and `b` (ids, unique id prefixes or names; see ``resolveRun(_:kind:)``).
+    /// Compares score runs `a` and `b` (ids, unique id prefixes or names; see ``resolveRun(_:kind:preferring:)``).
     /// - Throws: ``CatalogError`` for unknown or ambiguous runs, runs scored on different corpora
     ///   without `request.unpaired`, runs without common clips, unknown metrics or subsets.
     public func diff(_ a: String, _ b: String, request: RunDiff.Request = .init()) throws(CatalogError) -> RunDiff {

@@ -57,11 +57,13 @@ extension Catalog {
     public static let runListingColumns = ["id", "kind", "name", "status", "started_at", "finished_at", "clips", "command_line"]
 
     /// Writes the runs of `kind` (nil: every kind) matching `filter` in `format` to `sink`; returns
-    /// how many. Ordered by `orderBy` (see ``CatalogOrdering``), then newest first; a sort field that
-    /// is not one of ``runListingColumns`` gets a column of its own, named as written, before `command_line`.
+    /// how many. Ordered by `orderBy` (see ``CatalogOrdering``), then newest first. The fields of
+    /// `columns` (``CatalogOrdering/columns(_:context:)``: `params.lr,metrics.valid_stoi.last`), then
+    /// the sort fields, that are not among ``runListingColumns`` get a column each, named as written,
+    /// before `command_line`.
     @discardableResult
-    public func exportRuns(kind: RunKind? = nil, filter: String?, orderBy: String? = nil, format: TableFormat, limit: Int? = nil,
-                           sink: @escaping (String) -> Void) throws(CatalogError) -> Int {
+    public func exportRuns(kind: RunKind? = nil, filter: String?, orderBy: String? = nil, columns extra: String? = nil,
+                           format: TableFormat, limit: Int? = nil, sink: @escaping (String) -> Void) throws(CatalogError) -> Int {
         var compiled = try CatalogFilter.compile(filter, context: .runs)
         if let kind {
             compiled.sql = "runs.kind = ? AND \(compiled.sql)"
@@ -71,7 +73,8 @@ extension Catalog {
         // A sort key the listing does not show (`metrics.stoi.mean`, `params.epoch`) is shown, before
         // `command_line`: a reader sees what the rows are ordered by.
         var shownKeys: [CatalogOrdering.Key] = []
-        for key in try CatalogOrdering.keys(orderBy, context: .runs) ?? []
+        let asked = try CatalogOrdering.columns(extra, context: .runs) ?? []
+        for key in try asked + (CatalogOrdering.keys(orderBy, context: .runs) ?? [])
         where !Self.runListingColumns.contains(key.field.lowercased()) && !shownKeys.contains(where: { $0.field == key.field }) {
             shownKeys.append(key)
         }

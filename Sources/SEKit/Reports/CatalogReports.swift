@@ -135,6 +135,14 @@ extension Catalog.RunDetails {
                 return "  \(m.metric)\(m.subset.isEmpty ? "" : " (\(m.subset))"): mean \(String(format: "%.4g", m.mean))\(ci) n=\(m.n)"
             }
         }
+        if let tags {
+            lines.append("tags:")
+            lines += tags.map { "  \($0.key) = \($0.value)" }
+        }
+        if let series {
+            lines.append("per-step metrics:")
+            lines += series.map(Self.seriesLine)
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -162,6 +170,25 @@ extension Catalog.RunDetails {
             add("metrics.\(m.metric).ci95_high\(subset)", m.ci95.map { .real($0.high) } ?? .null)
             add("metrics.\(m.metric).n\(subset)", .integer(Int64(m.n)))
         }
+        for tag in tags ?? [] { add("tags.\(tag.key)", tag.value) }
+        for one in series ?? [] {
+            add("metrics.\(one.key).steps", .integer(Int64(one.steps.count)))
+            for (stat, value) in [("first", one.first), ("last", one.last), ("min", one.minimum?.value), ("max", one.maximum?.value)] {
+                add("metrics.\(one.key).\(stat)", value.map(TableCell.real) ?? .null)
+            }
+        }
         return ReportTable(columns: ["field", "value"], rows: rows)
+    }
+
+    /// `loss: 40 steps (0…39), first 0.9, last 0.12, min 0.11 at step 37, max 0.9 at step 0`.
+    static func seriesLine(_ series: StepSeries) -> String {
+        func number(_ value: Double?) -> String { value.map { String(format: "%.6g", $0) } ?? "-" }
+        let range = series.steps.count == 1 ? "step \(series.steps[0])"
+            : "\(series.steps.count) steps (\(series.steps[0])…\(series.steps.last!))"
+        var line = "  \(series.key): \(range), first \(number(series.first)), last \(number(series.last))"
+        if let low = series.minimum, let high = series.maximum {
+            line += ", min \(number(low.value)) at step \(low.step), max \(number(high.value)) at step \(high.step)"
+        }
+        return line
     }
 }

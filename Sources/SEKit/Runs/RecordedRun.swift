@@ -10,10 +10,20 @@ public struct RunContext: Sendable {
     public var commandLine: [String]
     /// The run's name; nil lets the command choose (an output folder's name, a checkpoint).
     public var name: String?
+    /// Parameters the user adds to the command's own (`--param KEY=VALUE`); a key the command
+    /// records itself is refused.
+    public var extraParams: [String: String] = [:]
+    /// Tags of the run (`--tag KEY=VALUE`).
+    public var tags: [String: String] = [:]
+    /// The process the run belongs to (nil: this one); see ``Catalog/beginRun(kind:name:commandLine:params:parent:tags:pid:)``.
+    public var ownerPID: Int?
 
     public init(catalog: Catalog?, commandLine: [String] = CommandLine.arguments, name: String? = nil) {
         self.catalog = catalog; self.commandLine = commandLine; self.name = name
     }
+
+    /// The process that started this one: the owner of a run begun for a script (`sekit runs start`).
+    public static var parentProcessID: Int { ProcessProbe.parentPID }
 
     /// A context that records nothing.
     public static let unrecorded = RunContext(catalog: nil, commandLine: [])
@@ -58,8 +68,16 @@ public final class RecordedRun: @unchecked Sendable {
     public static func begin(_ context: RunContext, kind: RunKind, name: String, params: [String: String],
                              parent: RunID? = nil) throws(CatalogError) -> RecordedRun {
         guard let catalog = context.catalog else { return RecordedRun(catalog: nil, id: nil, reopened: false) }
+        if let pid = context.ownerPID, !ProcessProbe.isAlive(pid: pid) {
+            throw .invalidParameter(name: "pid", value: "\(pid)", reason: "no such process on this host; a run belongs to a live process")
+        }
+        if let key = context.extraParams.keys.sorted().first(where: { params[$0] != nil }) {
+            throw .invalidParameter(name: "param", value: "\(key)=\(context.extraParams[key]!)",
+                                    reason: "the command records \(key) itself (\(params[key]!)); choose another key")
+        }
         let id = try catalog.beginRun(kind: kind, name: context.name ?? name, commandLine: context.commandLine,
-                                      params: params, parent: parent)
+                                      params: params.merging(context.extraParams) { own, _ in own }, parent: parent,
+                                      tags: context.tags, pid: context.ownerPID)
         return RecordedRun(catalog: catalog, id: id, reopened: false)
     }
 

@@ -116,12 +116,19 @@ public enum RecordedScores {
         public var summary: [ScoreAggregate]
     }
 
-    /// The score run `reference` (an id or unique id prefix) of `catalog`, read back.
-    /// - Throws: ``CatalogError/unknownRun(path:id:reason:)`` when it is not a score run.
+    /// The score run `reference` (an id, unique id prefix or name: ``Catalog/resolveRun(_:kind:preferring:)``)
+    /// of `catalog`, read back.
+    /// - Throws: ``CatalogError/unknownRun(path:id:reason:)`` when it is not a score run; the errors of
+    ///   ``Catalog/resolveRun(_:kind:preferring:)`` when it names no run or several.
     public static func run(_ reference: String, in catalog: Catalog) throws(CatalogError) -> Run {
-        let record = try catalog.run(reference)
-        guard record.kind == .score else {
-            throw .unknownRun(path: catalog.url.path, id: record.id.rawValue, reason: "is a \(record.kind.rawValue) run, not a score run")
+        let record: RunRecord
+        do {
+            record = try catalog.resolveRun(reference, kind: .score)
+        } catch {
+            // A run of another kind is named as such; a reference to none, or several, lists runs of any kind.
+            guard case .noSuchRun = error else { throw error }
+            let other = try catalog.resolveRun(reference)
+            throw .unknownRun(path: catalog.url.path, id: other.id.rawValue, reason: "is a \(other.kind.rawValue) run, not a score run")
         }
         let (metrics, clips, checkpoint) = try catalog.read { db in
             let (metrics, clips) = try load(db, run: record.id)

@@ -13,4 +13,7 @@ package enum ProcessProbe {
         if kill(pid_t(pid), 0) == 0 { return true }
         return errno == EPERM
     }
+
+    /// The process that started this one (`getppid()`).
+    package static var parentPID: Int { Int(getppid()) }
 }

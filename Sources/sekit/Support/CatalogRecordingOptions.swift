@@ -13,8 +13,13 @@ struct CatalogRecordingOptions: ParsableArguments {
         noCatalog ? nil : try location.open(create: true)
     }
 
-    /// Where this command's run is recorded (nothing with `--no-catalog`), with its command line.
-    func context(name: String? = nil) throws -> RunContext {
-        RunContext(catalog: try open(), commandLine: CommandLine.arguments, name: name)
+    /// Where this command's run is recorded (nothing with `--no-catalog`), with its command line,
+    /// and the user's `--param`/`--tag` when the command takes them.
+    func context(name: String? = nil, annotations: RunAnnotationOptions? = nil) throws -> RunContext {
+        if noCatalog, let annotations, !annotations.params.isEmpty || !annotations.tags.isEmpty {
+            throw ValidationError("--param and --tag are recorded with the run, and --no-catalog records no run; leave one out")
+        }
+        let context = RunContext(catalog: try open(), commandLine: CommandLine.arguments, name: name)
+        return try annotations?.applied(to: context) ?? context
     }
 }

@@ -62,7 +62,8 @@ import Testing
         for counts in first.inserted.values { for (table, n) in counts { perTable[table, default: 0] += n } }
         // Params: 8 per import run (kind, corpus, paths, added, updated, unchanged, failed, files_failed) + 1 per mix run.
         #expect(perTable == ["runs": 6, "params": 27, "sources": 1, "clips": 15, "clip_noises": 15, "clip_degradations": 0,
-                             "clip_degradation_params": 0, "artifacts": 0, "clip_scores": 0, "run_metrics": 3])
+                             "clip_degradation_params": 0, "artifacts": 0, "clip_scores": 0, "run_metrics": 3,
+                             "run_tags": 0, "run_step_metrics": 0])
         let second = try out.merge(shards + shards)
         #expect(second.totalInserted == 0)
         #expect(try out.clips().count == 15 && out.runs().count == 6)

@@ -43,7 +43,7 @@ import Testing
             #expect(throws: DatabaseError.self) {
                 try db.execute(sql: """
                     INSERT INTO runs (id, kind, started_at, tool_version, command_line, working_directory, host, pid)
-                    VALUES ('bad', 'train', '2025-01-01 00:00:00.000', '0', 'sekit', '/', 'h', 1)
+                    VALUES ('bad', 'training', '2025-01-01 00:00:00.000', '0', 'sekit', '/', 'h', 1)
                     """)
             }
         }
@@ -80,6 +80,10 @@ import Testing
             (ClipScoreRecord.databaseTableName, [Score.runID, Score.clipID, Score.metric, Score.value, Score.noisyValue, Score.error]),
             (RunMetricRecord.databaseTableName, [Aggregate.runID, Aggregate.metric, Aggregate.subset, Aggregate.mean, Aggregate.std, Aggregate.ci95Low,
                                                  Aggregate.ci95High, Aggregate.n]),
+            (StepMetricRecord.databaseTableName, [StepMetricRecord.Columns.runID, StepMetricRecord.Columns.key,
+                                                  StepMetricRecord.Columns.step, StepMetricRecord.Columns.value,
+                                                  StepMetricRecord.Columns.time]),
+            (RunTagRecord.databaseTableName, [RunTagRecord.Columns.runID, RunTagRecord.Columns.key, RunTagRecord.Columns.value]),
         ]
         let queue = try DatabaseQueue()
         try CatalogSchema.migrator.migrate(queue)

@@ -56,7 +56,7 @@ except ImportError:  # pragma: no cover - depends on the environment
     _DatasetBase = object
 
 __all__ = ["SEKitFeatureDataset", "SegmentBatchSampler", "StatisticsMismatchError", "StatisticsSplitWarning",
-           "read_index", "check_shards", "MissingShardError"]
+           "collate_batch", "read_index", "check_shards", "MissingShardError"]
 
 # The split whose statistics normalise without leaking evaluation data.
 TRAINING_SPLIT = "train"
@@ -193,17 +193,19 @@ class SEKitFeatureDataset(_DatasetBase):
 
     def __getitems__(self, items):
         """``[self[i] for i in items]``, read as one batch (``read_batch``): what ``DataLoader`` calls
-        with each batch of indices (torch ≥ 2.1); the default collate function stacks the items."""
+        with each batch of indices (torch 2.x); the default collate function stacks the items."""
         noisy, target, clip_ids = self.read_batch(items)
         targets = [None] * len(clip_ids) if target is None else target
-        return list(zip(noisy, targets, clip_ids))
+        stacked = (noisy, target, clip_ids) if self.segment_frames is not None else None
+        return _BatchItems(zip(noisy, targets, clip_ids), stacked)
 
     def read_batch(self, items):
         """Reads `items` together: ``(noisy, target, clip_ids)`` holding the values of
         ``[self[i] for i in items]`` exactly. With ``segment_frames`` set, noisy and target are float32
         arrays ``[len(items), segment_frames, bins]``; for whole clips they are lists of arrays.
-        target is None without a target. The segments are read in file order, each chunk of
-        ``chunk_frames`` rows that holds one of them read once, adjacent chunks in one read."""
+        target is None without a target. The segments are read in file order (``RowReader``: a
+        compressed stream chunk-aligned, each touched chunk once; an uncompressed one straight from
+        the file at the chunk index's addresses)."""
         items = [int(item) for item in items]
         for item in items:
             if not 0 <= item < len(self):
@@ -227,11 +229,13 @@ class SEKitFeatureDataset(_DatasetBase):
             return [self._finish(values, pad, stats) for values, (_, _, pad) in zip(out, plans)]
         out = np.empty((len(plans), self.segment_frames, self.bins), dtype=np.float32)
         self._reader(stream).read(spans, [out[row, :frames] for row, (_, frames, _) in enumerate(plans)])
+        padded = [(row, frames) for row, (_, frames, pad) in enumerate(plans) if pad]
+        for row, frames in padded:
+            out[row, frames:] = 0
         if stats is not None:  # the per-item arithmetic, in place: (float32 value - mean) / std
             out -= stats[0]
             out /= stats[1]
-        for row, (_, frames, pad) in enumerate(plans):
-            if pad:
+            for row, frames in padded:  # padding stays zero, as in the per-item path
                 out[row, frames:] = 0
         return out
 
@@ -275,6 +279,29 @@ class SEKitFeatureDataset(_DatasetBase):
         state["_datasets"] = {}
         state["_readers"] = {}
         return state
+
+
+class _BatchItems(list):
+    """The items ``__getitems__`` returns (a list, as ``DataLoader`` expects), with the batch arrays
+    they are rows of (None for whole clips)."""
+
+    def __init__(self, items, stacked):
+        super().__init__(items)
+        self.stacked = stacked
+
+
+def collate_batch(batch):
+    """A ``DataLoader`` ``collate_fn`` for ``SEKitFeatureDataset``: a batch of segments read by
+    ``__getitems__`` becomes ``[noisy, target, clip_ids]`` (tensors ``[batch, segment_frames, bins]``,
+    target None without a target, a list of str) sharing the arrays read, where torch's
+    ``default_collate`` would copy them once more into a stacked tensor; anything else goes to
+    ``default_collate``."""
+    import torch
+    from torch.utils.data import default_collate
+    if isinstance(batch, _BatchItems) and batch.stacked is not None:
+        noisy, target, clip_ids = batch.stacked
+        return [torch.from_numpy(noisy), None if target is None else torch.from_numpy(target), list(clip_ids)]
+    return default_collate(batch)
 
 
 class SegmentBatchSampler:

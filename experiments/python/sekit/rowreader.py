@@ -41,6 +41,8 @@ class RowReader:
         whole_rows = dataset.chunks is None or dataset.chunks[1] == self.bins
         self.direct = (not self.filtered and not dataset.is_virtual and native and whole_rows
                        and self.dtype.kind == "f" and dataset.file.driver == "sec2")
+        # HDF5's own descriptor: the very file h5py opened (valid while it stays open).
+        self._fd = dataset.file.id.get_vfd_handle() if self.direct else None
         self._addresses = None
 
     def read(self, spans, out):
@@ -75,7 +77,7 @@ class RowReader:
 
     def _read_direct(self, spans, order, out):
         addresses = self._chunk_addresses()
-        fd = self.dataset.file.id.get_vfd_handle()  # HDF5's own descriptor: the very file h5py opened
+        fd = self._fd
         same_type = self.dtype == np.float32
         for k in order:
             start, frames = spans[k]

@@ -11,7 +11,7 @@ import h5py
 import numpy as np
 
 from sekit.data import (SEKitFeatureDataset, SegmentBatchSampler, StatisticsMismatchError,
-                        StatisticsSplitWarning)
+                        StatisticsSplitWarning, collate_batch)
 from tests import support
 
 try:
@@ -223,14 +223,25 @@ class DataLoaderTests(unittest.TestCase):
         sampler = SegmentBatchSampler(data, batch_size=6, seed=5)
         sampler.set_epoch(3)
         want = list(data.batches(sampler))
-        for workers in (0, 2):
-            loader = torch.utils.data.DataLoader(data, batch_sampler=sampler, num_workers=workers)
+        for workers, collate in [(0, None), (2, None), (0, collate_batch), (2, collate_batch)]:
+            loader = torch.utils.data.DataLoader(data, batch_sampler=sampler, num_workers=workers,
+                                                 collate_fn=collate)
             got = list(loader)
             self.assertEqual(len(got), len(want))
             for (noisy, irm, ids), (want_noisy, want_irm, want_ids) in zip(got, want):
                 self.assertEqual(list(ids), want_ids)
+                self.assertEqual((noisy.dtype, tuple(noisy.shape)), (torch.float32, (len(want_ids), 128, 257)))
                 np.testing.assert_array_equal(noisy.numpy(), want_noisy)
                 np.testing.assert_array_equal(irm.numpy(), want_irm)
+
+    def test_collate_batch_without_a_target_and_for_other_batches(self):
+        data = SEKitFeatureDataset(support.features("plain", "--targets", "clean,irm"), target=None, segment_frames=32)
+        noisy, target, ids = collate_batch(data.__getitems__([4, 0]))
+        self.assertIsNone(target)
+        np.testing.assert_array_equal(noisy.numpy(), np.stack([data[4][0], data[0][0]]))
+        self.assertEqual(ids, [data[4][2], data[0][2]])
+        plain = collate_batch([(np.ones((2, 3), np.float32), "a"), (np.zeros((2, 3), np.float32), "b")])
+        self.assertEqual((tuple(plain[0].shape), list(plain[1])), ((2, 2, 3), ["a", "b"]))
 
 
 if __name__ == "__main__":

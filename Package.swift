@@ -26,10 +26,17 @@ let package = Package(
         .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
         // Hand-vectorised AVX2/FMA kernels with run-time dispatch (the rest is built for baseline x86-64).
         .target(name: "CKernels", path: "Sources/CKernels"),
+        // The signal layer: audio in and out, DSP, the native metrics, statistics and the shared
+        // vocabulary (Base). It knows nothing of files' meaning, the catalogue or HDF5 (no GRDB, no
+        // Yams), which the compiler now checks; SEKit re-exports it (ARCHITECTURE.md, "Layers").
+        .target(
+            name: "SEKitSignal",
+            dependencies: ["CSndfile", "CFFTW", "CSoxr", "CEbur128", "COpus", "CKernels"]
+        ),
         .target(
             name: "SEKit",
             dependencies: [
-                "CSndfile", "CFFTW", "CHDF5", "CSoxr", "CEbur128", "CPNG", "COpus", "CKernels",
+                "SEKitSignal", "CHDF5", "CPNG", "CKernels",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Yams", package: "Yams"),
             ],
@@ -51,7 +58,7 @@ let package = Package(
         // What both test targets share: the project and fixture folders, temporary folders, a WAV
         // writer independent of SEKit's, the binary runner (as swift-argument-parser's test helpers).
         .target(name: "SEKitTestSupport", path: "Tests/SEKitTestSupport"),
-        .testTarget(name: "SEKitTests", dependencies: ["SEKit", "SEKitTestSupport"]),
+        .testTarget(name: "SEKitTests", dependencies: ["SEKit", "SEKitSignal", "SEKitTestSupport"]),
         .testTarget(name: "sekitTests", dependencies: ["sekit", "SEKitTestSupport"], exclude: ["HelpSnapshots"]),
     ],
     swiftLanguageModes: [.v6]

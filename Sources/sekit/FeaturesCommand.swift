@@ -42,7 +42,8 @@ struct FeaturesExportCommand: ParsableCommand {
         discussion: """
         One packed dataset [total_frames, bins] per stream (noisy, then --targets in order), the \
         index /index/{clip_id,offset,num_frames,snr_db,split}, per-bin mean and std of each signal \
-        feature over the training split under /stats/STREAM, and every parameter as a root \
+        feature over the training split under /stats/STREAM (--stats-from TRAIN.h5: the training \
+        export's, so a test export is normalised as training was), and every parameter as a root \
         attribute. Read it with h5py (experiments/python/sekit_dataset.py). Defaults suit 16 kHz \
         speech: 512-point FFT, 512-sample (32 ms) periodic Hann window, hop 256 (50% overlap), \
         centred with zero padding. Clips are processed in parallel (--jobs) and written in manifest \
@@ -59,6 +60,8 @@ struct FeaturesExportCommand: ParsableCommand {
     @Option(name: .long, help: "A corpus folder made by `sekit mix`.") var corpus: String
     @Option(name: [.short, .long], help: "Output HDF5 file.") var out: String
     @Option(name: .long, help: "Export only this split (e.g. train).") var split: String?
+    @Option(name: .long, help: ArgumentHelp("Store this feature file's /stats instead of computing them (its STFT and feature must match).",
+                                            valueName: "file.h5")) var statsFrom: String?
     @Option(name: .long, help: "FFT size.") var nFft: Int = 512
     @Option(name: .long, help: "Window length in samples (default: --n-fft).") var winLength: Int?
     @Option(name: .long, help: "Hop in samples (default: half the window, 50% overlap).") var hopLength: Int?
@@ -104,13 +107,14 @@ struct FeaturesExportCommand: ParsableCommand {
         options.dtype = dtype
         options.compression = compression
         options.split = split
+        options.statisticsFrom = statsFrom.map { URL(fileURLWithPath: $0) }
         options.overwrite = overwrite
         options.allowIncomplete = allowIncomplete
         options.jobs = job.jobs
         options.shard = job.shard
         let output = URL(fileURLWithPath: out)
         let meter = ProgressMeter(label: "features")
-        let (result, run) = try FeatureExport.export(corpus: URL(fileURLWithPath: corpus), output: output, options: options,
+        let (result, run) = try FeaturesJob.run(.init(corpus: URL(fileURLWithPath: corpus), output: output, options: options),
                                                      context: try recording.context(),
                                                      progress: { done, total in meter.update(done, of: total) })
         print("features: \(output.path)\(options.shard == .whole ? "" : " (shard \(options.shard))")")

@@ -112,9 +112,13 @@ struct MixCommand: ParsableCommand {
         values.merge(flagValues()) { _, flag in flag }
         let (options, inputs) = try MixSettings.parse(values)
         let meter = ProgressMeter(label: "mix")
+        var request = MixJob.Request(options: options, inputs: inputs, output: URL(fileURLWithPath: out))
+        request.shard = job.shard
+        request.jobs = job.jobs
+        request.overwrite = overwrite
+        request.params = values.mapValues { $0.joined(separator: ",") }
         let (result, run) = try MixJob.run(
-            options: options, inputs: inputs, output: URL(fileURLWithPath: out), shard: job.shard, jobs: job.jobs,
-            overwrite: overwrite, params: values.mapValues { $0.joined(separator: ",") }, context: try recording.context(name: name),
+            request, context: try recording.context(name: name),
             warn: { skipped in printError("warning: skipping \(skipped.kind.rawValue) \(skipped.path): \(skipped.reason)") },
             progress: { done, total in meter.update(done, of: total) })
         print(MixSummaryText.render(result))

@@ -49,14 +49,14 @@ struct PlotCommand: ParsableCommand {
     var width: Int = 1200
 
     func run() throws {
-        var request = PlotRequest(files: files.map { URL(fileURLWithPath: $0) }, output: URL(fileURLWithPath: out))
+        var request = PlotJob.Request(files: files.map { URL(fileURLWithPath: $0) }, output: URL(fileURLWithPath: out))
         request.kind = kind
         request.title = title
         request.labels = labels.map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         request.dbRange = dbRange
         request.maxSeconds = maxSeconds
         request.widthPixels = width
-        let outcome = try PlotJob.plot(request)
+        let outcome = try PlotJob.run(request)
         printError("plot: \(outcome.panels) panels, \(String(format: "%.2f", outcome.seconds)) s, \(outcome.widthPixels)x\(outcome.heightPixels) px -> \(outcome.output.path)")
     }
 }

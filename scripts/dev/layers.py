@@ -33,6 +33,8 @@ def main():
                     path = os.path.join(folder, name)
                     rel = os.path.relpath(path, root)
                     top = rel.split(os.sep)[0] if os.sep in rel else "(top)"
+                    if os.path.basename(os.path.normpath(root)) != "SEKit":  # SEKitSignal/Internal vs Internal
+                        top = os.path.basename(os.path.normpath(root)) + "/" + top
                     files[path] = (top, strip(open(path, encoding="utf-8").read()))
     declared = defaultdict(set)
     for path, (top, text) in files.items():

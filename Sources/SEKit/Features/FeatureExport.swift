@@ -17,6 +17,10 @@ public struct FeatureExportOptions: Sendable {
     public var split: String? = nil
     /// Split the normalisation statistics are computed over (all clips when it has none).
     public var statisticsSplit = "train"
+    /// Store another feature file's statistics instead of computing them (`--stats-from`): a test
+    /// export normalised as the training export is. Its STFT and feature attributes must be this
+    /// export's; the file's `/stats` then describe the source's split.
+    public var statisticsFrom: URL?
     public var overwrite = false
     public var jobs = 1
     /// Export a corpus whose mix did not finish (fewer clips than planned) instead of refusing it.
@@ -37,21 +41,6 @@ public struct FeatureExportOptions: Sendable {
 
     /// Stream names in file order: `noisy`, then the targets.
     public var streamNames: [String] { ["noisy"] + targets.map(\.rawValue) }
-}
-
-/// Problems with the corpus given to `sekit features` (the file is then not written).
-public enum FeatureExportError: Error, Equatable, CustomStringConvertible, Sendable {
-    case noClips(corpus: String, reason: String)
-    case input(path: String, reason: String)
-    case mismatch(clipID: String, reason: String)
-
-    public var description: String {
-        switch self {
-        case .noClips(let corpus, let reason): "\(corpus): nothing to export: \(reason)"
-        case .input(let path, let reason): "\(path): \(reason)"
-        case .mismatch(let clipID, let reason): "clip \(clipID): \(reason)"
-        }
-    }
 }
 
 /// What an export wrote.
@@ -75,7 +64,7 @@ public enum FeatureExport {
     ///   - mixRunID, featuresRunID: provenance for the root attributes (empty when unknown).
     ///   - progress: called with (clips done, clips in total).
     ///   - beforeCommit: called with the complete temporary file just before it is renamed to `output`.
-    /// - Throws: ``FeatureExportError`` (no clips, unreadable or mismatched files),
+    /// - Throws: ``FeatureFileError`` (no clips, unreadable or mismatched files),
     ///   ``FeatureFileError`` (an existing output without `overwrite`, HDF5 failures).
     public static func run(corpus: URL, output: URL, options: FeatureExportOptions, mixRunID: String = "",
                            featuresRunID: String = "", progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in },
@@ -89,14 +78,14 @@ public enum FeatureExport {
         }
         let manifests = MixManifestRecord.files(inCorpus: corpus)
         guard !manifests.isEmpty else {
-            throw FeatureExportError.noClips(corpus: corpus.path, reason: "no manifest.jsonl (is it a folder made by sekit mix?)")
+            throw FeatureFileError.nothingToExport(corpus: corpus.path, reason: "no manifest.jsonl (is it a folder made by sekit mix?)")
         }
         var (records, missingClips) = try MixManifestRecord.corpusRecords(corpus, allowIncomplete: options.allowIncomplete)
         let all = records
         if let split = options.split { records = records.filter { $0.split == split } }
         guard !records.isEmpty else {
             let reason = options.split == nil ? "the manifest is empty" : MixManifestRecord.noClipsReason(split: options.split, in: all)
-            throw FeatureExportError.noClips(corpus: corpus.path, reason: reason)
+            throw FeatureFileError.nothingToExport(corpus: corpus.path, reason: reason)
         }
         // Decided over every clip, so that all shards describe the split the unsharded export would.
         let statisticsSplit = records.contains { $0.split == options.statisticsSplit } ? options.statisticsSplit : "all"
@@ -104,36 +93,34 @@ public enum FeatureExport {
         if sharded {
             records = records.filter { options.shard.contains($0.index) }
             guard !records.isEmpty else {
-                throw FeatureExportError.noClips(corpus: corpus.path, reason: "shard \(options.shard) holds no clip")
+                throw FeatureFileError.nothingToExport(corpus: corpus.path, reason: "shard \(options.shard) holds no clip")
             }
         }
         let rates = Set(records.map(\.sampleRate))
         guard rates.count == 1, let sampleRate = rates.first else {
-            throw FeatureExportError.noClips(corpus: corpus.path, reason: "clips have different sample rates \(rates.sorted())")
+            throw FeatureFileError.nothingToExport(corpus: corpus.path, reason: "clips have different sample rates \(rates.sorted())")
         }
         let bins = options.stft.binCount
         let c = options.stft
         let convention = c.center ? "center: 1 + num_samples // hop_length (zero padding n_fft // 2 on both sides)"
                                   : "no center: 1 + (num_samples - n_fft) // hop_length"
-        var attributes: [String: AttributeValue] = [
-            "n_fft": .int(c.fftSize), "win_length": .int(c.winLength), "hop_length": .int(c.hopLength),
-            "window": .string(c.window.rawValue), "window_periodic": .int(1), "center": .int(c.center ? 1 : 0),
-            "pad_mode": .string("constant"), "feature": .string(options.feature.rawValue), "exponent": .double(options.exponent),
-            "lc_db": .double(options.lcDB), "targets": .string(options.targets.map(\.rawValue).joined(separator: ",")),
-            "split": .string(options.split ?? ""), "snr_db_source": .string("snr_db_requested"),
-            "corpus": .string(corpus.standardizedFileURL.path), "mask_definitions": .string(
-                "irm = sqrt(|S|^2 / (|S|^2 + |N|^2)); ibm = 10 log10(|S|^2/|N|^2) > lc_db; psm = clip(Re(S conj(Y)) / |Y|^2, 0, 1)"),
-        ]
+        let analysis = FeatureFileAttributes(
+            stft: c, feature: options.feature, exponent: options.exponent, lcDB: options.lcDB,
+            targets: options.targets.map(\.rawValue), split: options.split ?? "", corpus: corpus.standardizedFileURL.path)
+        var attributes = analysis.values
         if sharded {
             attributes[FeatureFileLayout.shardAttribute] = .string(options.shard.description)
             attributes[FeatureFileLayout.corpusMixSHA256Attribute] = .string(try corpusIdentity(corpus))
+        }
+        let statisticsStreams = options.streamNames.filter { $0 == "noisy" || (FeatureTarget(rawValue: $0)?.isSignalFeature ?? false) }
+        let copied = try options.statisticsFrom.map { source throws(FeatureFileError) in
+            try CopiedStatistics.read(from: source, streams: statisticsStreams, bins: bins, matching: analysis)
         }
         let writer = try FeatureFileWriter(
             url: output, streams: options.streamNames.map { StreamSpec($0, bins: bins) }, dtype: options.dtype,
             compression: options.compression,
             metadata: FeatureFileMetadata(sampleRate: sampleRate, frameConvention: convention, mixRunID: mixRunID, featuresRunID: featuresRunID),
             attributes: attributes, overwrite: options.overwrite)
-        let statisticsStreams = options.streamNames.filter { $0 == "noisy" || (FeatureTarget(rawValue: $0)?.isSignalFeature ?? false) }
         var statistics = Dictionary(uniqueKeysWithValues: statisticsStreams.map { ($0, FeatureStatistics(bins: bins)) })
         do {
             // Clips are transformed in parallel rounds and appended in manifest order by this
@@ -144,7 +131,7 @@ public enum FeatureExport {
             try ParallelMap.forEachInOrder(records, jobs: options.jobs) { record -> [String: [Float]]? in
                 isLong(record, options: options) ? nil : try clipStreams(record, corpus: corpus, options: options)
             } consume: { record, streams in
-                let counted = statisticsSplit == "all" || record.split == statisticsSplit ? statisticsStreams : []
+                let counted = copied == nil && (statisticsSplit == "all" || record.split == statisticsSplit) ? statisticsStreams : []
                 if let streams {
                     try writer.append(clipID: record.clipID, split: record.split, snrDB: record.snrDBRequested,
                                       clipIndex: sharded ? record.index : nil, frames: streams)
@@ -156,9 +143,10 @@ public enum FeatureExport {
                 done += 1
                 progress(done, records.count)
             }
-            let summary = try writer.finish(statistics: statistics, statisticsSplit: statisticsSplit, emptyStatisticsAllowed: sharded,
-                                            beforeRename: beforeCommit)
-            return FeatureExportResult(summary: summary, statisticsSplit: statisticsSplit, missingClips: missingClips)
+            let stored = copied?.split ?? statisticsSplit
+            let summary = try writer.finish(statistics: copied?.statistics ?? statistics, statisticsSplit: stored,
+                                            emptyStatisticsAllowed: sharded, beforeRename: beforeCommit)
+            return FeatureExportResult(summary: summary, statisticsSplit: stored, missingClips: missingClips)
         } catch {
             writer.discard()
             throw error
@@ -226,7 +214,8 @@ public enum FeatureExport {
         let noise = needsNoise ? try read(corpus.appendingPathComponent(record.noise), record: record) : nil
         for (name, other) in [("clean", clean), ("noise", noise)] {
             if let other, other.count != noisy.count {
-                throw FeatureExportError.mismatch(clipID: record.clipID, reason: "\(name) has \(other.count) samples, noisy \(noisy.count)")
+                throw FeatureFileError.clipMismatch(clipID: record.clipID,
+                                                    reason: "\(name) has \(other.count) samples, noisy \(noisy.count)")
             }
         }
         return ClipStems(noisy: noisy, clean: clean, noise: noise)
@@ -235,11 +224,11 @@ public enum FeatureExport {
     /// A stem at the corpus rate, checked against the manifest.
     static func read(_ url: URL, record: MixManifestRecord) throws -> [Float] {
         guard FileManager.default.fileExists(atPath: url.path) else {
-            throw FeatureExportError.input(path: url.path, reason: "missing (clip \(record.clipID) is in the manifest)")
+            throw FeatureFileError.input(path: url.path, reason: "missing (clip \(record.clipID) is in the manifest)")
         }
         let buffer = try AudioFile.read(at: url)
         guard buffer.sampleRate == record.sampleRate else {
-            throw FeatureExportError.input(path: url.path, reason: "sample rate \(buffer.sampleRate) Hz, the corpus is \(record.sampleRate) Hz")
+            throw FeatureFileError.input(path: url.path, reason: "sample rate \(buffer.sampleRate) Hz, the corpus is \(record.sampleRate) Hz")
         }
         return buffer.samples
     }

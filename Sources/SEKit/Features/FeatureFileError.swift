@@ -44,6 +44,30 @@ public enum FeatureFileError: Error, Equatable, CustomStringConvertible, Sendabl
     /// A merged feature file maps rows onto a shard file that is missing or changed (HDF5 would
     /// read them as zeros); `detail` names the stream, rows, shard file and problem.
     case missingShard(path: String, detail: String)
+    /// `sekit features` found nothing to export in the corpus (no manifest, no clip of the split or shard, mixed rates).
+    case nothingToExport(corpus: String, reason: String)
+    /// A corpus file an export or synthesis reads is missing or unusable.
+    case input(path: String, reason: String)
+    /// A clip's stems, or its noisy WAV and the file's frames, do not agree.
+    case clipMismatch(clipID: String, reason: String)
+    /// Predictions that do not fit the feature file they are synthesised with (rows, bins, clips).
+    case predictionsMismatch(path: String, features: String, reason: String)
+    /// `features merge` was given no shard files.
+    case noShards
+    /// A file given to `features merge` is a feature file but not a shard (unsharded, or merged).
+    case notAShard(path: String, reason: String)
+    /// The same shard file given twice.
+    case sameFileTwice(path: String)
+    /// Two files of the same shard.
+    case duplicateShard(path: String, other: String, shard: String)
+    /// Shards of the export not given.
+    case missingShards(missing: [String], given: [String])
+    /// A shard of another export (other options, shard count or attributes).
+    case shardMismatch(path: String, reference: String, reason: String)
+    /// A shard exported from another corpus (or the corpus mixed again).
+    case differentCorpus(path: String, reference: String, reason: String)
+    /// The merge's output is one of its shards.
+    case outputIsAShard(path: String)
 
     /// Short machine-readable code, stable across releases.
     public var code: String {
@@ -68,6 +92,18 @@ public enum FeatureFileError: Error, Equatable, CustomStringConvertible, Sendabl
         case .invalidParameter: "invalid-parameter"
         case .fileSystem: "file-system"
         case .missingShard: "missing-shard"
+        case .nothingToExport: "nothing-to-export"
+        case .input: "input"
+        case .clipMismatch: "clip-mismatch"
+        case .predictionsMismatch: "predictions-mismatch"
+        case .noShards: "no-shards"
+        case .notAShard: "not-a-shard"
+        case .sameFileTwice: "same-file-twice"
+        case .duplicateShard: "duplicate-shard"
+        case .missingShards: "missing-shards"
+        case .shardMismatch: "shard-mismatch"
+        case .differentCorpus: "different-corpus"
+        case .outputIsAShard: "output-is-a-shard"
         }
     }
 
@@ -116,6 +152,30 @@ public enum FeatureFileError: Error, Equatable, CustomStringConvertible, Sendabl
         case .missingShard(let path, let detail):
             "\(path): merged feature file whose shard is missing or changed (its rows would read as zeros): \(detail); "
                 + "put the shard files back beside it (`sekit features check` lists them), or merge with --copy"
+        case .nothingToExport(let corpus, let reason):
+            "\(corpus): nothing to export: \(reason)"
+        case .input(let path, let reason):
+            "\(path): \(reason)"
+        case .clipMismatch(let clipID, let reason):
+            "clip \(clipID): \(reason)"
+        case .predictionsMismatch(let path, let features, let reason):
+            "\(path): predictions do not fit \(features): \(reason)"
+        case .noShards:
+            "no shard files given"
+        case .notAShard(let path, let reason):
+            "\(path): not a shard: \(reason)"
+        case .sameFileTwice(let path):
+            "\(path): given twice"
+        case .duplicateShard(let path, let other, let shard):
+            "\(path): shard \(shard) again (\(other) is shard \(shard) too)"
+        case .missingShards(let missing, let given):
+            "missing shard\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")) (given: \(given.joined(separator: ", ")))"
+        case .shardMismatch(let path, let reference, let reason):
+            "\(path): not a shard of the same export as \(reference): \(reason)"
+        case .differentCorpus(let path, let reference, let reason):
+            "\(path): exported from a different corpus than \(reference): \(reason)"
+        case .outputIsAShard(let path):
+            "\(path): the output is one of the shards; write the merge elsewhere"
         }
     }
 }

@@ -19,5 +19,7 @@ extension FeatureFileLayout {
     public static let mergedVirtual = "virtual"
     /// Root attributes that differ between the shards of one export by design (the run ids
     /// differ per shard, the mix run ids when the catalogue changed between shards).
-    public static let shardSpecificAttributes: Set<String> = [shardAttribute, "features_run_id", "mix_run_id"]
+    public static let shardSpecificAttributes: Set<String> = [
+        shardAttribute, FeatureFileAttributes.Name.featuresRunID, FeatureFileAttributes.Name.mixRunID,
+    ]
 }

@@ -121,8 +121,10 @@ public enum FeatureFileLayout {
     public static let statsGroup = "stats"
     /// Root attributes the writer sets itself; a caller's attributes must not use these names.
     public static let reservedAttributes: Set<String> = [
-        "format_version", "sekit_version", "frame_convention", "sample_rate", "mix_run_id", "features_run_id",
-        "dtype", "compression", "chunk_frames", "streams",
+        FeatureFileAttributes.Name.formatVersion, FeatureFileAttributes.Name.sekitVersion,
+        FeatureFileAttributes.Name.frameConvention, FeatureFileAttributes.Name.sampleRate, FeatureFileAttributes.Name.mixRunID,
+        FeatureFileAttributes.Name.featuresRunID, FeatureFileAttributes.Name.dtype, FeatureFileAttributes.Name.compression,
+        FeatureFileAttributes.Name.chunkFrames, FeatureFileAttributes.Name.streams,
     ]
 
     /// Target bytes per chunk.

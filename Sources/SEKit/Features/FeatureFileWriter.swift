@@ -144,16 +144,16 @@ public final class FeatureFileWriter: @unchecked Sendable {
         let file = try HDF5Handle.createFile(path: temporaryURL.path)
         self.file = file
         var all = attributes
-        all["format_version"] = .int(FeatureFileLayout.formatVersion)
-        all["sekit_version"] = .string(SEKitVersion.string)
-        all["frame_convention"] = .string(metadata.frameConvention)
-        all["sample_rate"] = .int(metadata.sampleRate)
-        all["mix_run_id"] = .string(metadata.mixRunID)
-        all["features_run_id"] = .string(metadata.featuresRunID)
-        all["dtype"] = .string(dtype.rawValue)
-        all["compression"] = .string(compression.description)
-        all["chunk_frames"] = .int(chunkFrames)
-        all["streams"] = .string(streams.map(\.name).joined(separator: ","))
+        all[FeatureFileAttributes.Name.formatVersion] = .int(FeatureFileLayout.formatVersion)
+        all[FeatureFileAttributes.Name.sekitVersion] = .string(SEKitVersion.string)
+        all[FeatureFileAttributes.Name.frameConvention] = .string(metadata.frameConvention)
+        all[FeatureFileAttributes.Name.sampleRate] = .int(metadata.sampleRate)
+        all[FeatureFileAttributes.Name.mixRunID] = .string(metadata.mixRunID)
+        all[FeatureFileAttributes.Name.featuresRunID] = .string(metadata.featuresRunID)
+        all[FeatureFileAttributes.Name.dtype] = .string(dtype.rawValue)
+        all[FeatureFileAttributes.Name.compression] = .string(compression.description)
+        all[FeatureFileAttributes.Name.chunkFrames] = .int(chunkFrames)
+        all[FeatureFileAttributes.Name.streams] = .string(streams.map(\.name).joined(separator: ","))
         for name in all.keys.sorted() { try file.writeAttribute(name, all[name]!) }
 
         let fileType: Int64

@@ -13,12 +13,13 @@ extension FeatureMerge {
         var attributes = mergedAttributes(set)
         let runs = set.runIDs
         for name in FeatureFileLayout.reservedAttributes.union([FeatureFileLayout.corpusMixSHA256Attribute]) { attributes[name] = nil }
-        let metadata = FeatureFileMetadata(sampleRate: set.attributes["sample_rate"]?.intValue ?? 0,
-                                           frameConvention: set.attributes["frame_convention"]?.stringValue ?? "",
+        typealias Name = FeatureFileAttributes.Name
+        let metadata = FeatureFileMetadata(sampleRate: set.attributes[Name.sampleRate]?.intValue ?? 0,
+                                           frameConvention: set.attributes[Name.frameConvention]?.stringValue ?? "",
                                            mixRunID: runs.mix, featuresRunID: runs.features)
         let writer = try FeatureFileWriter(url: output, streams: set.streams, dtype: set.dtype, compression: set.compression,
                                            metadata: metadata, attributes: attributes,
-                                           chunkFrames: set.attributes["chunk_frames"]?.intValue, overwrite: overwrite)
+                                           chunkFrames: set.attributes[Name.chunkFrames]?.intValue, overwrite: overwrite)
         var statistics = Dictionary(uniqueKeysWithValues: set.statisticsStreams.map { name in
             (name, FeatureStatistics(bins: set.streams.first { $0.name == name }?.bins ?? 0))
         })

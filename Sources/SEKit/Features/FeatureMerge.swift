@@ -16,7 +16,7 @@ import Foundation
 /// In both, `features_run_id` is ``RunID/folding(_:)`` over the shards' (the id `sekit catalog
 /// merge` gives their folded run), and `mix_run_id` is the shards' when they agree, else the
 /// folding of the distinct ones. The output is written under a temporary name and renamed when
-/// complete; mismatched shards (``FeatureMergeError``) leave nothing behind.
+/// complete; mismatched shards (``FeatureFileError``) leave nothing behind.
 public enum FeatureMerge {
     public enum Mode: String, Sendable, CaseIterable {
         /// Virtual datasets over the shards' files.
@@ -41,7 +41,7 @@ public enum FeatureMerge {
 
     /// Merges `shards` (any order) into `output`.
     /// - Parameter progress: called with (clips done, clips in total) (``Mode/copy`` only).
-    /// - Throws: ``FeatureFileError/outputExists(path:)`` (without `overwrite`), ``FeatureMergeError``
+    /// - Throws: ``FeatureFileError/outputExists(path:)`` (without `overwrite`), ``FeatureFileError``
     ///   for shards that do not belong together, ``FeatureFileError`` for HDF5 and file-system failures.
     public static func run(output: URL, shards: [URL], options: Options,
                            progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws -> Result {
@@ -50,7 +50,7 @@ public enum FeatureMerge {
         AtomicFile.removeStaleTemporaries(in: output.deletingLastPathComponent(), named: output.lastPathComponent)
         if !options.overwrite, FileManager.default.fileExists(atPath: output.path) { throw FeatureFileError.outputExists(path: output.path) }
         let resolvedOutput = FilePaths.resolved(output.path)
-        if shards.contains(where: { FilePaths.resolved($0.path) == resolvedOutput }) { throw FeatureMergeError.outputIsAShard(path: output.path) }
+        if shards.contains(where: { FilePaths.resolved($0.path) == resolvedOutput }) { throw FeatureFileError.outputIsAShard(path: output.path) }
         let set = try FeatureShardSet(shards)
         let summary = switch options.mode {
         case .virtual: try writeVirtual(set, to: output, overwrite: options.overwrite)
@@ -74,8 +74,8 @@ public enum FeatureMerge {
         var attributes = set.attributes
         attributes[FeatureFileLayout.shardAttribute] = nil
         let runs = set.runIDs
-        attributes["mix_run_id"] = .string(runs.mix)
-        attributes["features_run_id"] = .string(runs.features)
+        attributes[FeatureFileAttributes.Name.mixRunID] = .string(runs.mix)
+        attributes[FeatureFileAttributes.Name.featuresRunID] = .string(runs.features)
         return attributes
     }
 

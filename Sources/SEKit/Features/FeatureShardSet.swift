@@ -33,14 +33,14 @@ struct FeatureShardSet {
     var count: Int { members.count }
 
     /// Opens and checks `urls` (in any order).
-    /// - Throws: ``FeatureMergeError`` naming the first file at fault.
+    /// - Throws: ``FeatureFileError`` naming the first file at fault.
     init(_ urls: [URL]) throws {
-        guard !urls.isEmpty else { throw FeatureMergeError.noShards }
+        guard !urls.isEmpty else { throw FeatureFileError.noShards }
         var seen: [String: URL] = [:]
         var opened: [Member] = []
         for url in urls {
             let resolved = FilePaths.resolved(url.path)
-            guard seen[resolved] == nil else { throw FeatureMergeError.sameFileTwice(path: url.path) }
+            guard seen[resolved] == nil else { throw FeatureFileError.sameFileTwice(path: url.path) }
             seen[resolved] = url
             opened.append(try Self.open(url))
         }
@@ -48,29 +48,30 @@ struct FeatureShardSet {
         var byIndex: [Int: Member] = [:]
         for member in opened {
             guard member.shard.count == reference.shard.count else {
-                throw FeatureMergeError.mismatch(path: member.url.path, reference: reference.url.path,
+                throw FeatureFileError.shardMismatch(path: member.url.path, reference: reference.url.path,
                                                  reason: "it is shard \(member.shard), the other is shard \(reference.shard)")
             }
             if let other = byIndex[member.shard.index] {
-                throw FeatureMergeError.duplicateShard(path: member.url.path, other: other.url.path, shard: member.shard.description)
+                throw FeatureFileError.duplicateShard(path: member.url.path, other: other.url.path, shard: member.shard.description)
             }
             byIndex[member.shard.index] = member
             try Self.checkSameExport(member, as: reference)
         }
         let missing = (1...reference.shard.count).filter { byIndex[$0] == nil }
         guard missing.isEmpty else {
-            throw FeatureMergeError.missingShards(missing: missing.map { Shard(index: $0, count: reference.shard.count).description },
+            throw FeatureFileError.missingShards(missing: missing.map { Shard(index: $0, count: reference.shard.count).description },
                                                   given: byIndex.keys.sorted().map { byIndex[$0]!.shard.description })
         }
         members = byIndex.keys.sorted().map { byIndex[$0]! }
         try Self.checkClipsDisjoint(members)
         let first = members[0]
         attributes = first.reader.attributes
-        let names = (attributes["streams"]?.stringValue ?? "").split(separator: ",").map(String.init)
+        typealias Name = FeatureFileAttributes.Name
+        let names = (attributes[Name.streams]?.stringValue ?? "").split(separator: ",").map(String.init)
         streams = try names.map { name in StreamSpec(name, bins: try first.reader.stream(name).bins) }
-        guard let dtype = FeatureDType(rawValue: attributes["dtype"]?.stringValue ?? ""),
-              let compression = try? FeatureCompression(parsing: attributes["compression"]?.stringValue ?? ""), !streams.isEmpty else {
-            throw FeatureMergeError.notAFeatureFile(path: first.url.path, reason: "its streams, dtype or compression attributes are missing")
+        guard let dtype = FeatureDType(rawValue: attributes[Name.dtype]?.stringValue ?? ""),
+              let compression = try? FeatureCompression(parsing: attributes[Name.compression]?.stringValue ?? ""), !streams.isEmpty else {
+            throw FeatureFileError.notAFeatureFile(path: first.url.path, reason: "its streams, dtype or compression attributes are missing")
         }
         self.dtype = dtype
         self.compression = compression
@@ -83,23 +84,23 @@ struct FeatureShardSet {
         let reader: FeatureFileReader
         do { reader = try FeatureFileReader(url: url) } catch {
             switch error {
-            case .fileNotFound: throw FeatureMergeError.notAFeatureFile(path: url.path, reason: "no such file")
-            case .hdf5(_, let call, let detail): throw FeatureMergeError.notAFeatureFile(path: url.path, reason: "\(call) failed: \(detail)")
-            case .notAFeatureFile(_, let reason): throw FeatureMergeError.notAFeatureFile(path: url.path, reason: reason)
-            default: throw FeatureMergeError.notAFeatureFile(path: url.path, reason: "\(error)")
+            case .fileNotFound: throw FeatureFileError.notAFeatureFile(path: url.path, reason: "no such file")
+            case .hdf5(_, let call, let detail): throw FeatureFileError.notAFeatureFile(path: url.path, reason: "\(call) failed: \(detail)")
+            case .notAFeatureFile(_, let reason): throw FeatureFileError.notAFeatureFile(path: url.path, reason: reason)
+            default: throw FeatureFileError.notAFeatureFile(path: url.path, reason: "\(error)")
             }
         }
         guard let text = reader.attributes[FeatureFileLayout.shardAttribute]?.stringValue else {
             let merged = reader.attributes[FeatureFileLayout.mergedAttribute] != nil
-            throw FeatureMergeError.notAShard(path: url.path, reason: merged
+            throw FeatureFileError.notAShard(path: url.path, reason: merged
                 ? "it is a merged file (attribute `merged`); merge the shards themselves"
                 : "no `shard` attribute (an unsharded export; shards are written by sekit features --shard i/N)")
         }
         guard let shard = try? Shard(parsing: text), shard.count > 1 else {
-            throw FeatureMergeError.notAShard(path: url.path, reason: "its `shard` attribute is '\(text)', not i/N with N > 1")
+            throw FeatureFileError.notAShard(path: url.path, reason: "its `shard` attribute is '\(text)', not i/N with N > 1")
         }
         guard let clipIndices = reader.clipIndices else {
-            throw FeatureMergeError.notAShard(path: url.path, reason: "no /index/\(FeatureFileLayout.clipIndexDataset)")
+            throw FeatureFileError.notAShard(path: url.path, reason: "no /index/\(FeatureFileLayout.clipIndexDataset)")
         }
         return Member(shard: shard, reader: reader, clipIndices: clipIndices)
     }
@@ -108,25 +109,25 @@ struct FeatureShardSet {
     private static func checkSameExport(_ member: Member, as reference: Member) throws {
         let ours = member.reader.attributes, theirs = reference.reader.attributes
         let path = member.url.path, other = reference.url.path
-        for name in ["corpus", FeatureFileLayout.corpusMixSHA256Attribute] where ours[name] != theirs[name] {
-            let what = name == "corpus" ? "corpus" : "mix.json SHA-256"
-            throw FeatureMergeError.differentCorpus(path: path, reference: other,
+        for name in [FeatureFileAttributes.Name.corpus, FeatureFileLayout.corpusMixSHA256Attribute] where ours[name] != theirs[name] {
+            let what = name == FeatureFileAttributes.Name.corpus ? "corpus" : "mix.json SHA-256"
+            throw FeatureFileError.differentCorpus(path: path, reference: other,
                 reason: "\(what) \(ours[name].map { "'\($0)'" } ?? "absent"), the other has \(theirs[name].map { "'\($0)'" } ?? "absent")")
         }
         let ignored = FeatureFileLayout.shardSpecificAttributes
         for name in Set(ours.keys).union(theirs.keys).sorted() where !ignored.contains(name) && ours[name] != theirs[name] {
-            throw FeatureMergeError.mismatch(path: path, reference: other,
+            throw FeatureFileError.shardMismatch(path: path, reference: other,
                 reason: "attribute \(name) = \(ours[name].map { "'\($0)'" } ?? "absent"), the other has \(theirs[name].map { "'\($0)'" } ?? "absent")")
         }
         let streams = member.reader.streams.map { "\($0.name)[\($0.bins)] \($0.bytesPerValue)B" }
         let referenceStreams = reference.reader.streams.map { "\($0.name)[\($0.bins)] \($0.bytesPerValue)B" }
         guard streams == referenceStreams else {
-            throw FeatureMergeError.mismatch(path: path, reference: other,
+            throw FeatureFileError.shardMismatch(path: path, reference: other,
                 reason: "streams \(streams.joined(separator: ", ")), the other has \(referenceStreams.joined(separator: ", "))")
         }
         let statistics = try describeStatistics(member.reader), referenceStatistics = try describeStatistics(reference.reader)
         guard statistics == referenceStatistics else {
-            throw FeatureMergeError.mismatch(path: path, reference: other,
+            throw FeatureFileError.shardMismatch(path: path, reference: other,
                 reason: "statistics of \(statistics), the other has statistics of \(referenceStatistics)")
         }
     }
@@ -144,7 +145,7 @@ struct FeatureShardSet {
         for member in members {
             for (clip, index) in zip(member.reader.clips, member.clipIndices) {
                 if let other = ids.updateValue(member.url, forKey: clip.clipID) ?? indices.updateValue(member.url, forKey: index) {
-                    throw FeatureMergeError.mismatch(path: member.url.path, reference: other.path,
+                    throw FeatureFileError.shardMismatch(path: member.url.path, reference: other.path,
                                                      reason: "clip \(clip.clipID) (index \(index)) is in both")
                 }
             }
@@ -157,8 +158,8 @@ struct FeatureShardSet {
     /// of the distinct ones, the id `sekit catalog merge` gives the folded mix run.
     var runIDs: (mix: String, features: String) {
         func values(_ name: String) -> [String] { members.map { $0.reader.attributes[name]?.stringValue ?? "" } }
-        let features = values("features_run_id").filter { !$0.isEmpty }
-        let mixes = Set(values("mix_run_id").flatMap { $0.split(separator: ",").map(String.init) }).sorted()
+        let features = values(FeatureFileAttributes.Name.featuresRunID).filter { !$0.isEmpty }
+        let mixes = Set(values(FeatureFileAttributes.Name.mixRunID).flatMap { $0.split(separator: ",").map(String.init) }).sorted()
         let mix = mixes.count <= 1 ? (mixes.first ?? "") : RunID.folding(mixes.map { RunID($0) }).rawValue
         return (mix, features.isEmpty ? "" : RunID.folding(features.map { RunID($0) }).rawValue)
     }

@@ -30,6 +30,9 @@ public enum FeatureSynthesis {
         /// when `k mod N = i − 1` (``Shard/contains(_:)``). The N shards of one command may write
         /// into one folder at once.
         public var shard: Shard = .whole
+        /// Synthesise only the clips of this split (`/index/split`); nil: every split. Without an
+        /// `/index` of their own, predictions may then hold just this split's rows, in file order.
+        public var split: String?
         public init() {}
     }
 
@@ -38,81 +41,54 @@ public enum FeatureSynthesis {
         public var failures: [(clipID: String, reason: String)]
     }
 
-    /// When the predictions file is another file with an `/index` of its own, its clips (ids,
-    /// offsets, frame counts, in order) must be the feature file's: rows are matched by position,
-    /// so a file written for another export (other clips, other order) would otherwise be
-    /// resynthesised against the wrong clips without a word.
-    /// - Throws: ``FeatureFileError/notAFeatureFile(path:reason:)`` naming the first clip that differs.
-    static func checkIndex(of predictions: PredictionMatrix, against features: FeatureFileReader) throws {
-        guard predictions.url.standardizedFileURL.path != features.url.standardizedFileURL.path, predictions.hasIndex else { return }
-        let theirs = try FeatureFileReader(url: predictions.url).clips, ours = features.clips
-        let describe = { (c: FeatureClip) in "\(c.clipID) (offset \(c.offset), \(c.numFrames) frames)" }
-        for row in 0..<max(theirs.count, ours.count) {
-            let a = row < theirs.count ? describe(theirs[row]) : "nothing"
-            let b = row < ours.count ? describe(ours[row]) : "nothing"
-            if a != b {
-                throw FeatureFileError.notAFeatureFile(path: predictions.url.path,
-                    reason: "its /index differs from \(features.url.path)'s at clip \(row): \(a) against \(b); predictions are matched to clips by row")
-            }
-        }
-    }
-
-    /// Writes `output/CLIP_ID.wav` for every clip of `features` (of `options.shard`), from rows of `predictions`
-    /// (same frame order and count as the feature file's streams; an `/index` in the predictions
-    /// file, when there is one, must match the feature file's, see ``checkIndex(of:against:)``).
+    /// Writes `output/CLIP_ID.wav` for every clip of `features` that the predictions hold (of
+    /// `options.split` and `options.shard`), from rows of `predictions`: the feature file's rows in
+    /// its order, a split's rows, or clips named by an `/index` of their own (see ``PredictionPlan``).
     /// - Parameter corpus: the mixed corpus (for the noisy WAVs and clip lengths); default: the
     ///   file's `corpus` attribute.
     public static func run(features: FeatureFileReader, predictions: PredictionMatrix, output: URL, corpus: URL?,
                            options: Options, progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws -> Result {
-        let attributes = features.attributes
-        guard let nFFT = attributes["n_fft"]?.intValue, let win = attributes["win_length"]?.intValue,
-              let hop = attributes["hop_length"]?.intValue, let windowName = attributes["window"]?.stringValue,
-              let window = WindowKind(rawValue: windowName), let center = attributes["center"]?.intValue,
-              let featureName = attributes["feature"]?.stringValue, let feature = FeatureKind(rawValue: featureName),
-              let sampleRate = attributes["sample_rate"]?.intValue else {
-            throw FeatureFileError.notAFeatureFile(path: features.url.path, reason: "STFT/feature attributes missing (not written by sekit features?)")
+        let attributes = try FeatureFileAttributes(reading: features.attributes, path: features.url.path)
+        guard let sampleRate = features.attributes[FeatureFileAttributes.Name.sampleRate]?.intValue else {
+            throw FeatureFileError.notAFeatureFile(path: features.url.path, reason: "attribute 'sample_rate' missing (not written by sekit features?)")
         }
-        let exponent = Float(attributes["exponent"]?.doubleValue ?? 0.3)
-        let config = STFTConfiguration(fftSize: nFFT, winLength: win, hopLength: hop, window: window, center: center != 0)
+        let exponent = Float(attributes.exponent), feature = attributes.feature
+        let config = attributes.stft
         let bins = config.binCount
-        let noisyInfo = try features.stream("noisy")
-        guard predictions.columns == bins, predictions.rows == noisyInfo.totalFrames else {
-            throw FeatureFileError.notAFeatureFile(path: predictions.url.path,
-                reason: "/\(predictions.dataset) is [\(predictions.rows), \(predictions.columns)]; the feature file's streams are [\(noisyInfo.totalFrames), \(bins)]")
-        }
-        try checkIndex(of: predictions, against: features)
+        let plan = try PredictionPlan.make(predictions: predictions, features: features, bins: bins, split: options.split,
+                                           shard: options.shard)
         let hasPhase = features.streams.contains { $0.name == FeatureTarget.noisyPhase.rawValue }
         let useStored = options.phase == .stored || (options.phase == .auto && hasPhase)
         if useStored && !hasPhase {
             throw FeatureFileError.unknownStream(path: features.url.path, stream: FeatureTarget.noisyPhase.rawValue)
         }
-        let corpusURL = corpus ?? attributes["corpus"]?.stringValue.map { URL(fileURLWithPath: $0) }
+        let corpusURL = corpus ?? (attributes.corpus.isEmpty ? nil : URL(fileURLWithPath: attributes.corpus))
         var manifest: [String: MixManifestRecord] = [:]
         if let corpusURL {
             for record in try MixManifestRecord.read(MixManifestRecord.files(inCorpus: corpusURL)) { manifest[record.clipID] = record }
         }
         if !useStored && manifest.isEmpty {
-            throw FeatureExportError.noClips(corpus: corpusURL?.path ?? "(no corpus)",
+            throw FeatureFileError.nothingToExport(corpus: corpusURL?.path ?? "(no corpus)",
                                              reason: "recomputing the noisy phase needs the corpus or a stored noisy_phase stream")
         }
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         let records = manifest
-        let clips = features.clips.enumerated().filter { options.shard.contains($0.offset) }.map(\.element)
-        let outcomes = ParallelMap.map(clips, jobs: options.jobs, progress: progress) { clip -> (clipID: String, reason: String)? in
+        let outcomes = ParallelMap.map(plan.items, jobs: options.jobs, progress: progress) { item -> (clipID: String, reason: String)? in
+            let clip = item.clip
             do {
                 // HDF5 reads are serialised by the library lock; the STFT work runs in parallel.
-                let predicted = try predictions.rows(clip.frameRange)
+                let predicted = try predictions.rows(item.rows)
                 var magnitude: [Float], phase: [Float]
                 let record = records[clip.clipID]
                 if useStored {
                     phase = try features.frames(stream: FeatureTarget.noisyPhase.rawValue, range: clip.frameRange)
                     magnitude = try features.frames(stream: "noisy", range: clip.frameRange).map { feature.invert($0, exponent: exponent) }
                 } else {
-                    guard let record, let corpusURL else { throw FeatureExportError.mismatch(clipID: clip.clipID, reason: "not in the corpus manifest") }
+                    guard let record, let corpusURL else { throw FeatureFileError.clipMismatch(clipID: clip.clipID, reason: "not in the corpus manifest") }
                     let noisy = try FeatureExport.read(corpusURL.appendingPathComponent(record.noisy), record: record)
                     let Y = try STFT.forward(noisy, configuration: config)
                     guard Y.frames == clip.numFrames else {
-                        throw FeatureExportError.mismatch(clipID: clip.clipID, reason: "noisy WAV gives \(Y.frames) frames, the file has \(clip.numFrames)")
+                        throw FeatureFileError.clipMismatch(clipID: clip.clipID, reason: "noisy WAV gives \(Y.frames) frames, the file has \(clip.numFrames)")
                     }
                     magnitude = Y.magnitude()
                     phase = Y.phase()
@@ -133,6 +109,6 @@ public enum FeatureSynthesis {
             }
         }
         let failures = outcomes.compactMap { $0 }.sorted { $0.clipID < $1.clipID }
-        return Result(written: clips.count - failures.count, failures: failures)
+        return Result(written: plan.items.count - failures.count, failures: failures)
     }
 }

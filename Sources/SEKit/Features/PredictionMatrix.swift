@@ -7,6 +7,11 @@ public final class PredictionMatrix: @unchecked Sendable {
     public let dataset: String
     public let rows: Int
     public let columns: Int
+    /// The id of the run that made the predictions (root attribute `run_id`, written by
+    /// `sekit.predictions.write_predictions`); empty when the file does not say.
+    public let runID: String
+    /// The root attribute naming the producing run.
+    public static let runIDAttribute = "run_id"
     private let file: HDF5Handle
     private let handle: HDF5Handle
 
@@ -34,6 +39,8 @@ public final class PredictionMatrix: @unchecked Sendable {
         }
         rows = shape[0]
         columns = shape[1]
+        let attributes = (try? file.readAttributes()) ?? [:]
+        runID = attributes[Self.runIDAttribute]?.stringValue ?? ""
     }
 
     /// Whether the file carries an `/index` group of its own (a copy of the feature file's index

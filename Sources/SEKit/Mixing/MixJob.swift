@@ -4,21 +4,41 @@ import Foundation
 /// checked, plan fixed, output folder claimed), begin or reopen its catalogue run, render the
 /// shard's clips, and record them.
 public enum MixJob {
-    /// Mixes `inputs` into `output` with `options` and records a `mix` run (reopened when the same
+    /// What to mix, where, and how.
+    public struct Request: Sendable {
+        /// The mixer's settings (SNRs, levels, stages, seed, count, ...).
+        public var options: MixOptions
+        /// Speech, noise and room sources (folders, files or `corpus:NAME`).
+        public var inputs: MixInputs
+        /// The corpus folder.
+        public var output: URL
+        /// The clips this process makes (`--shard i/N`).
+        public var shard: Shard = .whole
+        /// Worker threads (the output does not depend on it).
+        public var jobs = 1
+        /// Replace a finished mix in `output` (`--overwrite`).
+        public var overwrite = false
+        /// The settings by flag name, recorded as the run's parameters (`-` becomes `_`).
+        public var params: [String: String] = [:]
+
+        public init(options: MixOptions, inputs: MixInputs, output: URL) {
+            self.options = options; self.inputs = inputs; self.output = output
+        }
+    }
+
+    /// Mixes the request's inputs into its output and records a `mix` run (reopened when the same
     /// command continues an interrupted mix in the same folder). Clips that cannot be made are
     /// counted in `clips_failed` and returned in the result; the run is `finished` (see
     /// ``RecordedRun``).
-    /// - Parameters:
-    ///   - params: the settings by flag name, recorded as the run's parameters (`-` becomes `_`).
-    ///   - warn: called once per source left out, with the reason.
+    /// - Parameter warn: called once per source left out, with the reason.
     /// - Throws: ``MixError`` for bad options, no usable sources or a folder holding another mix;
     ///   ``AudioError`` and ``CatalogError`` for failures that stop the run.
-    public static func run(options: MixOptions, inputs: MixInputs, output: URL, shard: Shard = .whole, jobs: Int,
-                           overwrite: Bool = false, params: [String: String], context: RunContext,
-                           warn: (SkippedSource) -> Void = { _ in },
+    public static func run(_ request: Request, context: RunContext, warn: (SkippedSource) -> Void = { _ in },
                            progress: @escaping ProgressHandler = { _, _ in }) throws -> (result: MixResult, run: RecordedRun) {
-        let mix = try MixRun.prepare(options: options, inputs: inputs, output: output, shard: shard, jobs: jobs,
-                                     catalogued: context.catalog.map(resolver), overwrite: overwrite, warn: warn)
+        let mix = try MixRun.prepare(options: request.options, inputs: request.inputs, output: request.output,
+                                     shard: request.shard, jobs: request.jobs, catalogued: context.catalog.map(resolver),
+                                     overwrite: request.overwrite, warn: warn)
+        let params = request.params
         guard let catalog = context.catalog else {
             let run = try RecordedRun.begin(.unrecorded, kind: .mix, name: "", params: [:])
             return (try mix.run(progress: progress), run)

@@ -14,10 +14,3 @@ public enum PlotError: Error, Equatable, CustomStringConvertible, Sendable {
         }
     }
 }
-
-extension PlotError: ParameterError {
-    public var invalidParameter: (name: String, value: String, reason: String)? {
-        if case let .invalidOption(name, value, reason) = self { return (name, value, reason) }
-        return nil
-    }
-}

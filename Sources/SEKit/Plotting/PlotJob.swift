@@ -10,37 +10,6 @@ public enum PlotKind: String, Sendable, CaseIterable, Codable {
     case both
 }
 
-/// A figure request: the files, stacked top to bottom, and how to draw them.
-public struct PlotRequest: Sendable {
-    public var files: [URL]
-    /// `.png` or `.svg` (by extension).
-    public var output: URL
-    public var kind: PlotKind = .spectrogram
-    public var title: String?
-    /// One per file (default: the file names).
-    public var labels: [String]?
-    /// Range of the colour scale and of the level axis, dB.
-    public var dbRange: Double = 80
-    /// Crop every file to its first seconds (files may then differ in length and rate).
-    public var maxSeconds: Double?
-    /// Figure width, pixels.
-    public var widthPixels = 1200
-
-    public init(files: [URL], output: URL) { self.files = files; self.output = output }
-}
-
-/// What was drawn.
-public struct PlotOutcome: Sendable {
-    public var output: URL
-    public var widthPixels: Int
-    public var heightPixels: Int
-    public var panels: Int
-    /// The time axis's span, s.
-    public var seconds: Double
-    /// What the figure shows, in words (its SVG title; alt text where it is shown).
-    public var description: String
-}
-
 /// `sekit plot` as one library entry point: reads the files, checks that they belong on one time
 /// axis, reduces each to the figure's pixel grid, lays out the panels and writes PNG (libpng) or
 /// SVG, atomically.
@@ -51,7 +20,7 @@ public enum PlotJob {
     /// Draws the request's figure and writes it (atomically, claiming the output).
     /// - Throws: ``PlotError`` for bad options, unreadable files, files of different rates or
     ///   lengths without `maxSeconds`; file errors when the output cannot be written.
-    public static func plot(_ request: PlotRequest) throws -> PlotOutcome {
+    public static func run(_ request: Request) throws -> Outcome {
         let (data, outcome) = try render(request)
         let lock = try OutputLock(output: request.output.path, lockFile: OutputLock.lockFile(besideFile: request.output))
         defer { withExtendedLifetime(lock) {} }
@@ -60,8 +29,8 @@ public enum PlotJob {
     }
 
     /// The figure's bytes (PNG or SVG, by the output's extension), without writing them.
-    /// - Throws: as ``plot(_:)``, except for writing.
-    public static func render(_ request: PlotRequest) throws -> (data: Data, outcome: PlotOutcome) {
+    /// - Throws: as ``run(_:)``, except for writing.
+    public static func render(_ request: PlotJob.Request) throws -> (data: Data, outcome: PlotJob.Outcome) {
         let format = request.output.pathExtension.lowercased()
         guard format == "png" || format == "svg" else {
             throw PlotError.invalidOption(name: "out", value: request.output.path, reason: "must end in .png or .svg")
@@ -107,7 +76,7 @@ public enum PlotJob {
         } else {
             data = Data(try SVGFigure.document(figure).utf8)
         }
-        return (data, PlotOutcome(output: request.output, widthPixels: figure.width, heightPixels: figure.height, panels: panels.count,
+        return (data, PlotJob.Outcome(output: request.output, widthPixels: figure.width, heightPixels: figure.height, panels: panels.count,
                                   seconds: seconds, description: figure.description))
     }
 
@@ -149,5 +118,38 @@ public enum PlotJob {
             signals.append(buffer)
         }
         return signals
+    }
+}
+
+extension PlotJob {
+    /// A figure request: the files, stacked top to bottom, and how to draw them.
+    public struct Request: Sendable {
+        public var files: [URL]
+        /// `.png` or `.svg` (by extension).
+        public var output: URL
+        public var kind: PlotKind = .spectrogram
+        public var title: String?
+        /// One per file (default: the file names).
+        public var labels: [String]?
+        /// Range of the colour scale and of the level axis, dB.
+        public var dbRange: Double = 80
+        /// Crop every file to its first seconds (files may then differ in length and rate).
+        public var maxSeconds: Double?
+        /// Figure width, pixels.
+        public var widthPixels = 1200
+
+        public init(files: [URL], output: URL) { self.files = files; self.output = output }
+    }
+
+    /// What was drawn.
+    public struct Outcome: Sendable {
+        public var output: URL
+        public var widthPixels: Int
+        public var heightPixels: Int
+        public var panels: Int
+        /// The time axis's span, s.
+        public var seconds: Double
+        /// What the figure shows, in words (its SVG title; alt text where it is shown).
+        public var description: String
     }
 }

@@ -49,15 +49,15 @@ public enum HTMLReport {
     /// Writes the page (atomically, claiming the output) and records a `report` run in
     /// `context`'s catalogue (parent: the run reported on, or the best of several; params: the
     /// runs, options and figures; the page as its artifact).
-    /// - Throws: ``CatalogError`` for unknown or non-score runs; ``PlotError`` for bad options;
+    /// - Throws: ``CatalogError`` for unknown or non-score runs; ``ReportError`` for bad options;
     ///   file errors.
     public static func write(_ request: HTMLReportRequest, catalog: Catalog, context: RunContext? = nil) throws -> HTMLReportOutcome {
-        guard !request.runs.isEmpty else { throw PlotError.invalidOption(name: "runs", value: "", reason: "name at least one score run") }
+        guard !request.runs.isEmpty else { throw ReportError.invalidOption(name: "runs", value: "", reason: "name at least one score run") }
         guard (0...100).contains(request.worst) else {
-            throw PlotError.invalidOption(name: "worst", value: "\(request.worst)", reason: "must be from 0 to 100 clips")
+            throw ReportError.invalidOption(name: "worst", value: "\(request.worst)", reason: "must be from 0 to 100 clips")
         }
         guard request.output.pathExtension.lowercased() == "html" || request.output.pathExtension.lowercased() == "htm" else {
-            throw PlotError.invalidOption(name: "out", value: request.output.path, reason: "must end in .html")
+            throw ReportError.invalidOption(name: "out", value: request.output.path, reason: "must end in .html")
         }
         var runs: [RunRecord] = []
         for reference in request.runs {

@@ -7,7 +7,7 @@ extension ReportPage {
         guard request.worst > 0, !scores.clipIDs.isEmpty else { return }
         let metric = request.worstMetric ?? (scores.metrics.contains("stoi") ? "stoi" : scores.metrics.first!)
         guard let values = scores.values[metric] else {
-            throw PlotError.invalidOption(name: "worst-metric", value: metric,
+            throw ReportError.invalidOption(name: "worst-metric", value: metric,
                                           reason: "run \(run.id.rawValue) scored \(scores.metrics.joined(separator: ", "))")
         }
         let higherIsBetter = Metric(rawValue: metric)?.higherIsBetter ?? true
@@ -48,7 +48,7 @@ extension ReportPage {
                 }.joined(separator: ", ") + ".</p>\n"
             }
             guard !files.isEmpty else { continue }
-            var plot = PlotRequest(files: files.map(\.1), output: URL(fileURLWithPath: "figure.png"))
+            var plot = PlotJob.Request(files: files.map(\.1), output: URL(fileURLWithPath: "figure.png"))
             plot.labels = files.map(\.0)
             plot.widthPixels = 1000
             do {

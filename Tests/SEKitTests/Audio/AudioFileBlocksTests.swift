@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// `sekit info` measures block by block (flat memory on hour-long files); every figure must be
 /// bit-identical to measuring the whole signal at once.

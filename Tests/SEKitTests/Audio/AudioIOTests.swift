@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 @Suite struct AudioWriteReadTests {
     func sine(_ hz: Double, amplitude: Double = 0.5, seconds: Double = 1, rate: Int = 16000) -> [Float] {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// In-memory codec round trips on synthetic signals (the real-speech checks are in
 /// `Mixing/DegradationStageTests`).

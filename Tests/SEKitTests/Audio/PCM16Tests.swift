@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// The branch-free 16-bit encoder gives the codes of the plain definition: round half away from
 /// zero, clip to [-32768, 32767], count clipped samples.

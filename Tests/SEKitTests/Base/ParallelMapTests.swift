@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 @Suite struct ParallelMapTests {
     struct Boom: Error, Equatable { let index: Int }

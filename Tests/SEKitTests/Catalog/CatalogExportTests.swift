@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 @Suite struct CatalogExportTests {
     /// CSV, JSON and table listings carry the same values; CSV quotes per RFC 4180; noises keep their order.

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// The inputs of `catalog merge` are never written (an empty file stays empty, an older catalogue
 /// keeps its schema), and a merge refused before anything is merged leaves no output.

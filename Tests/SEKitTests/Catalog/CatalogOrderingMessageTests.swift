@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// Issue 26 item 22 (listings): `--order-by` shows the column it sorts by, points at the word at
 /// fault, and refuses thousands of keys with a message of its own (not SQLite's).

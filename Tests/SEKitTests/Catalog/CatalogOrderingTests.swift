@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// `runs list --order-by` and run references (id, prefix, name).
 @Suite struct CatalogOrderingTests {

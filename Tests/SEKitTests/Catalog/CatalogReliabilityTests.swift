@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 @Suite struct CatalogReliabilityTests {
     /// Eight writers, each with its own connection pool (as separate processes would have), recording

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// Pins shipped migrations: a migration is never modified once it has shipped, so the schema it
 /// creates is frozen here, and every record type's `Columns` must name every column of its table.

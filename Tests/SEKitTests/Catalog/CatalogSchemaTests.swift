@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 @Suite struct CatalogSchemaTests {
     /// The schema SQL of a catalogue, normalised, for comparing a migrated file with a fresh one.

@@ -1,5 +1,6 @@
 import Foundation
 @testable import SEKit
+@testable import SEKitSignal
 
 /// Helpers for catalogue tests: a sine WAV and sample records.
 enum CatalogTestSupport {

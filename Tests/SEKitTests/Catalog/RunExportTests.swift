@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// `runs export`: the flat run table and the per-clip rows, read back by pandas.
 @Suite(.enabled(if: Fixtures.available && PythonReference.available, "needs ../shared/fixtures and run through scripts/test.sh"))

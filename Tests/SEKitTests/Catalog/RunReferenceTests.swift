@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// A command killed and run again leaves failed (or abandoned) attempts beside its finished run:
 /// its name still resolves to the finished run, and a re-run with another `--jobs` marks its

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 @Suite struct SHA256Tests {
     /// FIPS 180-4 examples (NIST CSRC "SHA256.pdf") and the empty string.

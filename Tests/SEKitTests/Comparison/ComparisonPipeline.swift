@@ -1,5 +1,6 @@
 import Foundation
 @testable import SEKit
+@testable import SEKitSignal
 
 /// A catalogue made by the real pipeline for the comparison tests: 36 clips mixed from the
 /// fixtures' speech and noise (SNR -5, 0, 5 dB; train and test splits), the oracle ratio mask
@@ -26,15 +27,16 @@ final class ComparisonPipeline: Sendable {
         options.split = try SplitSpec(parsing: "train=0.5,test=0.5")
         let corpus = folder.file("corpus")
         let context = RunContext(catalog: catalog, commandLine: ["sekit", "mix"])
-        let (_, mix) = try MixJob.run(options: options, inputs: MixInputs(speech: speech, noise: noise), output: corpus,
-                                      jobs: 2, params: [:], context: context)
+        var request = MixJob.Request(options: options, inputs: MixInputs(speech: speech, noise: noise), output: corpus)
+        request.jobs = 2
+        let (_, mix) = try MixJob.run(request, context: context)
         mixRun = mix.id!
         var features = FeatureExportOptions()
         features.targets = [.irm]
-        _ = try FeatureExport.export(corpus: corpus, output: folder.file("f.h5"), options: features,
+        _ = try FeaturesJob.run(.init(corpus: corpus, output: folder.file("f.h5"), options: features),
                                      context: RunContext(catalog: catalog, commandLine: ["sekit", "features"]))
-        _ = try FeatureSynthesis.synthesize(features: folder.file("f.h5"), predictions: nil, dataset: "irm", corpus: corpus,
-                                            output: folder.file("oracle"), options: .init(),
+        _ = try SynthesizeJob.run(.init(features: folder.file("f.h5"), predictions: nil, dataset: "irm", corpus: corpus,
+                                            output: folder.file("oracle"), options: .init()),
                                             context: RunContext(catalog: catalog, commandLine: ["sekit", "synthesize"]))
         let metrics: [Metric] = [.snr, .sisdr, .stoi]
         for (name, enhanced, split) in [("noisy", nil, nil), ("oracle-irm", folder.file("oracle"), nil),

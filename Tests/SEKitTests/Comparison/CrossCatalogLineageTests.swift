@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// A corpus mixed into catalogue A and scored into catalogue B: B's score run is recognised as
 /// scoring A's corpus (by the mix run the corpus records), before and after B is merged into A,
@@ -13,8 +14,9 @@ struct CrossCatalogLineageTests {
         var options = MixOptions()
         options.count = clips; options.seconds = 1; options.snrDB = .list([0, 5]); options.seed = seed
         let inputs = MixInputs(speech: [Fixtures.url("speech").path], noise: [Fixtures.url("noise/running_tap.wav").path])
-        let (_, mix) = try MixJob.run(options: options, inputs: inputs, output: corpus, jobs: 2, params: [:],
-                                      context: RunContext(catalog: catalog, commandLine: ["sekit", "mix"]))
+        var request = MixJob.Request(options: options, inputs: inputs, output: corpus)
+        request.jobs = 2
+        let (_, mix) = try MixJob.run(request, context: RunContext(catalog: catalog, commandLine: ["sekit", "mix"]))
         return try #require(mix.id)
     }
 
@@ -67,7 +69,7 @@ struct CrossCatalogLineageTests {
         let inB = RunContext(catalog: b, commandLine: ["sekit", "enhance"])
         let request = EnhanceJob.Request(method: .oracle(.irm), source: .corpus(corpus, split: nil), output: folder.file("irm"))
         let enhanced = try #require(try EnhanceJob.run(request, context: inB).run.id)
-        let features = try #require(try FeatureExport.export(corpus: corpus, output: folder.file("f.h5"), options: FeatureExportOptions(),
+        let features = try #require(try FeaturesJob.run(.init(corpus: corpus, output: folder.file("f.h5"), options: FeatureExportOptions()),
                                                              context: RunContext(catalog: b, commandLine: ["sekit", "features"])).run.id)
         for run in [enhanced, features] {
             #expect(try b.paramValues(of: run)["corpus_mix_runs"] == mixRun.rawValue)

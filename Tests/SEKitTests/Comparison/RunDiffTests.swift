@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// `runs diff`, `best` and `leaderboard` on a real pipeline: a corpus mixed from the fixtures'
 /// speech and noise, the oracle ratio mask resynthesised, both scored into one catalogue. The

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// The blockwise convolution of Float input gives the whole-signal convolution's values, bit for bit.
 @Suite struct ConvolutionSegmentTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 @Suite struct STFTTests {
     func testSignal(_ n: Int) -> [Float] {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// STFT parameters that would give features that cannot be resynthesised are refused up front.
 @Suite struct STFTValidationTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// Every blind method, with both noise estimates, on real speech mixed with real noise at 0 and
 /// 5 dB raises segmental SNR (Loizou's comp_snr.m, ``SegmentalSNR``) over the noisy input; MCRA

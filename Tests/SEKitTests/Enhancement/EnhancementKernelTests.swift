@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// The per-frame kernels (C, four bins at a time) against plain transcriptions, bin by bin, for bin
 /// counts with and without a partial last block: the decision-directed frame in both of its builds,

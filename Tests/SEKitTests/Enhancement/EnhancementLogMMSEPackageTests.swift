@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// `logmmse` against the `logmmse` PyPI package 1.5 (a NumPy port of Loizou's logmmse.m) run live
 /// on real noisy speech, within 1e-4 of the reference output's peak.

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// Properties of the blind enhancers that need no fixtures: lengths, determinism, edge cases,
 /// parameter checks and records.

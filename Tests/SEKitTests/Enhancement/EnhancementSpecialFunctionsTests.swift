@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// The approximations of the decision-directed kernel (``DecisionDirectedKernel/Function``) and
 /// the Ephraim–Malah gains against SciPy (`exp1`, `i0e`, `i1e`, `hyp1f1`), over the ranges the

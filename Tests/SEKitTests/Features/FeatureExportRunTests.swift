@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// `sekit features` as a recorded run: the file is recorded before it takes its final name, and
 /// temporary files of killed writers are removed.
@@ -15,7 +16,7 @@ import Testing
         let stale = folder.file(".f.h5.tmp-4194301")
         try Data(count: 1 << 20).write(to: stale)
         let catalog = try Catalog.open(at: folder.file("catalog.sqlite"))
-        let (result, run) = try FeatureExport.export(corpus: corpus, output: output, options: FeatureExportOptions(),
+        let (result, run) = try FeaturesJob.run(.init(corpus: corpus, output: output, options: FeatureExportOptions()),
                                                      context: RunContext(catalog: catalog, commandLine: ["sekit", "features"]))
         #expect(result.clips == 3)
         #expect(!FileManager.default.fileExists(atPath: stale.path), "a killed writer's temporary file is removed")

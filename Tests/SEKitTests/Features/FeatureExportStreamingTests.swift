@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// Long clips are exported a block of frames at a time: the file is the same, byte for byte, as
 /// when every clip's streams are made whole (statistics included).

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// A merged feature file whose shard is missing or replaced: `FeatureFileCheck` (sekit features
 /// check) names every mapping onto it, and the reader refuses the file instead of reading zeros.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// Files written by the Swift writer, read by h5py, `experiments/python/sekit_dataset.py` and `h5dump`.
 @Suite struct FeatureFileInteropTests {

@@ -1,5 +1,6 @@
 import Foundation
 @testable import SEKit
+@testable import SEKitSignal
 
 /// Synthetic clips for feature-file tests: deterministic pseudo-random values per stream.
 enum FeatureFileSample {

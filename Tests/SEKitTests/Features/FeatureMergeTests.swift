@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// `sekit features --shard i/N` and `sekit features merge` on a corpus of real speech (mixed in
 /// two shards itself): the virtual merge reads as the unsharded export, `--copy` is its bytes.

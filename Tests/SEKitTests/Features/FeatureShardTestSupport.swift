@@ -1,5 +1,6 @@
 import Foundation
 @testable import SEKit
+@testable import SEKitSignal
 
 /// A small corpus of real speech mixed in two shards into one folder, exported whole and in
 /// shards, for the tests of `features --shard` and `features merge`.
@@ -33,13 +34,13 @@ struct ShardedExport {
         let catalog = catalogued ? try Catalog.open(at: folder.file("catalog.sqlite")) : nil
         let context = RunContext(catalog: catalog, commandLine: ["sekit", "features"])
         let whole = folder.file("whole.h5")
-        _ = try FeatureExport.export(corpus: corpus, output: whole, options: options, context: context)
+        _ = try FeaturesJob.run(.init(corpus: corpus, output: whole, options: options), context: context)
         var shards: [URL] = [], runs: [RunID] = []
         for index in 1...count {
             var sharded = options
             sharded.shard = Shard(index: index, count: count)
             let url = folder.file(shardName(index, count))
-            let (_, run) = try FeatureExport.export(corpus: corpus, output: url, options: sharded, context: context)
+            let (_, run) = try FeaturesJob.run(.init(corpus: corpus, output: url, options: sharded), context: context)
             shards.append(url)
             if let id = run.id { runs.append(id) }
         }

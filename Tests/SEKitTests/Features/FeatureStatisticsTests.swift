@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 @Suite struct FeatureStatisticsTests {
     /// `frames × bins` values `offset + scale × N(0,1)`-ish (sum of uniforms), deterministic.

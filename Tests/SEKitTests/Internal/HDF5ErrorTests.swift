@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 @Suite struct HDF5ErrorTests {
     /// A failed libhdf5 call throws ``HDF5Error`` naming the file, the call and HDF5's explanation;

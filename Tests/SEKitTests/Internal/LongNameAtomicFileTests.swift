@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// A valid file name of up to 255 bytes is written atomically although its temporary name adds a
 /// suffix (issue 26, item 22: names over about 220 bytes failed on the temporary name).

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// libopus called directly (``OpusMemoryCodec``) against libsndfile's Ogg Opus round trip, on real
 /// speech: bit-identical at complexity 10, and really coding (differently) at lower complexities.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// One writer per output: a second writer is refused at once, naming who holds it.
 @Suite struct OutputLockTests {
@@ -64,11 +65,10 @@ import Testing
         let features = folder.file("f.h5"), csv = folder.file("scores.csv"), out = folder.file("enhanced")
         let held = try [features, csv, out].map { try OutputLock(output: $0.path, lockFile: OutputLock.lockFile(besideFile: $0)) }
         #expect(throws: OutputLock.Busy.self) {
-            try FeatureExport.export(corpus: folder.url, output: features, options: FeatureExportOptions(), context: .unrecorded)
+            try FeaturesJob.run(.init(corpus: folder.url, output: features, options: FeatureExportOptions()), context: .unrecorded)
         }
         #expect(throws: OutputLock.Busy.self) {
-            try FeatureSynthesis.synthesize(features: features, predictions: nil, dataset: "irm", corpus: nil, output: out,
-                                            options: .init(), context: .unrecorded)
+            try SynthesizeJob.run(.init(features: features, dataset: "irm", output: out), context: .unrecorded)
         }
         try FileManager.default.createDirectory(at: folder.file("ref"), withIntermediateDirectories: true)
         var request = ScoreJob.Request(pairing: .folders(reference: folder.file("ref"), enhanced: folder.file("ref"), noisy: nil),

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// The SSE2 16-bit kernels against plain Swift definitions, on values that hit every rounding
 /// and saturation case (ties, exact steps, both clipping edges, -32768 codes).

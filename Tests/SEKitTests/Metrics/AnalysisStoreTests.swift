@@ -1,5 +1,6 @@
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// Analyses shared between metrics are made once per name and type.
 @Suite struct AnalysisStoreTests {

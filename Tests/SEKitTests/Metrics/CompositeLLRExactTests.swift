@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// The composite's LLR (no per-frame limit) on frames of digital silence, against exact rational
 /// arithmetic. The clean signal is Loizou's fixture sentence padded with zeros, as the mixer pads

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// fwSNRseg, LLR, WSS and CD against the values of Loizou's MATLAB comp_fwseg.m, comp_llr.m,
 /// comp_wss.m and comp_cep.m in ../shared/fixtures/metrics/results.mat (see the fixtures README).

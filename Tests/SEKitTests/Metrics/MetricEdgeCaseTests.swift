@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// What metrics cannot score is an error naming the metric and the reason, never a number.
 @Suite struct MetricEdgeCaseTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// Metrics against the published reference values in ../shared/fixtures/README.md.
 @Suite(.enabled(if: Fixtures.available, "needs ../shared/fixtures"))

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// Metrics read signals as Float (as the scorer holds them) or Double and promote each sample to
 /// Double where they compute: a Float signal scores exactly as its Double widening, bit for bit.

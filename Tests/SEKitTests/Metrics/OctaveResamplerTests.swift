@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// The polyphase resampler against the textbook definition of scipy's `resample_poly` (upsample
 /// by inserting zeros, filter with up·h, keep every down-th sample from resample_poly's offset),

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// PESQ through the `pesq` package in the worker equals the package called directly, bit for bit,
 /// and the published values of the fixtures.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// STOI and ESTOI against pystoi 0.4.1 run live, on real speech with real noise at several SNRs
 /// and sample rates.

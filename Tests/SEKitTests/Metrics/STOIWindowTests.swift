@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// STOI analyses a signal a window of its 10 kHz samples at a time (so an hour-long signal never
 /// exists in Double): the size of the windows and of the resampler's pieces changes no value.

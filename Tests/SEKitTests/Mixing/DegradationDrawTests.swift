@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// Which degradations a clip draws, and the options' checks (no audio involved).
 @Suite struct DegradationDrawTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// The degradation stages on real fixture speech and noise, checked from the written files: band
 /// limits, codec alignment and quality, packet loss, clipping distortion, and determinism.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// Reverberation targets, clipping policies, band-limiting and clip-length modes, checked from
 /// the written files of real fixture mixes.

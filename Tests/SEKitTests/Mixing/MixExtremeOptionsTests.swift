@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// Options that push a signal below what the output format holds give per-clip failures with the
 /// reason, never an infinite or NaN figure in the manifest; and a mix asked into a folder holding

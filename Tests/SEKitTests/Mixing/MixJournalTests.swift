@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 @Suite struct MixJournalTests {
     static func record(_ index: Int, clipID: String? = nil) -> MixManifestRecord {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// The output folder of a mix: never inside an input, never holding inputs, never a folder that
 /// sekit mix did not make (unless asked to overwrite, and then only its own outputs go).

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 @Suite struct MixPlanningTests {
     @Test func valueSpecsParseListsAndRanges() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// End-to-end mixes of real fixture speech and noise, checked from the written files.
 @Suite(.enabled(if: Fixtures.available, "needs ../shared/fixtures"))

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// The mixer's signal helpers that work a block at a time give the whole-signal values, bit for bit.
 @Suite struct MixSignalsTests {

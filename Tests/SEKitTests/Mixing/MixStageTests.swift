@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// The mixer's stage pipeline: stages added later draw from their own streams, so the corpora
 /// existing options and seeds produce do not change.

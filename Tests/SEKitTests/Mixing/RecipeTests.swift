@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// Every shipped recipe parses with the same parser as the command line (a misspelt key or a bad
 /// value fails here, not on a user's cluster).

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// Issue 26 items 4 and 16: `--max-seconds` beyond any file, a one-sample file and a silent file.
 @Suite struct PlotEdgeCaseTests {
@@ -12,7 +13,7 @@ import Testing
 
     @Test func aSpanLongerThanIntCanCountKeepsTheWholeFile() throws {
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
-        var request = PlotRequest(files: [try write((0..<16000).map { Float(sin(Double($0) / 10)) * 0.3 }, "a.wav", in: folder)],
+        var request = PlotJob.Request(files: [try write((0..<16000).map { Float(sin(Double($0) / 10)) * 0.3 }, "a.wav", in: folder)],
                                   output: folder.file("a.png"))
         request.maxSeconds = 1e15
         let (_, outcome) = try PlotJob.render(request)
@@ -38,7 +39,7 @@ import Testing
     /// A silent file is drawn on the scale ending at 0 dB, not on −280…−200 dB.
     @Test func aSilentFileIsDrawnOnAScaleEndingAtZeroDB() throws {
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
-        var request = PlotRequest(files: [try write([Float](repeating: 0, count: 16000), "silent.wav", in: folder)],
+        var request = PlotJob.Request(files: [try write([Float](repeating: 0, count: 16000), "silent.wav", in: folder)],
                                   output: folder.file("s.svg"))
         request.kind = .both
         let svg = String(decoding: try PlotJob.render(request).data, as: UTF8.self)

@@ -4,6 +4,7 @@ import FoundationXML
 #endif
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// `sekit plot`'s figures: PNGs decoded back (size, every panel drawn), SVGs parsed as XML, the
 /// levels they show checked on signals whose levels are known, and bad input named.
@@ -39,11 +40,11 @@ import Testing
         var noise = SplitMix64(seed: 3)
         let noisy = Self.sine(hz: 440, amplitude: 0.3, seconds: 2).map { $0 + Float(noise.nextUnitInterval() - 0.5) * 0.1 }
         let clean = Self.sine(hz: 440, amplitude: 0.3, seconds: 2)
-        var request = PlotRequest(files: [try write(noisy, "noisy.wav", in: folder), try write(clean, "clean.wav", in: folder)],
+        var request = PlotJob.Request(files: [try write(noisy, "noisy.wav", in: folder), try write(clean, "clean.wav", in: folder)],
                                   output: folder.file("fig.png"))
         request.kind = .both
         request.title = "noisy and clean"
-        let outcome = try PlotJob.plot(request)
+        let outcome = try PlotJob.run(request)
         #expect(outcome.panels == 4)
         let png = try PNGCodec.decode(try Data(contentsOf: folder.file("fig.png")))
         #expect(png.width == 1200 && png.width == outcome.widthPixels && png.height == outcome.heightPixels)
@@ -73,9 +74,9 @@ import Testing
 
     @Test func anSVGIsWellFormedWithTextAndImages() throws {
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
-        var request = PlotRequest(files: [try write(Self.sine(hz: 300, amplitude: 0.2), "a & b.wav", in: folder)], output: folder.file("fig.svg"))
+        var request = PlotJob.Request(files: [try write(Self.sine(hz: 300, amplitude: 0.2), "a & b.wav", in: folder)], output: folder.file("fig.svg"))
         request.labels = ["a <noisy>"]
-        _ = try PlotJob.plot(request)
+        _ = try PlotJob.run(request)
         final class Counter: NSObject, XMLParserDelegate {
             var elements: [String: Int] = [:], text = ""
             func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
@@ -96,23 +97,23 @@ import Testing
         let a = try write(Self.sine(hz: 300, amplitude: 0.2, seconds: 1), "a.wav", in: folder)
         let longer = try write(Self.sine(hz: 300, amplitude: 0.2, seconds: 1.5), "b.wav", in: folder)
         let other = try write(Self.sine(hz: 300, amplitude: 0.2, seconds: 1), "c.wav", in: folder, rate: 8000)
-        #expect { try PlotJob.plot(PlotRequest(files: [a, longer], output: folder.file("x.png"))) } throws: {
+        #expect { try PlotJob.run(PlotJob.Request(files: [a, longer], output: folder.file("x.png"))) } throws: {
             "\($0)".hasPrefix(longer.path) && "\($0)".contains("--max-seconds")
         }
-        #expect { try PlotJob.plot(PlotRequest(files: [a, other], output: folder.file("x.png"))) } throws: {
+        #expect { try PlotJob.run(PlotJob.Request(files: [a, other], output: folder.file("x.png"))) } throws: {
             "\($0)".hasPrefix(other.path) && "\($0)".contains("8000 Hz")
         }
-        var cropped = PlotRequest(files: [a, longer, other], output: folder.file("x.png"))
+        var cropped = PlotJob.Request(files: [a, longer, other], output: folder.file("x.png"))
         cropped.maxSeconds = 1.2
-        let outcome = try PlotJob.plot(cropped)
+        let outcome = try PlotJob.run(cropped)
         #expect(abs(outcome.seconds - 1.2) < 1e-9)
-        #expect { try PlotJob.plot(PlotRequest(files: [a], output: folder.file("x.jpg"))) } throws: { "\($0)".contains("must end in .png or .svg") }
-        #expect { try PlotJob.plot(PlotRequest(files: [folder.file("missing.wav")], output: folder.file("x.png"))) } throws: {
+        #expect { try PlotJob.run(PlotJob.Request(files: [a], output: folder.file("x.jpg"))) } throws: { "\($0)".contains("must end in .png or .svg") }
+        #expect { try PlotJob.run(PlotJob.Request(files: [folder.file("missing.wav")], output: folder.file("x.png"))) } throws: {
             "\($0)".hasPrefix(folder.file("missing.wav").path)
         }
-        var labelled = PlotRequest(files: [a], output: folder.file("x.png"))
+        var labelled = PlotJob.Request(files: [a], output: folder.file("x.png"))
         labelled.labels = ["one", "two"]
-        #expect { try PlotJob.plot(labelled) } throws: { "\($0)".contains("2 labels for 1 files") }
+        #expect { try PlotJob.run(labelled) } throws: { "\($0)".contains("2 labels for 1 files") }
     }
 
     @Test func theFontDrawsLettersDigitsAndLabelPunctuation() {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// Helpers for the metrics computed by reference implementations in SEKit's Python worker.
 enum PythonMetricReference {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// A Python metric worker that never answers ends the scoring with a named error within its
 /// timeouts (``PythonWorkerTimeouts``), instead of hanging: a real worker process

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// The leaderboard's renderings: LaTeX that pdflatex compiles with booktabs, Markdown with bold
 /// best values, CSV columns.

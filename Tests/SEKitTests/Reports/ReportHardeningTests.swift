@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// A corpus of 30 clips at SNRs drawn from −5…15 dB (bucketed to 5 dB bands in the aggregates),
 /// scored three times: `noisy` (the noisy input), `identity` (the noisy input as the "enhanced"
@@ -20,8 +21,10 @@ final class UpperBoundPipeline: Sendable {
         var options = MixOptions()
         options.count = 30; options.seconds = 1; options.snrDB = .uniform(low: -5, high: 15); options.seed = 5
         corpus = folder.file("corpus")
-        _ = try MixJob.run(options: options, inputs: MixInputs(speech: speech, noise: [Fixtures.url("noise/running_tap.wav").path]),
-                           output: corpus, jobs: 2, params: [:], context: RunContext(catalog: catalog, commandLine: ["sekit", "mix"]))
+        var mix = MixJob.Request(options: options, inputs: MixInputs(speech: speech, noise: [Fixtures.url("noise/running_tap.wav").path]),
+                                 output: corpus)
+        mix.jobs = 2
+        _ = try MixJob.run(mix, context: RunContext(catalog: catalog, commandLine: ["sekit", "mix"]))
         for (name, enhanced) in [("noisy", nil), ("identity", corpus.appendingPathComponent("noisy")),
                                  ("perfect", corpus.appendingPathComponent("clean"))] as [(String, URL?)] {
             var request = ScoreJob.Request(pairing: .corpus(corpus, enhanced: enhanced, split: nil), metrics: [.snr, .stoi],

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// Issue 26 items 14 and 18: the interval of a one-clip mean is undefined and said so in every
 /// format; the leaderboard treats means equal at its printed precision as ties.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// The one run lifecycle and its status policy.
 @Suite struct RecordedRunTests {

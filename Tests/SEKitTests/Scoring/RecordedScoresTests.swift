@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// A recorded score run is read back in scoring order (corpus clip index, clips without a `clips`
 /// row last by id) from its rows in primary-key order, and its aggregates are recomputed from the

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 @Suite struct ScoreSummaryTests {
     /// A scored clip: `stoi` of the enhanced output and, when given, of the noisy input.

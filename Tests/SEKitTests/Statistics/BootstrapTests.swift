@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 @Suite struct BootstrapTests {
     /// 200 clips × 5 metrics of per-clip differences, some columns shifted.

@@ -1,5 +1,6 @@
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// What the rank tests do where scipy returns NaN, raises, or where the input is not data.
 @Suite struct RankTestEdgeCaseTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// The Wilcoxon signed-rank and Mann-Whitney U tests against `scipy.stats.wilcoxon(d)` and
 /// `scipy.stats.mannwhitneyu(x, y)` with all their defaults (scipy 1.17), one Python process per

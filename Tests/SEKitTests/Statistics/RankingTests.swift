@@ -1,5 +1,6 @@
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 @Suite struct RankingTests {
     @Test func denseRanksShareEqualValuesAndSkipNothing() {

@@ -1,5 +1,6 @@
 import Foundation
 @testable import SEKit
+@testable import SEKitSignal
 
 /// Deterministic samples for the statistics tests, from SEKit's SplitMix64.
 struct SampleSource {

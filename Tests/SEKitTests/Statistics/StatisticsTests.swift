@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 @Suite struct StatisticsTests {
     /// `n` deterministic, unevenly spread values around `offset` (a SplitMix64 stream).

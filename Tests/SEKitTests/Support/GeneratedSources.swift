@@ -1,5 +1,6 @@
 import Foundation
 @testable import SEKit
+@testable import SEKitSignal
 
 /// Small generated speech and noise sources for mix tests that need no real recordings.
 enum GeneratedSources {

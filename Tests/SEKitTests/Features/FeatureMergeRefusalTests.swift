@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitSignal
 
 /// `sekit features merge` refuses shards that do not belong together, naming the file, and
 /// writes nothing.
 @Suite(.enabled(if: Fixtures.available, "needs ../shared/fixtures"))
-struct FeatureMergeErrorTests {
+struct FeatureMergeRefusalTests {
     /// Runs a virtual merge of `shards` into `folder/out.h5` and returns its error.
     func refusal(_ shards: [URL], in export: ShardedExport, overwrite: Bool = false) throws -> Error {
         var options = FeatureMerge.Options()
@@ -40,13 +41,13 @@ struct FeatureMergeErrorTests {
         let text = export.folder.file("notes.h5")
         try Data("not HDF5\n".utf8).write(to: text)
         let notHDF5 = "\(try refusal([s1, text, s3], in: export))"
-        #expect(notHDF5.hasPrefix("\(text.path): not a SEKit feature file (HDF5): H5Fopen failed"), "\(notHDF5)")
+        #expect(notHDF5.hasPrefix("\(text.path): not a SEKit feature file: H5Fopen failed"), "\(notHDF5)")
         let unsharded = "\(try refusal([s1, export.whole, s3], in: export))"
         #expect(unsharded.hasPrefix("\(export.whole.path): not a shard") && unsharded.contains("unsharded"), "\(unsharded)")
-        #expect(try refusal([s1, s2, s3, s2], in: export) as? FeatureMergeError == .sameFileTwice(path: s2.path))
+        #expect(try refusal([s1, s2, s3, s2], in: export) as? FeatureFileError == .sameFileTwice(path: s2.path))
         let again = export.folder.file("again.h5")
         try fm.copyItem(at: s2, to: again)
-        #expect(try refusal([s1, s2, again, s3], in: export) as? FeatureMergeError
+        #expect(try refusal([s1, s2, again, s3], in: export) as? FeatureFileError
                 == .duplicateShard(path: again.path, other: s2.path, shard: "2/3"))
         let missing = "\(try refusal([s3, s1], in: export))"
         #expect(missing == "missing shard 2/3 (given: 1/3, 3/3)", "\(missing)")
@@ -98,7 +99,7 @@ struct FeatureMergeErrorTests {
             _ = try FeatureMerge.run(output: export.shards[0], shards: export.shards, options: options)
             Issue.record("a shard was overwritten by its merge")
         } catch {
-            #expect(error as? FeatureMergeError == .outputIsAShard(path: export.shards[0].path))
+            #expect(error as? FeatureFileError == .outputIsAShard(path: export.shards[0].path))
         }
     }
 }

@@ -1,14 +1,31 @@
 import Foundation
 
-extension FeatureExport {
-    /// What `sekit features` does: exports the corpus to `output` (see `run(corpus:output:options:mixRunID:featuresRunID:progress:)`)
-    /// and records a `features` run (parent: the corpus's mix run when it is in the same
-    /// catalogue) with every parameter, the clip and frame counts, and the file as an artifact
+/// `sekit features` as one library entry point: the export (``FeatureExport``) with its output
+/// claimed and its catalogue run.
+public enum FeaturesJob {
+    /// What to export, where, and how.
+    public struct Request: Sendable {
+        /// The mixed corpus folder.
+        public var corpus: URL
+        /// The HDF5 file to write.
+        public var output: URL
+        /// STFT, feature, targets, split, storage and shard options.
+        public var options: FeatureExportOptions
+
+        public init(corpus: URL, output: URL, options: FeatureExportOptions = FeatureExportOptions()) {
+            self.corpus = corpus; self.output = output; self.options = options
+        }
+    }
+
+    /// Exports the request's corpus to its output (see ``FeatureExport``) and records a `features`
+    /// run (parent: the corpus's mix run when it is in the same catalogue) with every parameter,
+    /// the clip and frame counts, and the file as an artifact
     /// (`features-hdf5`, SHA-256). A failed export leaves no file and a `failed` run.
     /// - Throws: ``FeatureFileError/outputExists(path:)`` before anything is recorded when the
     ///   output exists and `options.overwrite` is false; everything `run` throws.
-    public static func export(corpus: URL, output: URL, options: FeatureExportOptions, context: RunContext,
-                              progress: @escaping ProgressHandler = { _, _ in }) throws -> (result: FeatureExportResult, run: RecordedRun) {
+    public static func run(_ request: Request, context: RunContext,
+                           progress: @escaping ProgressHandler = { _, _ in }) throws -> (result: FeatureExportResult, run: RecordedRun) {
+        let (corpus, output, options) = (request.corpus, request.output, request.options)
         let lock = try OutputLock(output: output.path, lockFile: OutputLock.lockFile(besideFile: output))
         defer { withExtendedLifetime(lock) {} }
         // Temporary files of this output left by a killed writer.
@@ -25,6 +42,7 @@ extension FeatureExport {
             "targets": options.targets.map(\.rawValue).joined(separator: ","), "lc_db": "\(options.lcDB)",
             "dtype": options.dtype.rawValue, "compression": options.compression.description, "shard": options.shard.description]
             .merging(lineage.params(recorded: context.catalog != nil)) { old, _ in old }
+            .merging(options.statisticsFrom.map { ["stats_from": $0.standardizedFileURL.path] } ?? [:]) { old, _ in old }
         let run = try RecordedRun.begin(context, kind: .features, name: output.lastPathComponent, params: params,
                                         parent: lineage.parent)
         let result = try run.failing {

@@ -16,6 +16,8 @@ public enum AtomicFile {
         public let path: String
         public let reason: String
         public var description: String { "\(path): \(reason)" }
+
+        package init(path: String, reason: String) { self.path = path; self.reason = reason }
     }
 
     private static let counter = Counter()
@@ -76,7 +78,7 @@ public enum AtomicFile {
     /// The output's name as it appears in its temporary name: the name itself, or, for a name
     /// longer than ``longestWholeName`` bytes, its beginning (whole characters), `~` and the FNV-1a
     /// hash of the whole name, so that the temporary name of a long but valid name is valid too.
-    static func temporaryStem(_ name: String) -> String {
+    package static func temporaryStem(_ name: String) -> String {
         guard name.utf8.count > longestWholeName else { return name }
         var stem = "", bytes = 0
         for character in name {

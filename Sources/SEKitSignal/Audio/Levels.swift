@@ -51,7 +51,7 @@ public enum Levels {
     }
 
     /// Samples with |x| ≥ `threshold`.
-    static func count(atOrAbove threshold: Float, in p: UnsafeBufferPointer<Float>) -> Int {
+    package static func count(atOrAbove threshold: Float, in p: UnsafeBufferPointer<Float>) -> Int {
         var n = 0
         for v in p where abs(v) >= threshold { n += 1 }
         return n

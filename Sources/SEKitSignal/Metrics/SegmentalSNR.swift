@@ -9,7 +9,7 @@ public enum SegmentalSNR {
     static let minimumDB = -10.0, maximumDB = 35.0
 
     /// segSNR of a comparison, computed once per comparison (shared by `segsnr` and the composite).
-    static func compute(_ comparison: MetricComparison) throws -> Double {
+    package static func compute(_ comparison: MetricComparison) throws -> Double {
         try comparison.analysis("segsnr") {
             try compute(reference: comparison.reference.samples, processed: comparison.processed, sampleRate: comparison.sampleRate)
         }

@@ -9,11 +9,11 @@ import Foundation
 /// and FMA; ``hasAVX2FMA`` says whether to use them, and callers keep a portable Swift loop for
 /// the others. Results of those two paths differ only by rounding (FMA rounds once per tap), far
 /// below any tolerance SEKit tests to.
-enum VectorKernels {
+package enum VectorKernels {
     /// Whether the kernels are used: the CPU and OS support AVX2 and FMA (checked once per
     /// process) and `SEKIT_PORTABLE_KERNELS` is not set to 1 (set it to get the numbers a
     /// machine without AVX2 gets, bit for bit, or to time the portable loops).
-    static let hasAVX2FMA = sekit_cpu_has_avx2_fma() != 0 && ProcessInfo.processInfo.environment["SEKIT_PORTABLE_KERNELS"] != "1"
+    package static let hasAVX2FMA = sekit_cpu_has_avx2_fma() != 0 && ProcessInfo.processInfo.environment["SEKIT_PORTABLE_KERNELS"] != "1"
 
     /// Σ a[t]·b[t], t < count (a multiple of 4), in four lane sums combined as (s0 + s2) + (s1 + s3).
     /// Only when ``hasAVX2FMA``.
@@ -34,16 +34,21 @@ enum VectorKernels {
 
 extension VectorKernels {
     /// The noisy stem of a 16-bit mix and the exact energies of the three stems.
-    struct PCM16Mix {
+    package struct PCM16Mix {
         /// Samples where speech + noise left the 16-bit range (saturated in `noisy`).
-        var saturated: Int
+        package var saturated: Int
         /// Σ code² of speech, noise and noisy (exact).
-        var speechEnergy: UInt64, noiseEnergy: UInt64, noisyEnergy: UInt64
+        package var speechEnergy: UInt64, noiseEnergy: UInt64, noisyEnergy: UInt64
+
+        package init(saturated: Int, speechEnergy: UInt64, noiseEnergy: UInt64, noisyEnergy: UInt64) {
+            self.saturated = saturated
+            self.speechEnergy = speechEnergy; self.noiseEnergy = noiseEnergy; self.noisyEnergy = noisyEnergy
+        }
     }
 
     /// noisy[i] = speech[i] + noise[i] saturated to 16 bits, for every i, with the sums of squares
     /// of all three (SSE2). The three buffers have the same count.
-    static func mixPCM16(speech: UnsafeBufferPointer<Int16>, noise: UnsafeBufferPointer<Int16>,
+    package static func mixPCM16(speech: UnsafeBufferPointer<Int16>, noise: UnsafeBufferPointer<Int16>,
                          into noisy: UnsafeMutableBufferPointer<Int16>) -> PCM16Mix {
         precondition(speech.count == noise.count && noise.count == noisy.count, "mixPCM16: lengths differ")
         guard let s = speech.baseAddress, let n = noise.baseAddress, let y = noisy.baseAddress else {

@@ -25,7 +25,7 @@ public struct AudioFileReport: Sendable, Codable, Equatable {
     /// Mean sample value.
     public var dcOffset: Double
 
-    enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case path, format, encoding, sampleRate = "sample_rate", channels, frames, durationSeconds = "duration_seconds"
         case peakDBFS = "peak_dbfs", rmsDBFS = "rms_dbfs", activeLevelDBFS = "active_level_dbfs", activeRatio = "active_ratio"
         case lufs, clippedRatio = "clipped_ratio", dcOffset = "dc_offset"

@@ -3,13 +3,13 @@ import Foundation
 extension STOI {
     /// What STOI needs of the reference alone: its length at 10 kHz, which of its frames are kept
     /// (within 40 dB of the loudest), and its band envelopes after silence removal.
-    struct ReferenceAnalysis: Sendable {
+    package struct ReferenceAnalysis: Sendable {
         /// Length of the reference at 10 kHz.
-        let count10k: Int
+        package let count10k: Int
         /// Start frames (hop 128 at 10 kHz) kept by silence removal, in order.
-        let kept: [Int]
+        package let kept: [Int]
         /// Band envelopes of the reference, `lanes` values per STFT frame.
-        let bands: [Double]
+        package let bands: [Double]
     }
 
     /// Resamples the reference to 10 kHz a window at a time, finds its kept frames (pystoi's
@@ -17,7 +17,8 @@ extension STOI {
     /// of the loudest), and computes its band envelopes (``keptFrameBands(_:kept:held:workspace:)``).
     /// A reference whose frames fit in one window is resampled once; a longer one is resampled
     /// again for its kept frames, as the frame energies must all be known first.
-    static func referenceAnalysis<T: MetricSample>(_ x: UnsafeBufferPointer<T>, sampleRate fs: Int, workspace ws: Workspace) -> ReferenceAnalysis {
+    package static func referenceAnalysis<T: MetricSample>(_ x: UnsafeBufferPointer<T>, sampleRate fs: Int,
+                                                           workspace ws: Workspace) -> ReferenceAnalysis {
         let signal = TenKilohertzSignal(samples: x, bank: ws.bank(forRate: fs))
         let n = signal.count, hop = frameLength / 2
         let frameCount = n > frameLength ? (n - frameLength - 1) / hop + 1 : 0
@@ -46,7 +47,7 @@ extension STOI {
 
     /// Band envelopes of the processed signal over the reference's kept frames (resampling only
     /// the samples inside them).
-    static func processedBands<T: MetricSample>(_ y: UnsafeBufferPointer<T>, reference: ReferenceAnalysis, sampleRate fs: Int,
+    package static func processedBands<T: MetricSample>(_ y: UnsafeBufferPointer<T>, reference: ReferenceAnalysis, sampleRate fs: Int,
                                                 workspace ws: Workspace) -> [Double] {
         guard !reference.kept.isEmpty else { return [] }
         return keptFrameBands(TenKilohertzSignal(samples: y, bank: ws.bank(forRate: fs)), kept: reference.kept, held: 0..<0, workspace: ws)

@@ -66,6 +66,10 @@ public struct Spectrogram: Sendable, Equatable {
     /// `frames · bins · 2` values.
     public var values: [Float]
 
+    package init(configuration: STFTConfiguration, frames: Int, values: [Float]) {
+        self.configuration = configuration; self.frames = frames; self.values = values
+    }
+
     /// |X|, `frames × bins` row-major.
     public func magnitude() -> [Float] {
         [Float](unsafeUninitializedCapacity: frames * bins) { out, count in

@@ -51,7 +51,7 @@ public enum WeightedSpectralSlope {
     }
 
     /// WSS of a comparison, computed once per comparison (shared by `wss` and the composite).
-    static func compute(_ comparison: MetricComparison) throws -> Double {
+    package static func compute(_ comparison: MetricComparison) throws -> Double {
         try comparison.analysis("wss") {
             try compute(reference: comparison.reference.samples, processed: comparison.processed, sampleRate: comparison.sampleRate)
         }

@@ -44,7 +44,7 @@ public enum MetricError: Error, Equatable, CustomStringConvertible, Sendable {
     }
 
     /// Checks equal lengths and finite samples.
-    static func checkPair<T: MetricSample>(_ reference: [T], _ processed: [T]) throws {
+    package static func checkPair<T: MetricSample>(_ reference: [T], _ processed: [T]) throws {
         guard reference.count == processed.count else {
             throw MetricError.lengthMismatch(reference: reference.count, processed: processed.count)
         }

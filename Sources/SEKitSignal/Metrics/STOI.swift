@@ -45,26 +45,9 @@ public enum STOI {
         return try value(analysis.bands, yBands, samples: reference.count, extended: extended)
     }
 
-    /// STOI or ESTOI of one comparison, with a worker's scratch state. The band envelopes are
-    /// kept on the comparison (so STOI and ESTOI of one pair analyse it once) and the reference's
-    /// analysis on the reference (so several comparisons against one reference resample it once).
-    static func compute(_ comparison: MetricComparison, extended: Bool, workspace: MetricWorkspace) throws -> Double {
-        let reference = comparison.reference, fs = reference.sampleRate
-        guard fs > 0 else { throw MetricError.invalidParameter(name: "sampleRate", value: "\(fs)", reason: "must be positive") }
-        let (xBands, yBands) = try comparison.analysis("stoi.bands") { () throws -> (x: [Double], y: [Double]) in
-            try MetricError.checkPair(reference.samples, comparison.processed)
-            let ws = workspace.stoi
-            let analysis = reference.analysis("stoi.reference") {
-                reference.samples.withUnsafeBufferPointer { referenceAnalysis($0, sampleRate: fs, workspace: ws) }
-            }
-            return (analysis.bands, comparison.processed.withUnsafeBufferPointer { processedBands($0, reference: analysis, sampleRate: fs, workspace: ws) })
-        }
-        return try value(xBands, yBands, samples: reference.samples.count, extended: extended)
-    }
-
     /// STOI or ESTOI from the band envelopes of a reference of `samples` samples and a processed signal.
     /// - Throws: ``MetricError/tooShort(metric:samples:reason:)`` when fewer than 30 frames remain.
-    static func value(_ xBands: [Double], _ yBands: [Double], samples: Int, extended: Bool) throws -> Double {
+    package static func value(_ xBands: [Double], _ yBands: [Double], samples: Int, extended: Bool) throws -> Double {
         let frames = xBands.count / lanes
         guard frames >= segmentFrames else {
             throw MetricError.tooShort(metric: extended ? "estoi" : "stoi", samples: samples,

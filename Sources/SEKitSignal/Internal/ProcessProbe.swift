@@ -5,10 +5,10 @@ import Darwin
 #endif
 
 /// Whether a process is alive, for telling a killed run from one still going.
-enum ProcessProbe {
+package enum ProcessProbe {
     /// True if a process with `pid` exists on this host (`kill(pid, 0)`; EPERM means it exists
     /// but belongs to another user).
-    static func isAlive(pid: Int) -> Bool {
+    package static func isAlive(pid: Int) -> Bool {
         guard pid > 0, pid <= Int(Int32.max) else { return false }
         if kill(pid_t(pid), 0) == 0 { return true }
         return errno == EPERM

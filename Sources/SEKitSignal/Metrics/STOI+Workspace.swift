@@ -5,7 +5,7 @@ extension STOI {
     /// that scoring many clips allocates (and page-faults) them once per worker rather than once
     /// per call. Their sizes do not depend on the signals' length: a signal is analysed a window
     /// of its 10 kHz samples at a time. Used by one thread at a time.
-    final class Workspace {
+    package final class Workspace {
         /// Samples at 10 kHz held at once (default 2¹⁹, 52 s): a reference of up to this length is
         /// resampled once; a longer one twice (for its frame energies, then for its kept frames).
         let windowCapacity: Int
@@ -25,7 +25,7 @@ extension STOI {
 
         /// - Parameters: windowCapacity (≥ 256) and resamplingPiece (≥ 1): small values only to test
         ///   that the windows do not change any value.
-        init(windowCapacity: Int = 1 << 19, resamplingPiece: Int = 1 << 16) {
+        package init(windowCapacity: Int = 1 << 19, resamplingPiece: Int = 1 << 16) {
             precondition(windowCapacity >= frameLength && resamplingPiece >= 1, "STOI.Workspace: sizes")
             self.windowCapacity = windowCapacity
             self.resamplingPiece = resamplingPiece

@@ -1,0 +1,6 @@
+extension PlotError: ParameterError {
+    public var invalidParameter: (name: String, value: String, reason: String)? {
+        if case let .invalidOption(name, value, reason) = self { return (name, value, reason) }
+        return nil
+    }
+}

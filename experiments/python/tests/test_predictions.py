@@ -139,13 +139,21 @@ class WritePredictionsTests(unittest.TestCase):
                 want = tensors[clip_id].detach().float().numpy()
                 np.testing.assert_array_equal(f["mask"][offset:offset + count], want)
 
-    def test_synthesize_reads_predictions_of_every_clip(self):
-        oracle = {str(c): irm for _, irm, c in (self.data[i] for i in range(len(self.data)))}
-        write_predictions(self.path, oracle, like=self.like)
-        out = os.path.join(self.folder, "enhanced")
+    def synthesize(self, predictions, name):
+        """The clip ids `sekit synthesize` writes from `predictions` written by write_predictions."""
+        write_predictions(self.path, predictions, like=self.like)
+        out = os.path.join(self.folder, name)
         support.sekit("synthesize", "--features", self.like, "--predictions", self.path, "--dataset", "mask",
                       "--kind", "mask", "--out", out)
-        self.assertEqual(sorted(os.path.basename(p)[:-4] for p in glob.glob(os.path.join(out, "*.wav"))), sorted(oracle))
+        return sorted(os.path.basename(p)[:-4] for p in glob.glob(os.path.join(out, "*.wav")))
+
+    def test_synthesize_reads_predictions_of_every_clip(self):
+        oracle = {str(c): irm for _, irm, c in (self.data[i] for i in range(len(self.data)))}
+        self.assertEqual(self.synthesize(oracle, "every"), sorted(oracle))
+
+    def test_synthesize_reads_predictions_of_some_clips(self):
+        chosen = {str(c): irm for _, irm, c in (self.data[i] for i in (20, 3, 11))}
+        self.assertEqual(self.synthesize(chosen, "some"), sorted(chosen))
 
 
 if __name__ == "__main__":

@@ -134,7 +134,7 @@ for name in noisy "${classical[@]}" "${oracles[@]}" oracle-irm-synth; do runs+=(
 cat >&2 <<EOF
 == demo: done. Where everything is:
   $out/corpus/            the noisy corpus (noisy/, clean/, noise/, manifest.jsonl; mix.json)
-  $out/features.h5        STFT features and the ideal ratio mask (read with experiments/python/sekit_dataset.py)
+  $out/features.h5        STFT features and the ideal ratio mask (read with the sekit Python package: sekit.data)
   $out/enhanced/METHOD/   classical baselines and oracle masks; $out/oracle-irm/ the mask resynthesised
   $out/scores/NAME.csv    per-clip scores of every run
   $out/figures/$clip.png  spectrograms and levels of one clip

@@ -4,14 +4,20 @@
 # for PESQ and the composite measures, `speechmos` 0.0.1.1 with onnxruntime for DNSMOS): the
 # packages of scripts/requirements.txt (which includes the metric worker's own list,
 # Sources/SEKit/Resources/metric-worker-requirements.txt).
+# With the default list it also installs the project's Python package `sekit` (experiments/python)
+# editable: `pip install -e experiments/python`, again whenever its pyproject.toml or the clone's path
+# changes (a venv belongs to one clone).
 # Location: $SEKIT_VENV, default .build/venv. Prints the interpreter path on stdout.
-#   scripts/python-env.sh [--requirements FILE]   (another list: scripts/install.sh installs the worker's only)
+#   scripts/python-env.sh [--requirements FILE]   (another list, without the package: scripts/install.sh
+#                                                   installs the worker's only)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 venv="${SEKIT_VENV:-$root/.build/venv}"
 requirements="$root/scripts/requirements.txt"
+package="$root/experiments/python"
 if [[ "${1:-}" == --requirements ]]; then
     requirements="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"
+    package=""
 fi
 stamp="$venv/.sekit-requirements"
 # What the environment must hold: the list and every list it includes (-r FILE, relative to it).
@@ -31,5 +37,13 @@ if ! cmp -s <(wanted "$requirements") "$stamp" 2>/dev/null; then
     echo "python-env: installing $(wanted "$requirements" | grep -v -e '^-r ' -e '^#' | tr '\n' ' ')" >&2
     "$venv/bin/pip" install -q --disable-pip-version-check -r "$requirements" >&2
     wanted "$requirements" > "$stamp.tmp" && mv "$stamp.tmp" "$stamp"
+fi
+# The package, editable (its dependencies, numpy and h5py, are in the list above).
+package_stamp="$venv/.sekit-package"
+package_wanted() { echo "$package"; cat "$package/pyproject.toml"; }
+if [[ -n "$package" ]] && ! cmp -s <(package_wanted) "$package_stamp" 2>/dev/null; then
+    echo "python-env: installing the sekit package from $package (editable)" >&2
+    "$venv/bin/pip" install -q --disable-pip-version-check --no-deps -e "$package" >&2
+    package_wanted > "$package_stamp.tmp" && mv "$package_stamp.tmp" "$package_stamp"
 fi
 echo "$venv/bin/python"

@@ -22,7 +22,7 @@ struct FeaturesCommand: ParsableCommand {
         Without a subcommand, `sekit features` is `sekit features export`, whose options are \
         --corpus DIR and --out FILE (required), --split, --n-fft, --win-length, --hop-length, \
         --window, --center, --feature, --exponent, --targets, --lc-db, --dtype, --compression, \
-        --overwrite, --allow-incomplete, --jobs, --shard, --catalog and --no-catalog: see \
+        --stats-from, --overwrite, --allow-incomplete, --jobs, --shard, --catalog and --no-catalog: see \
         `sekit features export --help` for what each does.
 
         Example:

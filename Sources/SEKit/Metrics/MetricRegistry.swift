@@ -15,10 +15,10 @@ public enum MetricRegistry {
             try SignalRatios.siSNR(reference: c.reference.samples, processed: c.processed)
         },
         single("stoi", unit: "", reference: "STOI, Taal et al. (IEEE TASLP 2011), as pystoi 0.4.1") { c, w in
-            try STOI.compute(c, extended: false, workspace: w)
+            try STOI.compute(c, extended: false, workspace: w.stoi)
         },
         single("estoi", unit: "", reference: "ESTOI, Jensen & Taal (IEEE TASLP 2016), as pystoi 0.4.1") { c, w in
-            try STOI.compute(c, extended: true, workspace: w)
+            try STOI.compute(c, extended: true, workspace: w.stoi)
         },
         single("fwsegsnr", unit: "dB", reference: "frequency-weighted segmental SNR, Loizou (2013) comp_fwseg.m") { c, _ in
             try FrequencyWeightedSegmentalSNR.compute(reference: c.reference.samples, processed: c.processed, sampleRate: c.reference.sampleRate)

@@ -17,7 +17,7 @@ extension STOI {
     /// of the loudest), and computes its band envelopes (``keptFrameBands(_:kept:held:workspace:)``).
     /// A reference whose frames fit in one window is resampled once; a longer one is resampled
     /// again for its kept frames, as the frame energies must all be known first.
-    package static func referenceAnalysis<T: MetricSample>(_ x: UnsafeBufferPointer<T>, sampleRate fs: Int,
+    static func referenceAnalysis<T: MetricSample>(_ x: UnsafeBufferPointer<T>, sampleRate fs: Int,
                                                            workspace ws: Workspace) -> ReferenceAnalysis {
         let signal = TenKilohertzSignal(samples: x, bank: ws.bank(forRate: fs))
         let n = signal.count, hop = frameLength / 2
@@ -47,7 +47,7 @@ extension STOI {
 
     /// Band envelopes of the processed signal over the reference's kept frames (resampling only
     /// the samples inside them).
-    package static func processedBands<T: MetricSample>(_ y: UnsafeBufferPointer<T>, reference: ReferenceAnalysis, sampleRate fs: Int,
+    static func processedBands<T: MetricSample>(_ y: UnsafeBufferPointer<T>, reference: ReferenceAnalysis, sampleRate fs: Int,
                                                 workspace ws: Workspace) -> [Double] {
         guard !reference.kept.isEmpty else { return [] }
         return keptFrameBands(TenKilohertzSignal(samples: y, bank: ws.bank(forRate: fs)), kept: reference.kept, held: 0..<0, workspace: ws)

@@ -24,7 +24,7 @@ import torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import sekit.tracking  # noqa: E402
-from sekit.data import SEKitFeatureDataset, SegmentBatchSampler, collate_batch  # noqa: E402
+from sekit.data import SEKitFeatureDataset, SegmentBatchSampler, StatisticsMismatchError, collate_batch  # noqa: E402
 
 from config import check_framing, flat_params, load_config  # noqa: E402
 from export import metadata, write_onnx  # noqa: E402
@@ -76,12 +76,8 @@ def valid_loss(model, clips, device, autocast):
     return total / max(count, 1), masks
 
 
-def main(argv=None):
-    args = arguments(argv)
-    config = load_config(args.config)
-    device = pick_device(args.device)
-    torch.manual_seed(config["seed"])
-    np.random.seed(config["seed"])
+def open_features(args, config):
+    """(features run id, train dataset, valid dataset) of the command line's feature files."""
     with h5py.File(args.features, "r") as f:
         features_run = f.attrs.get("features_run_id", "")
         features_run = features_run.decode() if isinstance(features_run, bytes) else str(features_run)
@@ -96,10 +92,23 @@ def main(argv=None):
         valid = SEKitFeatureDataset(args.features, target=config["target"], split="valid")
     if len(valid) == 0:
         raise SystemExit(f"{args.valid or args.features}: no validation clips (a valid split, or --valid FILE.h5)")
-    valid_clips = [valid[i] for i in range(len(valid))]
-    scored = [clip_id for _, _, clip_id in valid_clips[:config["valid_clips"]]]
-    validator = Validator(valid.attrs, config["valid_metrics"]) if config["valid_metrics"] else None
-    paths = corpus_clips(valid.attrs.get("corpus", ""), scored) if validator else {}
+    return features_run, train, valid
+
+
+def main(argv=None):
+    args = arguments(argv)
+    config = load_config(args.config)
+    device = pick_device(args.device)
+    torch.manual_seed(config["seed"])
+    np.random.seed(config["seed"])
+    try:
+        features_run, train, valid = open_features(args, config)
+        valid_clips = [valid[i] for i in range(len(valid))]
+        scored = [clip_id for _, _, clip_id in valid_clips[:config["valid_clips"]]]
+        validator = Validator(valid.attrs, config["valid_metrics"]) if config["valid_metrics"] else None
+        paths = corpus_clips(valid.attrs.get("corpus", ""), scored) if validator else {}
+    except (OSError, KeyError, StatisticsMismatchError) as error:  # each names its file and the problem
+        raise SystemExit(f"crnn: {error}")
     mean, std = train.noisy_stats
 
     sampler = SegmentBatchSampler(train, batch_size=config["batch_size"], seed=config["seed"])

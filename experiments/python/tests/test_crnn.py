@@ -3,6 +3,7 @@ binary and a real catalogue, its checkpoint and ONNX exports (metadata, onnxrunt
 streaming model against the whole one), the training run in the catalogue; and the recipe's parts
 (checkpoint selection, early stopping, config checks) on their own."""
 
+import filecmp
 import json
 import os
 import subprocess
@@ -67,6 +68,9 @@ class TrainOneEpochTests(unittest.TestCase):
         self.assertFalse(any(name.endswith(".tmp") for name in os.listdir(self.out)))
         with open(os.path.join(self.out, "best.json")) as f:
             self.assertEqual(json.load(f)["epoch"], 1)
+        for suffix in (".pt", ".onnx", ".stream.onnx"):
+            self.assertTrue(filecmp.cmp(os.path.join(self.out, "best" + suffix),
+                                        os.path.join(self.out, "epoch-1" + suffix), shallow=False), suffix)
 
     def test_the_metadata_follows_the_contract(self):
         whole = metadata(os.path.join(self.out, "epoch-1.onnx"))
@@ -150,6 +154,22 @@ class TrainOneEpochTests(unittest.TestCase):
                          ["epoch-1.onnx", "epoch-1.pt", "epoch-1.stream.onnx"])
         params = dict(query(self.catalog, "SELECT key, value_text FROM params WHERE run_id = ?", [self.run_id]))
         self.assertEqual(params["select_key"], "valid_loss")
+
+
+class RefusalTests(unittest.TestCase):
+    def test_a_file_without_the_target_is_named_and_nothing_is_written(self):
+        require_recipe_packages()
+        features = support.features("crnn-clean-only")
+        with tempfile.TemporaryDirectory(dir=support.work_folder()) as folder:
+            out = os.path.join(folder, "run")
+            done = subprocess.run([sys.executable, TRAIN, "--features", features, "--out", out, "--epochs", "1",
+                                   "--device", "cpu"], capture_output=True, text=True,
+                                  env=dict(os.environ, PYTHONPATH=support.PACKAGE_FOLDER))
+            self.assertNotEqual(done.returncode, 0)
+            self.assertIn(features, done.stderr)
+            self.assertIn("no stream '/irm'", done.stderr)
+            self.assertNotIn("Traceback", done.stderr)
+            self.assertFalse(os.path.exists(out))
 
 
 class SelectionTests(unittest.TestCase):

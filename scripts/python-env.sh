@@ -10,12 +10,17 @@
 # Location: $SEKIT_VENV, default .build/venv. Prints the interpreter path on stdout.
 #   scripts/python-env.sh [--requirements FILE]   (another list, without the package: scripts/install.sh
 #                                                   installs the worker's only)
+#   scripts/python-env.sh --train                 (the same environment, checked to import torch and onnx,
+#                                                   what experiments/crnn/train.py needs: docs/crnn-recipe.md)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 venv="${SEKIT_VENV:-$root/.build/venv}"
 requirements="$root/scripts/requirements.txt"
 package="$root/experiments/python"
-if [[ "${1:-}" == --requirements ]]; then
+train=""
+if [[ "${1:-}" == --train ]]; then
+    train=1
+elif [[ "${1:-}" == --requirements ]]; then
     requirements="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"
     package=""
 fi
@@ -45,5 +50,9 @@ if [[ -n "$package" ]] && ! cmp -s <(package_wanted) "$package_stamp" 2>/dev/nul
     echo "python-env: installing the sekit package from $package (editable)" >&2
     "$venv/bin/pip" install -q --disable-pip-version-check --no-deps -e "$package" >&2
     package_wanted > "$package_stamp.tmp" && mv "$package_stamp.tmp" "$package_stamp"
+fi
+if [[ -n "$train" ]] && ! "$venv/bin/python" -c "import torch, onnx" 2>/dev/null; then
+    echo "python-env: $venv cannot import torch and onnx (scripts/requirements-torch.txt); remove $stamp to reinstall" >&2
+    exit 1
 fi
 echo "$venv/bin/python"

@@ -31,8 +31,8 @@ struct EnhanceModelCommandTests {
         let trainID = train.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         try FileManager.default.createDirectory(at: folder.file("models"), withIntermediateDirectories: true)
         try TinyONNXModel.make(folder.path("models/tiny.onnx"), trainRunID: trainID)
-        try TinyONNXModel.make(folder.path("models/other.onnx"))
-        // A quoted glob: one run per model, each into --out DIR/NAME/ (the streaming files are not whole-utterance models).
+        try TinyONNXModel.make(folder.path("models/other.onnx"), metadata: ["output": "magnitude", "feature": "compressed"])
+        // A quoted glob: one run per model, each into --out DIR/NAME/ (the glob leaves tiny.stream.onnx out).
         let enhanced = try SEKitBinary.run(["enhance", "--model", folder.path("models/t*y.onnx"), folder.path("models/other.onnx"),
                                             "--corpus", corpus, "--out", folder.path("enhanced"), "--jobs", "2", "--catalog", catalog])
         #expect(enhanced.status == 0, "\(enhanced.stderr)")
@@ -44,7 +44,11 @@ struct EnhanceModelCommandTests {
                                                                             noisy: folder.path("corpus/noisy/\(clip)"),
                                                                             enhanced: folder.path("enhanced/tiny/\(clip)"))
             #expect(difference < 1e-5 && peak > 1e-3, "\(clip): \(difference) from the reference (peak \(peak))")
-            #expect(FileManager.default.fileExists(atPath: folder.path("enhanced/other/\(clip)")))
+            // A model whose output is the enhanced magnitude in its feature domain (compressed, exponent 0.3).
+            let magnitude = try TinyONNXModel.referenceDifference(model: folder.path("models/other.onnx"),
+                                                                  noisy: folder.path("corpus/noisy/\(clip)"),
+                                                                  enhanced: folder.path("enhanced/other/\(clip)"))
+            #expect(magnitude.difference < 1e-5 && magnitude.peak > 1e-3, "\(clip): \(magnitude.difference) (peak \(magnitude.peak))")
         }
         // The run: the model's hash, size, MACs (Linear 257→16, GRU 16, Linear 16→257 over 63 frames), latency, rtf.
         let data = try Data(contentsOf: folder.file("models/tiny.onnx"))

@@ -3,7 +3,7 @@ import Foundation
 /// Enhances clips with an ONNX model (``ONNXModel``): SEKit computes the normalised input
 /// features from the noisy STFT, a Python worker of the pool runs the graph with ONNX Runtime (one
 /// thread), and SEKit applies the output (mask or magnitude) with the noisy phase and resynthesises
-/// (``FeatureSynthesis/resynthesize(_:kind:feature:exponent:noisyMagnitude:noisyPhase:configuration:frames:length:)``).
+/// (``FeatureSynthesis/resynthesize(_:kind:feature:exponent:noisy:length:)``).
 ///
 /// Streaming: the streaming model (`NAME.stream.onnx` beside `NAME.onnx`) is fed one frame at a
 /// time and its output written; on the first ``streamingCheckClips`` clips the whole-utterance model
@@ -86,7 +86,7 @@ final class ModelEnhancer: @unchecked Sendable {
         }
         let config = model.stft, bins = config.binCount
         let spectrum = try STFT.forward(noisy.samples, configuration: config)
-        let magnitude = spectrum.magnitude(), phase = spectrum.phase()
+        let magnitude = spectrum.magnitude()
         let features = model.features(magnitude: magnitude)
         let worker = try pool.take()
         defer { pool.giveBack(worker) }
@@ -102,13 +102,12 @@ final class ModelEnhancer: @unchecked Sendable {
             mask = try worker.runModel(model.url, features: features, frames: spectrum.frames, bins: bins)
         }
         try Self.checkFinite(mask, bins: bins, file: (streamingModel ?? model).url)
-        let output = try resynthesize(mask, magnitude: magnitude, phase: phase, frames: spectrum.frames, length: noisy.samples.count)
+        let output = try resynthesize(mask, noisy: spectrum, length: noisy.samples.count)
         let seconds = Date().timeIntervalSince(started)
         if streamingModel != nil, lock.withLock({ checkedClips += 1; return checkedClips <= Self.streamingCheckClips }) {
             let whole = try worker.runModel(model.url, features: features, frames: spectrum.frames, bins: bins)
             try Self.checkFinite(whole, bins: bins, file: model.url)
-            let reference = try resynthesize(whole, magnitude: magnitude, phase: phase, frames: spectrum.frames,
-                                             length: noisy.samples.count)
+            let reference = try resynthesize(whole, noisy: spectrum, length: noisy.samples.count)
             let peak = reference.reduce(Float(0)) { max($0, abs($1)) }
             let diff = zip(output, reference).reduce(Float(0)) { max($0, abs($1.0 - $1.1)) }
             difference = diff
@@ -130,10 +129,9 @@ final class ModelEnhancer: @unchecked Sendable {
         return output
     }
 
-    private func resynthesize(_ predicted: [Float], magnitude: [Float], phase: [Float], frames: Int, length: Int) throws -> [Float] {
+    private func resynthesize(_ predicted: [Float], noisy: Spectrogram, length: Int) throws -> [Float] {
         try FeatureSynthesis.resynthesize(predicted, kind: model.output, feature: model.feature, exponent: model.exponent,
-                                          noisyMagnitude: magnitude, noisyPhase: phase, configuration: model.stft,
-                                          frames: frames, length: length)
+                                                 noisy: noisy, length: length)
     }
 
     private static func checkFinite(_ values: [Float], bins: Int, file: URL) throws {

@@ -1,7 +1,8 @@
 import Foundation
 
 /// The worker's ONNX operations: describe a model file, run it on a clip's features (whole, or one
-/// frame at a time through a streaming model). Arrays travel as float32, out in base64.
+/// frame at a time through a streaming model). Arrays travel as raw float32 both ways (out: the
+/// bytes that follow the response line, `payload_bytes` of them).
 extension PythonMetricWorker {
     /// The `onnx_describe` answer for `model`: metadata, inputs, outputs, SHA-256, counts.
     func describeModel(_ model: URL) throws(Failure) -> [String: Any] {
@@ -24,12 +25,12 @@ extension PythonMetricWorker {
         return (try Self.floats(response, count: frames * bins), seconds)
     }
 
-    /// The response's `data`: base64 of little-endian float32 values, `count` of them.
+    /// The response's payload: `count` little-endian float32 values.
     private static func floats(_ response: [String: Any], count: Int) throws(Failure) -> [Float] {
-        guard let text = response["data"] as? String, let data = Data(base64Encoded: text), data.count == 4 * count else {
+        guard let bytes = response["payload"] as? [UInt8], bytes.count == 4 * count else {
             throw .died("response without \(count) float32 values")
         }
-        return data.withUnsafeBytes { raw in
+        return bytes.withUnsafeBytes { raw in
             (0..<count).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self))) }
         }
     }

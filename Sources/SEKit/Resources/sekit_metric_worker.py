@@ -14,20 +14,20 @@ rewrite:
 Protocol (one request at a time, little-endian):
   request:  one JSON line ``{"op": ..., ...}``, then the float32 samples its ``lengths`` name
   response: one JSON line, ``{"ok": true, "values": ["<float.hex()>", ...], ...}`` or
-            ``{"ok": false, "error": "<kind>", "message": "<reason>"}``
+            ``{"ok": false, "error": "<kind>", "message": "<reason>"}``; a response with
+            ``payload_bytes`` is followed by that many raw bytes
 Operations: ``describe`` (``packages``: versions, model files and their SHA-256), ``pesq``
 (``rate``, ``mode`` wb|nb, ``lengths`` [reference, degraded]), ``dnsmos`` (``rate`` 16000,
 ``lengths`` [signal]: SIG, BAK, OVRL, P.808), ``onnx_describe`` (``path``: an ONNX model's
 metadata, inputs, outputs, SHA-256, parameter and MAC counts), ``onnx_run`` (``path``, ``frames``,
-``bins``, ``lengths`` [features]: the model's ``mask`` output, float32 little-endian in base64, in
-``data``), ``onnx_stream`` (the same through the streaming model, one frame at a time from a zero
+``bins``, ``lengths`` [features]: the model's ``mask`` output, ``payload_bytes`` of little-endian
+float32 that follow the response line), ``onnx_stream`` (the same through the streaming model, one frame at a time from a zero
 state; also ``frame_seconds``, the time of each frame's ``run`` call), ``crash`` (exits at once: tests use it to check
 that a dying worker is replaced).
 
 Values travel as ``float.hex()`` strings so that they arrive bit for bit.
 """
 
-import base64
 import hashlib
 import importlib
 import importlib.metadata
@@ -208,8 +208,8 @@ def onnx_describe(request):
     return result
 
 
-def _encode(array):
-    return base64.b64encode(np.ascontiguousarray(array, dtype="<f4").tobytes()).decode("ascii")
+def _payload(array):
+    return np.ascontiguousarray(array, dtype="<f4").tobytes()
 
 
 def onnx_run(request, stdin):
@@ -218,7 +218,7 @@ def onnx_run(request, stdin):
     (mask,) = _session(request["path"]).run(["mask"], {"noisy": features})
     if mask.shape != (1, frames, bins):
         raise _MetricFailure(f"output mask has shape {list(mask.shape)}, expected {[1, frames, bins]}")
-    return {"data": _encode(mask)}
+    return {"_payload": _payload(mask)}
 
 
 def onnx_stream(request, stdin):
@@ -234,7 +234,7 @@ def onnx_stream(request, stdin):
         frame_mask, state = session.run(["mask", "state_out"], {"noisy": features[:, t:t + 1, :], "state_in": state})
         seconds.append(clock() - start)
         mask[0, t] = frame_mask[0, 0]
-    return {"data": _encode(mask), "frame_seconds": seconds}
+    return {"_payload": _payload(mask), "frame_seconds": seconds}
 
 
 class _MetricFailure(Exception):
@@ -274,7 +274,12 @@ def main():
             return
         except Exception as error:  # a broken install or an unexpected package error: report it, keep serving
             response = {"ok": False, "error": type(error).__name__, "message": str(error)}
+        payload = response.pop("_payload", None)
+        if payload is not None:
+            response["payload_bytes"] = len(payload)
         stdout.write(json.dumps(response).encode() + b"\n")
+        if payload is not None:
+            stdout.write(payload)
         stdout.flush()
 
 

@@ -7,11 +7,12 @@ import Testing
 @Suite(.serialized, .enabled(if: GoldenCorpus.fixturesRequired && PaperMetrics.pythonRequired,
                              "needs ../shared/fixtures and SEKIT_PYTHON (run scripts/test.sh)"))
 struct EnhanceModelCommandTests {
-    /// Mixes 4 clips of 2 s from the fixtures into `folder/corpus`.
-    func corpus(_ folder: CatalogCLIFolder, catalog: String) throws -> String {
+    /// Mixes 4 clips of `seconds` from the fixtures into `folder/corpus`.
+    func corpus(_ folder: CatalogCLIFolder, catalog: String, seconds: Int = 2) throws -> String {
         let fixtures = GoldenCorpus.fixtures.path
         let mixed = try SEKitBinary.run(["mix", "--speech", fixtures + "/speech", "--noise", fixtures + "/noise/running_tap.wav",
-                                         "--count", "4", "--seconds", "2", "--snr-db", "0", "--seed", "3", "--out", folder.path("corpus"),
+                                         "--count", "4", "--seconds", "\(seconds)", "--snr-db", "0", "--seed", "3",
+                                         "--out", folder.path("corpus"),
                                          "--catalog", catalog])
         #expect(mixed.status == 0, "\(mixed.stderr)")
         return folder.path("corpus")
@@ -76,7 +77,8 @@ struct EnhanceModelCommandTests {
     @Test func streamingEqualsTheWholeUtteranceModelAndTimesEachFrame() throws {
         let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
         let catalog = folder.path("catalog.sqlite")
-        let corpus = try corpus(folder, catalog: catalog)
+        // 4 s clips: 251 frame times make a response line longer than 4 KiB (its payload once went unread).
+        let corpus = try corpus(folder, catalog: catalog, seconds: 4)
         try TinyONNXModel.make(folder.path("tiny.onnx"))
         let whole = try SEKitBinary.run(["enhance", "--model", folder.path("tiny.onnx"), "--corpus", corpus, "--out", folder.path("whole"),
                                          "--no-catalog"])

@@ -96,7 +96,7 @@ final class PythonMetricWorker {
 
     /// The `payload_bytes` of a response line: raw bytes follow the line (the ONNX operations' arrays).
     private static func payloadBytes(_ line: [UInt8]) -> Int? {
-        guard line.count < 4096, let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else { return nil }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else { return nil }
         return (object["payload_bytes"] as? NSNumber)?.intValue
     }
 

@@ -12,7 +12,7 @@ extension EnhanceMethod: ExpressibleByArgument {
 struct EnhanceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "enhance",
-        abstract: "Enhance noisy clips with a classical method or an oracle mask: the baseline rows of a leaderboard.",
+        abstract: "Enhance noisy clips with a classical method, an oracle mask or an ONNX model: the rows of a leaderboard.",
         discussion: """
             Methods:
               specsub     power spectral subtraction, over-subtraction and spectral floor (Berouti, \
@@ -28,6 +28,12 @@ struct EnhanceCommand: ParsableCommand {
             need --corpus (a folder made by sekit mix, with its clean and noise stems), use a 512-point \
             Hann STFT with hop 256 (as sekit features) and keep the noisy phase.
 
+            Models: --model FILE.onnx (several, or a quoted glob) runs each trained model with ONNX Runtime in \
+            the project's Python environment, one enhance run per model into OUT/NAME/; SEKit computes the \
+            input features from the model's metadata and resynthesises with the noisy phase. --streaming runs \
+            NAME.stream.onnx one frame at a time and records per-frame times (docs/enhancement.md: the model \
+            contract, the recorded params).
+
             Outputs: OUT/CLIP_ID.wav for --corpus (score with: sekit score --corpus CORPUS --enhanced OUT), \
             the input's relative path for --input (score with: sekit score --reference CLEAN --enhanced OUT); \
             sample rate and length of the input. The run (kind enhance, parent the corpus's mix run) \
@@ -41,7 +47,14 @@ struct EnhanceCommand: ParsableCommand {
     )
 
     @Option(help: ArgumentHelp("Enhancement method (see below).", valueName: "method"))
-    var method: EnhanceMethod
+    var method: EnhanceMethod?
+
+    @Option(parsing: .upToNextOption,
+            help: ArgumentHelp("ONNX models (files or a quoted glob): one enhance run each, into --out DIR/NAME/.", valueName: "file.onnx"))
+    var model: [String] = []
+
+    @Flag(help: "--model: run NAME.stream.onnx one frame at a time; check it against NAME.onnx, time each frame.")
+    var streaming = false
 
     @Option(help: ArgumentHelp("A corpus made by `sekit mix`: enhances its noisy clips.", valueName: "folder"))
     var corpus: String?
@@ -74,16 +87,40 @@ struct EnhanceCommand: ParsableCommand {
     @OptionGroup var annotations: RunAnnotationOptions
 
     func validate() throws {
+        guard (method == nil) != model.isEmpty else { throw ValidationError("give either --method or --model (one of them)") }
+        if streaming && model.isEmpty { throw ValidationError("--streaming applies to --model") }
+        if !model.isEmpty && (blind.changed || lcDB != 0) { throw ValidationError("the methods' options do not apply to --model") }
         guard (corpus == nil) != (input == nil) else { throw ValidationError("give either --corpus or --input (one of them)") }
         if split != nil && corpus == nil { throw ValidationError("--split selects clips of a --corpus") }
-        if lcDB != 0 && method != .oracle(.ibm) { throw ValidationError("--lc-db applies to --method oracle-ibm only") }
-        if method.needsStems && blind.changed { throw ValidationError("the blind methods' options do not apply to --method \(method)") }
+        if lcDB != 0 && method != .oracle(.ibm) && model.isEmpty { throw ValidationError("--lc-db applies to --method oracle-ibm only") }
+        if let method, method.needsStems && blind.changed {
+            throw ValidationError("the blind methods' options do not apply to --method \(method)")
+        }
     }
 
     func run() throws {
         MemoryTuning.keepFreedMemoryForReuse()  // per-clip buffers are reused instead of faulted in anew
+        if let method {
+            try enhance(method, output: URL(fileURLWithPath: out))
+            return
+        }
+        let files = try ModelFiles.expand(model)
+        var failed = false
+        for file in files {
+            do {
+                let name = file.deletingPathExtension().lastPathComponent
+                try enhance(.model(file), output: URL(fileURLWithPath: out).appendingPathComponent(name))
+            } catch let exit as ExitCode where exit == ExitCode(1) {
+                failed = true
+            }
+        }
+        if failed { throw ExitCode(1) }
+    }
+
+    /// One enhance run: `method` into `output`.
+    func enhance(_ method: EnhanceMethod, output: URL) throws {
         let source: EnhanceJob.Source = corpus.map { .corpus(URL(fileURLWithPath: $0), split: split) } ?? .folder(URL(fileURLWithPath: input!))
-        var request = EnhanceJob.Request(method: method, source: source, output: URL(fileURLWithPath: out))
+        var request = EnhanceJob.Request(method: method, source: source, output: output)
         request.format = format
         request.lcDB = lcDB
         request.blind = blind.parameters
@@ -91,6 +128,7 @@ struct EnhanceCommand: ParsableCommand {
         request.shard = job.shard
         request.allowIncomplete = allowIncomplete
         request.overwrite = overwrite
+        request.streaming = streaming
         let meter = ProgressMeter(label: "enhance")
         let (result, _) = try EnhanceJob.run(request, context: try recording.context(annotations: annotations), progress: { done, total in meter.update(done, of: total) })
         print("enhanced (\(method)): \(result.written) clips into \(request.output.path)")

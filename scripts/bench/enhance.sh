@@ -25,28 +25,12 @@ runs="${RUNS:-3}"
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 NUMEXPR_NUM_THREADS=1
 
 # $SEKIT: a sekit binary to time instead of this checkout's release build (to compare two commits).
-source scripts/bench/lib.sh  # release_sekit, fixture_mix
+source scripts/bench/lib.sh  # release_sekit, fixture_mix, measure_run
 sekit="$(release_sekit)"
 work="$root/.build/bench/enhance"
 clips="$work/clips"
 fixture_mix "$clips"
 audio_seconds=$("$python" -c 'import sys, os, soundfile as sf; d = sys.argv[1]; print(sum(sf.info(os.path.join(d, n)).duration for n in os.listdir(d) if n.endswith(".wav")))' "$clips/noisy")
-
-# measure_run NAME COMMAND...: runs COMMAND $runs times under /usr/bin/time, keeping its output and
-# stopping on a failure (lib.sh's measure discards both); prints "best_wall_seconds cpu_seconds_of_that_run".
-measure_run() {
-    local name="$1"; shift
-    local best="" line
-    for i in $(seq "$runs"); do
-        /usr/bin/time -f '%e %U %S' -o "$work/$name.time" "$@" >"$work/$name.out" 2>"$work/$name.err" || {
-            echo "enhance: $name failed (see $work/$name.err)" >&2; return 1; }
-        line=$(tail -n 1 "$work/$name.time")
-        best=$(awk -v best="$best" -v line="$line" 'BEGIN { split(line, t, " ");
-            if (best == "") { print t[1], t[2] + t[3]; exit }
-            split(best, b, " "); if (t[1] < b[1]) print t[1], t[2] + t[3]; else print best }')
-    done
-    echo "$best"
-}
 
 python_time=$(measure_run python "$python" scripts/bench/enhance_reference.py "$clips/noisy" "$work/python-out")
 read -r p_wall p_cpu <<<"$python_time"

@@ -57,3 +57,20 @@ timed() {
     fi
     awk '{print $1, $2 + $3, $4, $2}' "$work/$name.time"
 }
+
+# measure_run NAME COMMAND...: runs COMMAND $runs times under /usr/bin/time, keeping its output in
+# $work/NAME.out and .err and stopping on a failure (measure discards both); prints
+# "best_wall_seconds cpu_seconds_of_that_run".
+measure_run() {
+    local name="$1"; shift
+    local best="" line
+    for i in $(seq "$runs"); do
+        /usr/bin/time -f '%e %U %S' -o "$work/$name.time" "$@" >"$work/$name.out" 2>"$work/$name.err" || {
+            echo "bench: $name failed (see $work/$name.err)" >&2; return 1; }
+        line=$(tail -n 1 "$work/$name.time")
+        best=$(awk -v best="$best" -v line="$line" 'BEGIN { split(line, t, " ");
+            if (best == "") { print t[1], t[2] + t[3]; exit }
+            split(best, b, " "); if (t[1] < b[1]) print t[1], t[2] + t[3]; else print best }')
+    done
+    echo "$best"
+}

@@ -32,6 +32,10 @@ public enum EnhanceJob {
         /// Replace the outputs of another enhance run (another method, source, split, settings or
         /// shard layout) in `output`; without it such a folder is refused.
         public var overwrite = false
+        /// A `.model` method: run its streaming model one frame at a time (``ModelEnhancer``).
+        public var streaming = false
+        /// Where a `.model` method's Python workers come from.
+        public var python: PythonEnvironment = .located()
 
         public init(method: EnhanceMethod, source: Source, output: URL) {
             self.method = method; self.source = source; self.output = output
@@ -71,11 +75,15 @@ public enum EnhanceJob {
     ///   that fail are counted in `clips_failed` and returned, the run is `finished`.
     public static func run(_ request: Request, context: RunContext,
                            progress: @escaping ProgressHandler = { _, _ in }) throws -> (result: Result, run: RecordedRun) {
-        let enhance = try enhancer(for: request)
+        let model = try request.method.modelFile.map { file throws(ModelError) in
+            try ModelEnhancer(file: file, streaming: request.streaming, pool: PythonWorkerPool(environment: request.python))
+        }
+        let enhance = try enhancer(for: request, model: model)
         let items = try Self.items(request).enumerated().filter { request.shard.contains($0.offset) }.map(\.element)
         guard !items.isEmpty else { throw EnhancementError.noInput(reason: "shard \(request.shard) holds no clip") }
         try checkFolders(request)
         try checkFraming(request, first: items[0])
+        try model.map { model throws(ModelError) in try checkRate(model.model, first: items[0]) }
         // One lock per shard: the N shards of one command (Slurm array tasks) write into one folder.
         let lock = try OutputLock(folder: request.output, shard: request.shard)
         defer { withExtendedLifetime(lock) {} }
@@ -83,9 +91,11 @@ public enum EnhanceJob {
                                      overwrite: request.overwrite)
         AtomicFile.removeStaleTemporaries(in: request.output)
         let lineage = Self.lineage(request, context: context)
+        let trainRun = model.flatMap { trainingRun($0.model, catalog: context.catalog) }
+        let beginParams = params(request).merging(lineage?.params(recorded: context.catalog != nil) ?? [:]) { old, _ in old }
+            .merging(model?.params ?? [:]) { old, _ in old }
         let run = try RecordedRun.begin(context, kind: .enhance, name: context.name ?? request.method.description,
-                                        params: params(request).merging(lineage?.params(recorded: context.catalog != nil) ?? [:]) { old, _ in old },
-                                        parent: lineage?.parent)
+                                        params: beginParams, parent: trainRun ?? lineage?.parent)
         let result = try run.failing {
             let outcomes = ParallelMap.map(items, jobs: request.jobs, progress: progress) { item -> Outcome in
                 do {
@@ -104,7 +114,8 @@ public enum EnhanceJob {
             let failures = zip(items, outcomes).compactMap { item, outcome in outcome.failure.map { (item.id, $0) } }
             try EnhanceRunMarker(catalog: context.catalog?.url.standardizedFileURL.path, runID: run.id, method: request.method.description)
                 .write(in: request.output, shard: request.shard)
-            try run.finish(params: ["clips_written": "\(items.count - failures.count)", "clips_failed": "\(failures.count)"])
+            try run.finish(params: ["clips_written": "\(items.count - failures.count)", "clips_failed": "\(failures.count)"]
+                .merging(model?.measuredParams ?? [:]) { old, _ in old })
             let written = zip(items, outcomes).filter { $0.1.failure == nil }
             return Result(written: items.count - failures.count, failures: failures,
                           downmixed: written.filter { $0.1.channels > 1 }.map { ($0.0.id, $0.1.channels) },
@@ -116,7 +127,8 @@ public enum EnhanceJob {
     /// The enhancement of one clip: noisy buffer, clean and noise stems (oracle methods) → output.
     typealias Enhance = @Sendable (AudioBuffer, [Float]?, [Float]?) throws -> [Float]
 
-    static func enhancer(for request: Request) throws -> Enhance {
+    /// - Parameter model: the loaded model of a `.model` method.
+    static func enhancer(for request: Request, model: ModelEnhancer?) throws -> Enhance {
         switch request.method {
         case .blind(let method):
             if let unused = request.blind.unused(by: method).first {
@@ -140,7 +152,24 @@ public enum EnhanceJob {
             }
             let enhancer = OracleMaskEnhancer(mask: mask, lcDB: request.lcDB)
             return { noisy, clean, noise in try enhancer.enhance(noisy: noisy.samples, clean: clean!, noise: noise!) }
+        case .model(let file):
+            guard let model else { throw ModelError.unreadable(path: file.path, reason: "not loaded") }
+            return { noisy, _, _ in try model.enhance(noisy) }
         }
+    }
+
+    /// Refuses, before anything is written, a model for another sample rate than the first clip's.
+    static func checkRate(_ model: ONNXModel, first: Item) throws(ModelError) {
+        guard let rate = try? AudioFile.info(at: first.noisy).sampleRate, rate != model.sampleRate else { return }
+        throw .mismatch(path: model.url.path, reason: "the model is for \(model.sampleRate) Hz, but \(first.id) is \(rate) Hz; "
+                        + "resample the inputs or use a model trained at \(rate) Hz")
+    }
+
+    /// The training run a model names (`train_run_id`), when it is in `catalog`.
+    static func trainingRun(_ model: ONNXModel, catalog: Catalog?) -> RunID? {
+        guard !model.trainRunID.isEmpty, let catalog, let record = try? catalog.run(model.trainRunID),
+              record.id.rawValue == model.trainRunID else { return nil }
+        return record.id
     }
 
     /// The clips of the request's source, in manifest or path order.
@@ -227,6 +256,10 @@ public enum EnhanceJob {
         switch request.method {
         case .blind(let method):
             for (flag, value) in request.blind.recorded(for: method) { params[flag.replacingOccurrences(of: "-", with: "_")] = value }
+        case .model(let file):
+            params["method"] = "model"
+            params["model"] = file.standardizedFileURL.path
+            if request.streaming { params["streaming"] = "1" }
         case .oracle(let mask):
             let stft = OracleMaskEnhancer(mask: mask).stft
             params["n_fft"] = "\(stft.fftSize)"; params["hop_length"] = "\(stft.hopLength)"; params["window"] = stft.window.rawValue

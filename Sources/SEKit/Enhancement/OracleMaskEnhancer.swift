@@ -67,17 +67,24 @@ public struct OracleMaskEnhancer: Sendable {
 public enum EnhanceMethod: Sendable, Equatable, CustomStringConvertible {
     case blind(BlindMethod)
     case oracle(OracleMask)
+    /// An ONNX model file (``ONNXModel``): `sekit enhance --model FILE.onnx`.
+    case model(URL)
 
     /// Every method, as the command line names them.
     public static let all: [EnhanceMethod] = BlindMethod.allCases.map { .blind($0) } + OracleMask.allCases.map { .oracle($0) }
 
-    /// `specsub`, `mmse-stsa`, `logmmse`, `wiener`, `oracle-irm`, `oracle-ibm`, `oracle-psm`.
+    /// `specsub`, `mmse-stsa`, `logmmse`, `wiener`, `oracle-irm`, `oracle-ibm`, `oracle-psm`; a
+    /// model's file name without `.onnx`.
     public var description: String {
         switch self {
         case .blind(let method): method.rawValue
         case .oracle(let mask): "oracle-" + mask.rawValue
+        case .model(let file): file.deletingPathExtension().lastPathComponent
         }
     }
+
+    /// The model file of a `.model` method.
+    public var modelFile: URL? { if case .model(let file) = self { file } else { nil } }
 
     public init?(_ name: String) {
         guard let method = Self.all.first(where: { $0.description == name }) else { return nil }

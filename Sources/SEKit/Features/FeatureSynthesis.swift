@@ -93,14 +93,9 @@ public enum FeatureSynthesis {
                     magnitude = Y.magnitude()
                     phase = Y.phase()
                 }
-                var values = [Float](repeating: 0, count: 2 * predicted.count)
-                for k in 0..<predicted.count {
-                    let m = options.kind == .mask ? predicted[k] * magnitude[k] : feature.invert(predicted[k], exponent: exponent)
-                    values[2 * k] = m * cos(phase[k])
-                    values[2 * k + 1] = m * sin(phase[k])
-                }
-                let length = record?.numSamples
-                let audio = try STFT.inverse(Spectrogram(configuration: config, frames: clip.numFrames, values: values), length: length)
+                let audio = try resynthesize(predicted, kind: options.kind, feature: feature, exponent: exponent,
+                                             noisyMagnitude: magnitude, noisyPhase: phase, configuration: config,
+                                             frames: clip.numFrames, length: record?.numSamples)
                 try AudioWriter.write(AudioBuffer(samples: audio, sampleRate: sampleRate),
                                       to: output.appendingPathComponent(clip.clipID + ".wav"), format: options.format)
                 return nil
@@ -110,5 +105,41 @@ public enum FeatureSynthesis {
         }
         let failures = outcomes.compactMap { $0 }.sorted { $0.clipID < $1.clipID }
         return Result(written: plan.items.count - failures.count, failures: failures)
+    }
+
+    /// The audio of one clip's prediction (frames × bins, row-major) applied to its noisy STFT
+    /// without computing a phase: a mask multiplies Y; a magnitude in the feature domain
+    /// (``FeatureKind/invert(_:exponent:)``) replaces |Y| along Y/|Y| (along the real axis where Y = 0,
+    /// as a phase of atan2(0, 0) = 0 would). Then the inverse STFT, trimmed or padded to `length`.
+    public static func resynthesize(_ predicted: [Float], kind: PredictionKind, feature: FeatureKind, exponent: Float,
+                                    noisy: Spectrogram, length: Int?) throws(DSPError) -> [Float] {
+        var values = noisy.values
+        for k in 0..<predicted.count {
+            let re = values[2 * k], im = values[2 * k + 1]
+            var gain = predicted[k]
+            if kind == .magnitude {
+                let magnitude = (re * re + im * im).squareRoot(), target = feature.invert(predicted[k], exponent: exponent)
+                guard magnitude > 0 else { values[2 * k] = target; continue }
+                gain = target / magnitude
+            }
+            values[2 * k] = gain * re
+            values[2 * k + 1] = gain * im
+        }
+        return try STFT.inverse(Spectrogram(configuration: noisy.configuration, frames: noisy.frames, values: values), length: length)
+    }
+
+    /// The audio of one clip's prediction (frames × bins, row-major) with the noisy phase: a mask
+    /// multiplies the noisy magnitude, a magnitude in the feature domain is inverted
+    /// (``FeatureKind/invert(_:exponent:)``); then the inverse STFT, trimmed or padded to `length`.
+    public static func resynthesize(_ predicted: [Float], kind: PredictionKind, feature: FeatureKind, exponent: Float,
+                                    noisyMagnitude magnitude: [Float], noisyPhase phase: [Float],
+                                    configuration: STFTConfiguration, frames: Int, length: Int?) throws(DSPError) -> [Float] {
+        var values = [Float](repeating: 0, count: 2 * predicted.count)
+        for k in 0..<predicted.count {
+            let m = kind == .mask ? predicted[k] * magnitude[k] : feature.invert(predicted[k], exponent: exponent)
+            values[2 * k] = m * cos(phase[k])
+            values[2 * k + 1] = m * sin(phase[k])
+        }
+        return try STFT.inverse(Spectrogram(configuration: configuration, frames: frames, values: values), length: length)
     }
 }

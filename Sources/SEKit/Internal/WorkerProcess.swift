@@ -113,12 +113,30 @@ final class WorkerProcess {
     /// - Throws: ``Failure`` when the child closes stdout (it died), reading fails, or no line
     ///   came by `deadline` (the child is then killed).
     func readLine(deadline: Date = .distantFuture) throws -> [UInt8] {
+        var scanned = 0  // bytes of `pending` known to hold no newline
         while true {
-            if let newline = pending.firstIndex(of: 10) {
+            if let newline = pending[scanned...].firstIndex(of: 10) {
                 let line = Array(pending[..<newline])
                 pending.removeSubrange(...newline)
                 return line
             }
+            scanned = pending.count
+            try readChunk(deadline: deadline)
+        }
+    }
+
+    /// The next `count` bytes the child writes to stdout, by `deadline` (a binary payload after a line).
+    /// - Throws: ``Failure`` as ``readLine(deadline:)``.
+    func read(count: Int, deadline: Date = .distantFuture) throws -> [UInt8] {
+        while pending.count < count { try readChunk(deadline: deadline) }
+        let bytes = Array(pending[..<count])
+        pending.removeSubrange(..<count)
+        return bytes
+    }
+
+    /// Appends what the child has written to stdout to `pending`, waiting for it until `deadline`.
+    private func readChunk(deadline: Date) throws {
+        while true {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(responses, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
@@ -130,6 +148,7 @@ final class WorkerProcess {
             }
             if n == 0 { throw deathOrError(nil) }
             pending.append(contentsOf: chunk[0..<n])
+            return
         }
     }
 

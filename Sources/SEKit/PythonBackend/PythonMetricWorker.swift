@@ -60,6 +60,7 @@ final class PythonMetricWorker {
         let allowed = (answered ? 0 : timeouts.startSeconds) + (op == "describe" ? 0 : timeouts.clipSeconds)
         let deadline = Date().addingTimeInterval(allowed)
         let line: [UInt8]
+        var payload: [UInt8]?
         do {
             var header = try JSONSerialization.data(withJSONObject: request, options: [.sortedKeys])
             header.append(10)
@@ -67,6 +68,7 @@ final class PythonMetricWorker {
                 try Self.withRawBuffers(signals) { payload in try process.write([headerBytes] + payload, deadline: deadline) }
             }
             line = try process.readLine(deadline: deadline)
+            if let count = Self.payloadBytes(line) { payload = try process.read(count: count, deadline: deadline) }
             answered = true
         } catch let failure as WorkerProcess.Failure {
             if failure.timedOut {
@@ -76,9 +78,10 @@ final class PythonMetricWorker {
         } catch {
             throw .died("\(error)")
         }
-        guard let response = (try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any] else {
+        guard var response = (try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any] else {
             throw .died("unreadable response: \(String(decoding: line.prefix(200), as: UTF8.self))")
         }
+        if let payload { response["payload"] = payload }
         guard response["ok"] as? Bool == true else {
             let message = response["message"] as? String ?? "no reason given"
             switch response["error"] as? String {
@@ -89,6 +92,12 @@ final class PythonMetricWorker {
             }
         }
         return response
+    }
+
+    /// The `payload_bytes` of a response line: raw bytes follow the line (the ONNX operations' arrays).
+    private static func payloadBytes(_ line: [UInt8]) -> Int? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else { return nil }
+        return (object["payload_bytes"] as? NSNumber)?.intValue
     }
 
     /// The `values` of a response, decoded from their hexadecimal form.

@@ -14,10 +14,15 @@ rewrite:
 Protocol (one request at a time, little-endian):
   request:  one JSON line ``{"op": ..., ...}``, then the float32 samples its ``lengths`` name
   response: one JSON line, ``{"ok": true, "values": ["<float.hex()>", ...], ...}`` or
-            ``{"ok": false, "error": "<kind>", "message": "<reason>"}``
+            ``{"ok": false, "error": "<kind>", "message": "<reason>"}``; a response with
+            ``payload_bytes`` is followed by that many raw bytes
 Operations: ``describe`` (``packages``: versions, model files and their SHA-256), ``pesq``
 (``rate``, ``mode`` wb|nb, ``lengths`` [reference, degraded]), ``dnsmos`` (``rate`` 16000,
-``lengths`` [signal]: SIG, BAK, OVRL, P.808), ``crash`` (exits at once: tests use it to check
+``lengths`` [signal]: SIG, BAK, OVRL, P.808), ``onnx_describe`` (``path``: an ONNX model's
+metadata, inputs, outputs, SHA-256, parameter and MAC counts), ``onnx_run`` (``path``, ``frames``,
+``bins``, ``lengths`` [features]: the model's ``mask`` output, ``payload_bytes`` of little-endian
+float32 that follow the response line), ``onnx_stream`` (the same through the streaming model, one frame at a time from a zero
+state; also ``frame_seconds``, the time of each frame's ``run`` call), ``crash`` (exits at once: tests use it to check
 that a dying worker is replaced).
 
 Values travel as ``float.hex()`` strings so that they arrive bit for bit.
@@ -30,6 +35,7 @@ import json
 import os
 import platform
 import sys
+import time
 
 import numpy as np
 
@@ -120,6 +126,117 @@ def run_dnsmos(request, signals):
     return [float(scores["sig_mos"]), float(scores["bak_mos"]), float(scores["ovrl_mos"]), float(scores["p808_mos"])]
 
 
+_sessions = {}
+
+
+def _session(path):
+    """One single-threaded ONNX Runtime session per model file (one worker per core instead)."""
+    if path not in _sessions:
+        import onnxruntime
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = 1
+        options.inter_op_num_threads = 1
+        try:
+            _sessions[path] = onnxruntime.InferenceSession(path, options, providers=["CPUExecutionProvider"])
+        except Exception as error:  # onnxruntime's own exception types: a corrupt or non-ONNX file
+            raise _MetricFailure(f"not a model ONNX Runtime can load: {error}")
+    return _sessions[path]
+
+
+def _shape(dims):
+    return [d if isinstance(d, int) else str(d) for d in dims]
+
+
+def _model_counts(path, metadata):
+    """Parameters (initializer elements) and multiply-accumulates per second of audio: the graph's
+    shapes inferred for one second of frames, MACs counted for MatMul, Gemm, Conv, GRU and LSTM nodes."""
+    import onnx
+    from onnx import numpy_helper, shape_inference
+    model = onnx.load(path)
+    initializers = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    parameters = int(sum(a.size for a in initializers.values()))
+    rate, hop, n_fft = int(metadata["sample_rate"]), int(metadata["hop_length"]), int(metadata["n_fft"])
+    frames = 1 + rate // hop if metadata.get("center", "1") == "1" else 1 + (rate - n_fft) // hop
+    for value in model.graph.input:
+        dims = value.type.tensor_type.shape.dim
+        if len(dims) == 3 and not dims[1].HasField("dim_value"):
+            dims[1].ClearField("dim_param")
+            dims[1].dim_value = frames
+    inferred = shape_inference.infer_shapes(model)
+    shapes = {}
+    for value in list(inferred.graph.value_info) + list(inferred.graph.input) + list(inferred.graph.output):
+        dims = value.type.tensor_type.shape.dim
+        shapes[value.name] = [d.dim_value if d.HasField("dim_value") else None for d in dims]
+    for name, array in initializers.items():
+        shapes[name] = list(array.shape)
+
+    def size(name):
+        dims = shapes.get(name)
+        if dims is None or any(d is None for d in dims):
+            raise _MetricFailure(f"cannot count MACs: the shape of {name!r} is not known for one second of frames")
+        return int(np.prod(dims)) if dims else 1
+
+    macs = 0
+    for node in inferred.graph.node:
+        if node.op_type == "MatMul":
+            macs += size(node.output[0]) * shapes[node.input[0]][-1]
+        elif node.op_type == "Gemm":
+            trans_a = next((a.i for a in node.attribute if a.name == "transA"), 0)
+            k = shapes[node.input[0]][0 if trans_a else 1]
+            macs += size(node.output[0]) * k
+        elif node.op_type == "Conv":
+            weight = shapes[node.input[1]]
+            macs += size(node.output[0]) * int(np.prod(weight[1:]))
+        elif node.op_type in ("GRU", "LSTM"):
+            steps = shapes[node.input[0]][0]
+            macs += steps * (size(node.input[1]) + size(node.input[2]))
+    return parameters, macs
+
+
+def onnx_describe(request):
+    path = request["path"]
+    session = _session(path)
+    metadata = dict(session.get_modelmeta().custom_metadata_map)
+    result = {"metadata": metadata, "sha256": _sha256(path),
+              "inputs": [{"name": i.name, "shape": _shape(i.shape), "type": i.type} for i in session.get_inputs()],
+              "outputs": [{"name": o.name, "shape": _shape(o.shape), "type": o.type} for o in session.get_outputs()]}
+    if request.get("count", True):
+        try:
+            result["parameters"], result["macs_per_second"] = _model_counts(path, metadata)
+        except (KeyError, ValueError) as error:
+            raise _MetricFailure(f"cannot count the model's MACs: {error!r}")
+    return result
+
+
+def _payload(array):
+    return np.ascontiguousarray(array, dtype="<f4").tobytes()
+
+
+def onnx_run(request, stdin):
+    frames, bins = request["frames"], request["bins"]
+    features = np.frombuffer(_read_exactly(stdin, 4 * frames * bins), dtype="<f4").reshape(1, frames, bins)
+    (mask,) = _session(request["path"]).run(["mask"], {"noisy": features})
+    if mask.shape != (1, frames, bins):
+        raise _MetricFailure(f"output mask has shape {list(mask.shape)}, expected {[1, frames, bins]}")
+    return {"_payload": _payload(mask)}
+
+
+def onnx_stream(request, stdin):
+    frames, bins = request["frames"], request["bins"]
+    features = np.frombuffer(_read_exactly(stdin, 4 * frames * bins), dtype="<f4").reshape(1, frames, bins)
+    session = _session(request["path"])
+    state = np.zeros(request["state_shape"], dtype=np.float32)
+    mask = np.empty((1, frames, bins), dtype=np.float32)
+    seconds = []
+    clock = time.perf_counter
+    for t in range(frames):
+        start = clock()
+        frame_mask, state = session.run(["mask", "state_out"], {"noisy": features[:, t:t + 1, :], "state_in": state})
+        seconds.append(clock() - start)
+        mask[0, t] = frame_mask[0, 0]
+    return {"_payload": _payload(mask), "frame_seconds": seconds}
+
+
 class _MetricFailure(Exception):
     """A per-clip failure with a reason for the user."""
 
@@ -134,13 +251,19 @@ def main():
         request = json.loads(line)
         op = request.get("op")
         try:
-            signals = _signals(stdin, request) if "lengths" in request else []
+            signals = _signals(stdin, request) if "lengths" in request and not op.startswith("onnx_") else []
             if op == "describe":
                 response = {"ok": True, **describe(request)}
             elif op == "pesq":
                 response = {"ok": True, "values": [v.hex() for v in run_pesq(request, signals)]}
             elif op == "dnsmos":
                 response = {"ok": True, "values": [v.hex() for v in run_dnsmos(request, signals)]}
+            elif op == "onnx_describe":
+                response = {"ok": True, **onnx_describe(request)}
+            elif op == "onnx_run":
+                response = {"ok": True, **onnx_run(request, stdin)}
+            elif op == "onnx_stream":
+                response = {"ok": True, **onnx_stream(request, stdin)}
             elif op == "crash":
                 os._exit(3)
             else:
@@ -151,7 +274,12 @@ def main():
             return
         except Exception as error:  # a broken install or an unexpected package error: report it, keep serving
             response = {"ok": False, "error": type(error).__name__, "message": str(error)}
+        payload = response.pop("_payload", None)
+        if payload is not None:
+            response["payload_bytes"] = len(payload)
         stdout.write(json.dumps(response).encode() + b"\n")
+        if payload is not None:
+            stdout.write(payload)
         stdout.flush()
 
 

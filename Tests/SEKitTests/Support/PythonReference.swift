@@ -25,20 +25,9 @@ enum PythonReference {
     @discardableResult
     static func run(_ script: String, arguments: [String] = []) throws -> String {
         guard let python = interpreter else { throw Failure(description: "SEKIT_PYTHON is not set") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-c", script] + arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "python failed (\(process.terminationStatus)): \(String(decoding: errData, as: UTF8.self))")
-        }
-        return String(decoding: outData, as: UTF8.self)
+        let result = try PythonScript.run(python, script, arguments: arguments)
+        guard result.status == 0 else { throw Failure(description: "python failed (\(result.status)): \(result.stderr)") }
+        return result.stdout
     }
 
     /// Writes `values` as raw little-endian float64 to `url` (read in numpy with `np.fromfile(path, '<f8')`).

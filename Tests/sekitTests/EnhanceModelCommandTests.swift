@@ -1,0 +1,171 @@
+import Foundation
+import Testing
+
+/// `sekit enhance --model` end to end: tiny ONNX models made with torch, run on speech mixed from
+/// the fixtures, the outputs checked against onnxruntime and numpy called directly, the run's
+/// parameters and parent, streaming, and the bad inputs.
+@Suite(.serialized, .enabled(if: GoldenCorpus.fixturesRequired && PaperMetrics.pythonRequired,
+                             "needs ../shared/fixtures and SEKIT_PYTHON (run scripts/test.sh)"))
+struct EnhanceModelCommandTests {
+    /// Mixes 4 clips of `seconds` from the fixtures into `folder/corpus`.
+    func corpus(_ folder: CatalogCLIFolder, catalog: String, seconds: Int = 2) throws -> String {
+        let fixtures = GoldenCorpus.fixtures.path
+        let mixed = try SEKitBinary.run(["mix", "--speech", fixtures + "/speech", "--noise", fixtures + "/noise/running_tap.wav",
+                                         "--count", "4", "--seconds", "\(seconds)", "--snr-db", "0", "--seed", "3",
+                                         "--out", folder.path("corpus"),
+                                         "--catalog", catalog])
+        #expect(mixed.status == 0, "\(mixed.stderr)")
+        return folder.path("corpus")
+    }
+
+    func param(_ folder: CatalogCLIFolder, _ catalog: String, run name: String, _ key: String) throws -> String {
+        try folder.sqlite(catalog, "SELECT value_text FROM params p JOIN runs r ON r.id = p.run_id "
+                          + "WHERE r.name = '\(name)' AND r.kind = 'enhance' AND key = '\(key)'")
+    }
+
+    @Test func outputsMatchONNXRuntimeCalledDirectlyAndTheRunRecordsTheModel() throws {
+        let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
+        let catalog = folder.path("catalog.sqlite")
+        let corpus = try corpus(folder, catalog: catalog)
+        let train = try SEKitBinary.run(["runs", "start", "--kind", "train", "--name", "tiny-train", "--catalog", catalog])
+        #expect(train.status == 0, "\(train.stderr)")
+        let trainID = train.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try FileManager.default.createDirectory(at: folder.file("models"), withIntermediateDirectories: true)
+        try TinyONNXModel.make(folder.path("models/tiny.onnx"), trainRunID: trainID)
+        try TinyONNXModel.make(folder.path("models/other.onnx"), metadata: ["output": "magnitude", "feature": "compressed"])
+        // A quoted glob: one run per model, each into --out DIR/NAME/ (the glob leaves tiny.stream.onnx out).
+        let enhanced = try SEKitBinary.run(["enhance", "--model", folder.path("models/t*y.onnx"), folder.path("models/other.onnx"),
+                                            "--corpus", corpus, "--out", folder.path("enhanced"), "--jobs", "2", "--catalog", catalog])
+        #expect(enhanced.status == 0, "\(enhanced.stderr)")
+        let clips = try FileManager.default.contentsOfDirectory(atPath: folder.path("corpus/noisy"))
+            .filter { $0.hasSuffix(".wav") }.sorted()
+        #expect(clips.count == 4)
+        for clip in clips {
+            let (difference, peak) = try TinyONNXModel.referenceDifference(model: folder.path("models/tiny.onnx"),
+                                                                            noisy: folder.path("corpus/noisy/\(clip)"),
+                                                                            enhanced: folder.path("enhanced/tiny/\(clip)"))
+            #expect(difference < 1e-5 && peak > 1e-3, "\(clip): \(difference) from the reference (peak \(peak))")
+            // A model whose output is the enhanced magnitude in its feature domain (compressed, exponent 0.3).
+            let magnitude = try TinyONNXModel.referenceDifference(model: folder.path("models/other.onnx"),
+                                                                  noisy: folder.path("corpus/noisy/\(clip)"),
+                                                                  enhanced: folder.path("enhanced/other/\(clip)"))
+            #expect(magnitude.difference < 1e-5 && magnitude.peak > 1e-3, "\(clip): \(magnitude.difference) (peak \(magnitude.peak))")
+        }
+        // The run: the model's hash, size, MACs (Linear 257→16, GRU 16, Linear 16→257 over 63 frames), latency, rtf.
+        let data = try Data(contentsOf: folder.file("models/tiny.onnx"))
+        let sha = try TinyONNXModel.run("import hashlib, sys; print(hashlib.sha256(open(sys.argv[1], 'rb').read()).hexdigest())",
+                                        [folder.path("models/tiny.onnx")]).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(!data.isEmpty)
+        #expect(try param(folder, catalog, run: "tiny", "model_sha256") == sha)
+        let linearIn: Int = 257 * 16, gru: Int = 2 * 3 * 16 * 16, linearOut: Int = 16 * 257
+        let biases: Int = 16 + 2 * 3 * 16 + 257, frames: Int = 1 + 16000 / 256
+        #expect(try param(folder, catalog, run: "tiny", "model_parameters") == "\(linearIn + gru + linearOut + biases)")
+        #expect(try param(folder, catalog, run: "tiny", "model_macs_per_second") == "\(frames * (linearIn + gru + linearOut))")
+        #expect(try param(folder, catalog, run: "tiny", "latency_ms") == "32.0")
+        #expect(try Double(param(folder, catalog, run: "tiny", "rtf")).map { $0 > 0 } == true)
+        #expect(try param(folder, catalog, run: "tiny", "clips_failed") == "0")
+        // Parents: the training run the model names; the corpus's mix run for a model that names none.
+        #expect(try folder.sqlite(catalog, "SELECT parent_id FROM runs WHERE name = 'tiny' AND kind = 'enhance'") == trainID)
+        let mixID = try folder.sqlite(catalog, "SELECT id FROM runs WHERE kind = 'mix'")
+        #expect(try folder.sqlite(catalog, "SELECT parent_id FROM runs WHERE name = 'other' AND kind = 'enhance'") == mixID)
+        // The outputs pair with the corpus in score.
+        let scored = try SEKitBinary.run(["score", "--corpus", corpus, "--enhanced", folder.path("enhanced/tiny"), "--metrics", "sisdr",
+                                          "--catalog", catalog])
+        #expect(scored.status == 0, "\(scored.stderr)")
+    }
+
+    @Test func streamingEqualsTheWholeUtteranceModelAndTimesEachFrame() throws {
+        let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
+        let catalog = folder.path("catalog.sqlite")
+        // 4 s clips: 251 frame times make a response line longer than 4 KiB (its payload once went unread).
+        let corpus = try corpus(folder, catalog: catalog, seconds: 4)
+        try TinyONNXModel.make(folder.path("tiny.onnx"))
+        let whole = try SEKitBinary.run(["enhance", "--model", folder.path("tiny.onnx"), "--corpus", corpus, "--out", folder.path("whole"),
+                                         "--no-catalog"])
+        #expect(whole.status == 0, "\(whole.stderr)")
+        let streamed = try SEKitBinary.run(["enhance", "--model", folder.path("tiny.onnx"), "--streaming", "--corpus", corpus,
+                                            "--out", folder.path("streamed"), "--catalog", catalog])
+        #expect(streamed.status == 0, "\(streamed.stderr)")
+        #expect(try Double(param(folder, catalog, run: "tiny", "streaming_max_abs_diff")).map { $0 < 1e-5 } == true)
+        #expect(try param(folder, catalog, run: "tiny", "hop_ms") == "16.0")
+        let p50 = try #require(Double(try param(folder, catalog, run: "tiny", "frame_ms_p50")))
+        let p99 = try #require(Double(try param(folder, catalog, run: "tiny", "frame_ms_p99")))
+        let max = try #require(Double(try param(folder, catalog, run: "tiny", "frame_ms_max")))
+        #expect(p50 > 0 && p50 <= p99 && p99 <= max, "\(p50) \(p99) \(max)")
+        for clip in try FileManager.default.contentsOfDirectory(atPath: folder.path("whole/tiny")) where clip.hasSuffix(".wav") {
+            let (difference, _) = try TinyONNXModel.referenceDifference(model: folder.path("tiny.onnx"),
+                                                                        noisy: folder.path("corpus/noisy/\(clip)"),
+                                                                        enhanced: folder.path("streamed/tiny/\(clip)"))
+            #expect(difference < 1e-5, "\(clip): streamed output \(difference) from the reference")
+        }
+    }
+
+    @Test func badModelsAreNamedBeforeAnyClipAndLeaveNoRun() throws {
+        let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
+        let catalog = folder.path("catalog.sqlite")
+        let corpus = try corpus(folder, catalog: catalog)
+        try Data("not a model".utf8).write(to: folder.file("corrupt.onnx"))
+        try TinyONNXModel.make(folder.path("bins.onnx"), bins: 256)
+        try TinyONNXModel.make(folder.path("nfft.onnx"), metadata: ["n_fft": "1024"])
+        try TinyONNXModel.make(folder.path("rate.onnx"), metadata: ["sample_rate": "48000"])
+        let cases = [("corrupt", "not a model ONNX Runtime can load"), ("bins", "noisy has shape [1, frames, 256]"),
+                     ("nfft", "metadata bins: 257 disagrees with n_fft 1024"), ("rate", "the model is for 48000 Hz")]
+        for (name, message) in cases {
+            let refused = try SEKitBinary.run(["enhance", "--model", folder.path("\(name).onnx"), "--corpus", corpus,
+                                               "--out", folder.path("out"), "--catalog", catalog])
+            #expect(refused.status == 1, "\(name): \(refused.status) \(refused.stderr)")
+            #expect(refused.stderr.contains(folder.path("\(name).onnx")) && refused.stderr.contains(message), "\(name): \(refused.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: folder.path("out/\(name)")), "\(name) wrote its folder")
+        }
+        #expect(try folder.sqlite(catalog, "SELECT count(*) FROM runs WHERE kind = 'enhance'") == "0")
+        let missing = try SEKitBinary.run(["enhance", "--model", folder.path("tiny.onnx"), "--streaming", "--corpus", corpus,
+                                           "--out", folder.path("out"), "--catalog", catalog])
+        #expect(missing.status == 1 && missing.stderr.contains("no such file"), "\(missing.stderr)")
+    }
+
+    @Test func aNaNOnOneClipFailsThatClipAndWritesTheOthers() throws {
+        let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
+        let catalog = folder.path("catalog.sqlite")
+        let input = folder.file("input")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        // 1 s (63 frames, NaN) and 2 s (126 frames) of a tone.
+        for (name, seconds) in [("short.wav", 1.0), ("long.wav", 2.0)] {
+            try TestWAV.writePCM16(TestWAV.sine(seconds: seconds, sampleRate: 16000), sampleRate: 16000,
+                                   to: input.appendingPathComponent(name))
+        }
+        try TinyONNXModel.make(folder.path("nan.onnx"), nanBelowFrames: 100)
+        let enhanced = try SEKitBinary.run(["enhance", "--model", folder.path("nan.onnx"), "--input", input.path,
+                                            "--out", folder.path("out"), "--catalog", catalog])
+        #expect(enhanced.status == 1)
+        #expect(enhanced.stderr.contains("failed: short.wav") && enhanced.stderr.contains("nan at frame 0"), "\(enhanced.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder.path("out/nan/long.wav")))
+        #expect(!FileManager.default.fileExists(atPath: folder.path("out/nan/short.wav")))
+        #expect(try param(folder, catalog, run: "nan", "clips_failed") == "1")
+        #expect(try folder.sqlite(catalog, "SELECT status FROM runs WHERE kind = 'enhance'") == "finished")
+    }
+
+    @Test func anEnvironmentWithoutONNXRuntimeSaysHowToAddIt() throws {
+        let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
+        let catalog = folder.path("catalog.sqlite")
+        let corpus = try corpus(folder, catalog: catalog)
+        try TinyONNXModel.make(folder.path("tiny.onnx"))
+        // A real environment with numpy (the worker's own import) but not onnxruntime: a venv of the
+        // project interpreter's base Python, numpy linked in from the project's environment.
+        try TinyONNXModel.run("""
+            import os, site, sys, venv
+            venv.create(sys.argv[1], with_pip=False)
+            target = os.path.join(sys.argv[1], "lib", f"python{sys.version_info.major}.{sys.version_info.minor}", "site-packages")
+            source = os.path.dirname(os.path.dirname(__import__("numpy").__file__))
+            for name in ("numpy", "numpy.libs"):
+                if os.path.exists(os.path.join(source, name)):
+                    os.symlink(os.path.join(source, name), os.path.join(target, name))
+            """, [folder.path("bare")])
+        let python = folder.path("bare/bin/python")
+        let refused = try SEKitBinary.run(["enhance", "--model", folder.path("tiny.onnx"), "--corpus", corpus, "--out", folder.path("out"),
+                                           "--catalog", catalog], environment: ["SEKIT_PYTHON": python])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("onnxruntime") && refused.stderr.contains("\(python) -m pip install onnxruntime onnx"),
+                "\(refused.stderr)")
+        #expect(try folder.sqlite(catalog, "SELECT count(*) FROM runs WHERE kind = 'enhance'") == "0")
+    }
+}

@@ -104,7 +104,8 @@ public struct ONNXModel: Sendable {
         trainRunID = metadata["train_run_id"] ?? ""
         lookaheadFrames = try integer("lookahead_frames")
         streaming = try flag("streaming")
-        stateShape = try numbers("state_shape").map { Int($0) }
+        // Only a streaming model has state (the contract: docs/enhancement.md).
+        stateShape = streaming ? try numbers("state_shape").map { Int($0) } : []
         sha256 = response["sha256"] as? String ?? ""
         parameters = (response["parameters"] as? NSNumber)?.intValue ?? 0
         macsPerSecond = (response["macs_per_second"] as? NSNumber)?.intValue ?? 0

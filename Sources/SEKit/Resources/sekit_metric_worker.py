@@ -162,7 +162,7 @@ def _model_counts(path, metadata):
         if len(dims) == 3 and not dims[1].HasField("dim_value"):
             dims[1].ClearField("dim_param")
             dims[1].dim_value = frames
-    inferred = shape_inference.infer_shapes(model)
+    inferred = shape_inference.infer_shapes(model, data_prop=True)  # Shape -> Reshape chains too
     shapes = {}
     for value in list(inferred.graph.value_info) + list(inferred.graph.input) + list(inferred.graph.output):
         dims = value.type.tensor_type.shape.dim

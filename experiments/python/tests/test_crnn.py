@@ -155,6 +155,29 @@ class TrainOneEpochTests(unittest.TestCase):
         params = dict(query(self.catalog, "SELECT key, value_text FROM params WHERE run_id = ?", [self.run_id]))
         self.assertEqual(params["select_key"], "valid_loss")
 
+    def test_the_export_enhances_streams_and_scores_under_its_training_run(self):
+        # The recipe's own export through `sekit enhance --model --streaming`, then scored: the
+        # catalogue's chain is score <- enhance <- train <- features (the corpus was mixed elsewhere).
+        out = os.path.join(self.folder, "enhanced")
+        support.sekit("enhance", "--model", os.path.join(self.out, "epoch-1.onnx"), "--streaming",
+                      "--corpus", support.corpus(), "--split", "test", "--out", out, catalog=self.catalog)
+        enhanced = os.path.join(out, "epoch-1")
+        self.assertEqual(len([n for n in os.listdir(enhanced) if n.endswith(".wav")]), 6)
+        support.sekit("score", "--corpus", support.corpus(), "--split", "test", "--enhanced", enhanced,
+                      "--metrics", "stoi", "--checkpoint", "crnn-epoch-1", catalog=self.catalog)
+        (score,) = query(self.catalog, "SELECT r.id FROM runs r JOIN params p ON p.run_id = r.id "
+                                       "WHERE r.kind = 'score' AND p.key = 'enhanced' AND p.value_text = ?", [enhanced])
+        chain, run = [], score[0]
+        while run:
+            kind, run = query(self.catalog, "SELECT kind, parent_id FROM runs WHERE id = ?", [run])[0]
+            chain.append(kind)
+        self.assertEqual(chain[:4], ["score", "enhance", "train", "features"])
+        (enhance,) = query(self.catalog, "SELECT id FROM runs WHERE kind = 'enhance' AND parent_id = ?", [self.run_id])
+        params = dict(query(self.catalog, "SELECT key, value_text FROM params WHERE run_id = ?", [enhance[0]]))
+        self.assertLessEqual(float(params["streaming_max_abs_diff"]), 1e-5)
+        self.assertLess(float(params["frame_ms_p99"]), float(params["hop_ms"]))
+        self.assertGreater(float(params["model_parameters"]), 1e6)
+
 
 class RefusalTests(unittest.TestCase):
     def test_a_file_without_the_target_is_named_and_nothing_is_written(self):

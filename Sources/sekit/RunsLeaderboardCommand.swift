@@ -24,6 +24,11 @@ struct RunsLeaderboardCommand: AsyncParsableCommand {
 
             Formats: table, csv (NAME_mean, NAME_ci95_half, NAME_n, NAME_best per metric, unrounded), \
             json, markdown, latex (a tabular with booktabs rules: \\usepackage{booktabs}).
+
+            Checkpoints of a training run: `--group-by params.epoch` puts the rows whose lineage \
+            records an epoch first, epoch by epoch, adds the epoch column (and best_checkpoint in csv), \
+            and ends on the best checkpoint, the last one and the best classical baseline with the \
+            `sekit runs diff` commands that test the best against each.
             """
     )
 
@@ -41,6 +46,15 @@ struct RunsLeaderboardCommand: AsyncParsableCommand {
     @Flag(help: "Every score run on the corpus, not only the latest per checkpoint name.")
     var all = false
 
+    @Option(help: ArgumentHelp("Checkpoints side by side: rows whose lineage has the parameter (params.epoch: the epoch enhance --model "
+                               + "records from the model) first, in its order; names the best, the last and the best classical baseline.",
+                               valueName: "params.key"))
+    var groupBy: String?
+
+    @Option(help: ArgumentHelp("With --group-by: the metric whose best mean picks the best checkpoint (default: the lowest mean rank).",
+                               valueName: "metric"))
+    var bestBy: String?
+
     @Option(help: ArgumentHelp("How to print the board.", valueName: "format"))
     var format: LeaderboardFormat = .table
 
@@ -50,7 +64,8 @@ struct RunsLeaderboardCommand: AsyncParsableCommand {
 
     func run() async throws {
         let board = try catalog.openForReading().leaderboard(
-            Leaderboard.Request(corpus: corpus, metrics: metrics.map(RunsDiffCommand.list), subset: subset, all: all))
+            Leaderboard.Request(corpus: corpus, metrics: metrics.map(RunsDiffCommand.list), subset: subset, all: all,
+                                groupBy: groupBy, bestBy: bestBy))
         writeToStandardOutput(try board.rendered(format.report))
     }
 }

@@ -28,9 +28,17 @@ public struct Leaderboard: Sendable, Codable {
         /// Only these score runs as rows, every one of them (the noisy-input row stays as the
         /// reference unless it is one of them); each must be a finished score run on the corpus.
         public var runs: [RunID]?
+        /// `params.KEY`: checkpoints side by side (see ``Leaderboard/Grouping``): rows whose lineage has
+        /// the parameter KEY (nearest run first: the score run, its enhance run, the training run...)
+        /// come first, ordered by its value, and the best of them is named; nil: ordered by mean rank.
+        public var groupBy: String?
+        /// The metric that picks the best checkpoint of a grouped board (nil: the mean rank).
+        public var bestBy: String?
 
-        public init(corpus: String, metrics: [String]? = nil, subset: String = "all", all: Bool = false, runs: [RunID]? = nil) {
+        public init(corpus: String, metrics: [String]? = nil, subset: String = "all", all: Bool = false, runs: [RunID]? = nil,
+                    groupBy: String? = nil, bestBy: String? = nil) {
             self.corpus = corpus; self.metrics = metrics; self.subset = subset; self.all = all; self.runs = runs
+            self.groupBy = groupBy; self.bestBy = bestBy
         }
     }
 
@@ -54,6 +62,9 @@ public struct Leaderboard: Sendable, Codable {
         /// One cell per metric of the board (nil: the run has no value for it in this subset).
         public var cells: [Cell?]
         public var meanRank: Double?
+        /// The value of the board's `groupBy` parameter along the run's lineage (nil: ungrouped board,
+        /// or a row without it: the noisy input, a baseline).
+        public var group: String?
     }
 
     public var corpus: ScoredCorpus
@@ -62,6 +73,8 @@ public struct Leaderboard: Sendable, Codable {
     /// Per metric: whether higher is better (nil: unknown to the registry, not marked or ranked).
     public var higherIsBetter: [Bool?]
     public var rows: [Row]
+    /// Checkpoints side by side: present when the board was asked `groupBy`.
+    public var grouping: Grouping?
 }
 
 extension Catalog {
@@ -134,9 +147,16 @@ extension Catalog {
         let decimals = Leaderboard.decimals(metrics: metrics, rows: rows + (reference.map { [$0] } ?? []))
         Self.rank(&rows, higherIsBetter: metrics.map { MetricRegistry.output(forSeries: $0)?.higherIsBetter }, decimals: decimals)
         rows.sort { ($0.meanRank ?? .infinity, $0.name) < ($1.meanRank ?? .infinity, $1.name) }
+        var grouping: Leaderboard.Grouping?
+        if let groupBy = request.groupBy {
+            grouping = try group(&rows, by: groupBy, bestBy: request.bestBy, metrics: metrics)
+        } else if let bestBy = request.bestBy {
+            throw .invalidParameter(name: "best-by", value: bestBy, reason: "picks the best of grouped checkpoints; give --group-by too")
+        }
         if let reference { rows.insert(reference, at: 0) }
         return Leaderboard(corpus: corpus, subset: subset.isEmpty ? "all" : subset, metrics: metrics,
-                           higherIsBetter: metrics.map { MetricRegistry.output(forSeries: $0)?.higherIsBetter }, rows: rows)
+                           higherIsBetter: metrics.map { MetricRegistry.output(forSeries: $0)?.higherIsBetter }, rows: rows,
+                           grouping: grouping)
     }
 
     /// The board's metrics: those asked for (each scored by some checkpoint in the subset), or

@@ -21,6 +21,8 @@ public struct ONNXModel: Sendable {
     public var std: [Float]
     /// The training run that made it (`train_run_id`), empty when it names none.
     public var trainRunID: String
+    /// The training epoch the checkpoint ends (`epoch`), empty when the metadata names none.
+    public var epoch: String
     public var lookaheadFrames: Int
     /// Whether the file is a streaming model (one frame and a state in, one frame and a state out).
     public var streaming: Bool
@@ -102,6 +104,7 @@ public struct ONNXModel: Sendable {
             throw .metadata(path: path, key: key, reason: "holds \(stats.count) values for \(bins) bins")
         }
         trainRunID = metadata["train_run_id"] ?? ""
+        epoch = metadata["epoch"] ?? ""
         lookaheadFrames = try integer("lookahead_frames")
         streaming = try flag("streaming")
         // Only a streaming model has state (the contract: docs/enhancement.md).
@@ -153,5 +156,6 @@ public struct ONNXModel: Sendable {
          "model_macs_per_second": "\(macsPerSecond)", "latency_ms": "\(latencyMilliseconds)",
          "n_fft": "\(stft.fftSize)", "win_length": "\(stft.winLength)", "hop_length": "\(stft.hopLength)",
          "window": stft.window.rawValue, "feature": feature.rawValue, "model_output": output.rawValue]
+            .merging(epoch.isEmpty ? [:] : ["epoch": epoch]) { own, _ in own }
     }
 }

@@ -11,12 +11,14 @@ extension Leaderboard {
         case .table:
             return "Leaderboard on the \(corpus), subset \(subset): mean ± half-width of the 95% CI; * best per column; mean rank over the metrics (dense ranks)\n\n"
                 + TextTable.render(header: header, rows: textRows(best: { $0 + " *" }), alignment: .numbersRight)
+                + groupingFooter
         case .markdown:
             return MarkdownTable.render(header: header, rows: textRows(best: { "**\($0)**" }),
-                                        rightAligned: [false] + Array(repeating: true, count: metrics.count + 1))
+                                        rightAligned: [false] + groupColumn.map { _ in false }
+                                            + Array(repeating: true, count: metrics.count + 1))
         case .latex:
             let rows = self.rows.map { row -> [LatexTable.Cell] in
-                [.text(row.name)] + zip(row.cells, decimals).map { cell, decimals -> LatexTable.Cell in
+                [.text(row.name)] + groupCells(row).map { .text($0) } + zip(row.cells, decimals).map { cell, decimals -> LatexTable.Cell in
                     guard let cell else { return .latex("--") }
                     var value = ReportNumber.latexMath(cell.mean, decimals: decimals)
                     if cell.best && !row.isReference { value = "\\mathbf{\(value)}" }
@@ -26,16 +28,18 @@ extension Leaderboard {
                 } + [.latex(row.meanRank.map { ReportNumber.fixed($0, decimals: 2) } ?? "--")]
             }
             let afterReference: Set<Int> = self.rows.first?.isReference == true ? [0] : []
-            let header: [LatexTable.Cell] = [.text("checkpoint")] + zip(metrics, higherIsBetter).map { metric, higher in
+            let header: [LatexTable.Cell] = [.text("checkpoint")] + groupColumn.map { .text($0) }
+                + zip(metrics, higherIsBetter).map { metric, higher in
                 .latex(LatexTable.escape(metric) + (higher.map { $0 ? " $\\uparrow$" : " $\\downarrow$" } ?? ""))
             } + [.text("mean rank")]
             return LatexTable.render(header: header, rows: rows, rulesAfter: afterReference)
         }
     }
 
-    /// Column titles: checkpoint, one per metric (with its direction), mean rank.
+    /// Column titles: checkpoint, the grouping key (a grouped board), one per metric (with its
+    /// direction), mean rank.
     var header: [String] {
-        ["checkpoint"] + zip(metrics, higherIsBetter).map { metric, higher in
+        ["checkpoint"] + groupColumn + zip(metrics, higherIsBetter).map { metric, higher in
             metric + (higher.map { $0 ? " ↑" : " ↓" } ?? "")
         } + ["mean rank"]
     }
@@ -64,7 +68,7 @@ extension Leaderboard {
     func textRows(best mark: (String) -> String) -> [[String]] {
         let decimals = self.decimals
         return rows.map { row in
-            [row.isReference ? "\(row.name) (input)" : row.name] + zip(row.cells, decimals).map { cell, decimals in
+            [row.isReference ? "\(row.name) (input)" : row.name] + groupCells(row) + zip(row.cells, decimals).map { cell, decimals in
                 guard let cell else { return "-" }
                 let text = Self.text(of: cell, decimals: decimals)
                 return cell.best && !row.isReference ? mark(text) : text
@@ -74,10 +78,11 @@ extension Leaderboard {
 
     /// One row per board row: name, run id, reference flag, then per metric mean, half-CI, n, best.
     public var table: ReportTable {
-        let columns = ["checkpoint", "run_id", "reference"]
+        let columns = ["checkpoint", "run_id", "reference"] + (grouping.map { [$0.key, "best_checkpoint"] } ?? [])
             + metrics.flatMap { ["\($0)_mean", "\($0)_ci95_half", "\($0)_n", "\($0)_best"] } + ["mean_rank"]
         return ReportTable(columns: columns, rows: rows.map { row in
             [.text(row.name), .text(row.runID.rawValue), .integer(row.isReference ? 1 : 0)]
+                + (grouping.map { [row.group.map { .text($0) } ?? .null, .integer(row.runID == $0.best ? 1 : 0)] } ?? [])
                 + row.cells.flatMap { cell -> [TableCell] in
                     guard let cell else { return [.null, .null, .null, .null] }
                     return [.real(cell.mean), cell.ciHalfWidth.map { .real($0) } ?? .null, .integer(Int64(cell.n)), .integer(cell.best ? 1 : 0)]

@@ -54,19 +54,22 @@ final class ComparisonPipeline: Sendable {
     }
 
     /// Records a score run holding `source`'s clip scores plus uniform noise in ±`amplitude`
-    /// (seeded), with its aggregates: a run that differs from `source` by noise only.
-    static func recordJitteredCopy(of source: String, as name: String, in catalog: Catalog, amplitude: Double, seed: UInt64) throws {
+    /// (seeded) and `shift(metric)`, with its aggregates: a run that differs from `source` by noise
+    /// only, or by a known amount. Its parent is `parent`, else `source`'s.
+    @discardableResult
+    static func recordJitteredCopy(of source: String, as name: String, in catalog: Catalog, amplitude: Double, seed: UInt64,
+                                   shift: (String) -> Double = { _ in 0 }, parent: RunID? = nil) throws -> RunID {
         let original = try catalog.resolveRun(source)
         let scores = try catalog.scores(of: original)
         let id = try catalog.beginRun(kind: .score, name: name, commandLine: ["test"], params: try catalog.paramValues(of: original.id),
-                                      parent: original.parentID)
+                                      parent: parent ?? original.parentID)
         var generator = SplitMix(seed: seed)
         var rows: [ClipScoreRecord] = []
         var series: [String: [Double]] = [:]
         for metric in scores.metrics {
             for (clip, value) in scores.values[metric]!.enumerated() {
                 guard let value else { continue }
-                let jittered = value + amplitude * (2 * generator.unit() - 1)
+                let jittered = value + amplitude * (2 * generator.unit() - 1) + shift(metric)
                 rows.append(ClipScoreRecord(runID: id, clipID: scores.clipIDs[clip], metric: metric, value: jittered))
                 series[metric, default: []].append(jittered)
             }
@@ -77,6 +80,7 @@ final class ComparisonPipeline: Sendable {
             return RunMetricRecord(runID: id, metric: metric, mean: s.mean, std: s.std, ci95Low: s.ci95Low, ci95High: s.ci95High, n: s.n)
         })
         try catalog.finishRun(id)
+        return id
     }
 
     deinit { folder.cleanup() }

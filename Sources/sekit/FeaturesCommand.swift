@@ -4,6 +4,7 @@ import SEKit
 
 extension FeatureKind: ExpressibleByArgument {}
 extension FeatureDType: ExpressibleByArgument {}
+extension FeatureFraming: ExpressibleByArgument {}
 extension WindowKind: ExpressibleByArgument {}
 extension FeatureCompression: ExpressibleByArgument {
     /// Parses `none`, `gzip` or `gzip:LEVEL`; nil otherwise (the parser then names `--compression`).
@@ -20,7 +21,7 @@ struct FeaturesCommand: ParsableCommand {
             + "merge the files of a sharded export, or check a file.",
         discussion: """
         Without a subcommand, `sekit features` is `sekit features export`, whose options are \
-        --corpus DIR and --out FILE (required), --split, --n-fft, --win-length, --hop-length, \
+        --corpus DIR and --out FILE (required), --split, --framing, --n-fft, --win-length, --hop-length, \
         --window, --center, --feature, --exponent, --targets, --lc-db, --dtype, --compression, \
         --stats-from, --overwrite, --allow-incomplete, --jobs, --shard, --catalog and --no-catalog: see \
         `sekit features export --help` for what each does.
@@ -62,7 +63,11 @@ struct FeaturesExportCommand: ParsableCommand {
     @Option(name: .long, help: "Export only this split (e.g. train).") var split: String?
     @Option(name: .long, help: ArgumentHelp("Store this feature file's /stats instead of computing them (its STFT and feature must match).",
                                             valueName: "file.h5")) var statsFrom: String?
-    @Option(name: .long, help: "FFT size.") var nFft: Int = 512
+    @Option(name: .long, help: ArgumentHelp("A framing preset at the corpus's rate instead of --n-fft/--win-length/--hop-length: "
+                                            + "dns (20 ms window, 10 ms hop, FFT the window's length; 320/160 samples at 16 kHz).",
+                                            valueName: "preset"))
+    var framing: FeatureFraming?
+    @Option(name: .long, help: "FFT size (default 512).") var nFft: Int?
     @Option(name: .long, help: "Window length in samples (default: --n-fft).") var winLength: Int?
     @Option(name: .long, help: "Hop in samples (default: half the window, 50% overlap).") var hopLength: Int?
     @Option(name: .long, help: "Window (periodic).") var window: WindowKind = .hann
@@ -93,13 +98,23 @@ struct FeaturesExportCommand: ParsableCommand {
     func validate() throws {
         let list = try parsedTargets
         guard Set(list).count == list.count else { throw ValidationError("--targets: a stream is named twice") }
+        if let framing {
+            let set = [("--n-fft", nFft != nil), ("--win-length", winLength != nil), ("--hop-length", hopLength != nil)]
+                .filter(\.1).map(\.0)
+            guard set.isEmpty else {
+                throw ValidationError("--framing \(framing) sets the window, hop and FFT size; leave out \(set.joined(separator: ", "))")
+            }
+        }
     }
 
     func run() throws {
         MemoryTuning.keepFreedMemoryForReuse()
         var options = FeatureExportOptions()
-        let win = winLength ?? nFft
-        options.stft = STFTConfiguration(fftSize: nFft, winLength: win, hopLength: hopLength ?? max(1, win / 2), window: window, center: center)
+        let fftSize = nFft ?? 512
+        let win = winLength ?? fftSize
+        options.stft = STFTConfiguration(fftSize: fftSize, winLength: win, hopLength: hopLength ?? max(1, win / 2), window: window,
+                                         center: center)
+        options.framing = framing
         options.feature = feature
         options.exponent = exponent
         options.targets = try parsedTargets
@@ -118,7 +133,7 @@ struct FeaturesExportCommand: ParsableCommand {
                                                      context: try recording.context(),
                                                      progress: { done, total in meter.update(done, of: total) })
         print("features: \(output.path)\(options.shard == .whole ? "" : " (shard \(options.shard))")")
-        print("clips: \(result.clips), frames: \(result.summary.totalFrames), bins: \(options.stft.binCount), "
+        print("clips: \(result.clips), frames: \(result.summary.totalFrames), bins: \(result.stft.binCount), "
               + "streams: \(options.streamNames.joined(separator: ", ")), \(result.summary.fileBytes) bytes")
         print("statistics over split: \(result.statisticsSplit)")
         if result.missingClips > 0 { printError("features: the corpus's mix did not finish: \(result.missingClips) planned clips are missing") }

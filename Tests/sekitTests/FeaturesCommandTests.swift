@@ -39,4 +39,31 @@ import Testing
         let wrong = try SEKitBinary.run(["synthesize", "--features", h5, "--dataset", "nothing", "--out", folder.path("o2"), "--no-catalog"])
         #expect(wrong.status != 0 && wrong.stderr.contains("nothing"))
     }
+
+    /// `--framing dns`: 20 ms and 10 ms at the corpus's rate (16 kHz here: 320 and 160 samples), as
+    /// the run's parameters and the file's attributes say; explicit sizes beside it are refused.
+    @Test(.enabled(if: MixCommandTests.sqliteAvailable, "needs /usr/bin/sqlite3")) func theDnsFramingPresetTakesTheCorpusRate() throws {
+        let folder = try CatalogCLIFolder()
+        defer { folder.cleanup() }
+        try MixCommandTests().makeSources(folder)
+        let catalog = folder.path("catalog.sqlite")
+        let mixed = try SEKitBinary.run(["mix", "--speech", folder.path("speech"), "--noise", folder.path("noise"), "--count", "3",
+                                         "--seconds", "0.5", "--out", folder.path("out"), "--catalog", catalog])
+        #expect(mixed.status == 0, "\(mixed.stderr)")
+        let h5 = folder.path("dns.h5")
+        let exported = try SEKitBinary.run(["features", "--corpus", folder.path("out"), "--out", h5, "--framing", "dns",
+                                            "--catalog", catalog])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let params = try folder.sqlite(catalog, """
+            SELECT group_concat(key || '=' || value_text, ' ') FROM (SELECT key, value_text FROM params p JOIN runs r ON r.id = p.run_id
+            WHERE r.kind = 'features' AND key IN ('framing', 'n_fft', 'win_length', 'hop_length', 'window') ORDER BY key)
+            """)
+        #expect(params == "framing=dns hop_length=160 n_fft=320 win_length=320 window=hann")
+        // 0.5 s at 16 kHz, centred, hop 160: 1 + 8000 / 160 = 51 frames per clip, 161 bins.
+        #expect(exported.stdout.contains("clips: 3, frames: 153, bins: 161,"), "\(exported.stdout)")
+        let both = try SEKitBinary.run(["features", "--corpus", folder.path("out"), "--out", folder.path("x.h5"), "--framing", "dns",
+                                        "--n-fft", "512", "--no-catalog"])
+        #expect(both.status != 0 && both.stderr.contains("leave out --n-fft"), "\(both.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("x.h5")))
+    }
 }

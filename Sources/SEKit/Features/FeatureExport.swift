@@ -5,6 +5,9 @@ public struct FeatureExportOptions: Sendable {
     /// STFT: 512-point FFT, 512-sample (32 ms at 16 kHz) periodic Hann window, hop 256 (50%
     /// overlap), centred with zero padding of n_fft/2 on both sides (librosa ≥ 0.10's default).
     public var stft = STFTConfiguration(fftSize: 512, winLength: 512, hopLength: 256, window: .hann, center: true)
+    /// A framing preset that sets `stft` from the corpus's sample rate (``FeaturesJob`` resolves
+    /// it; nil: `stft` as given).
+    public var framing: FeatureFraming?
     public var feature: FeatureKind = .magnitude
     /// Exponent of `compressed`.
     public var exponent: Double = 0.3
@@ -51,6 +54,8 @@ public struct FeatureExportResult: Sendable {
     public var clips: Int { summary.clipCount }
     /// Clips the corpus's mix planned but did not make (exported only with `allowIncomplete`).
     public var missingClips = 0
+    /// The STFT the features were computed with (a framing preset's, resolved at the corpus's rate).
+    public var stft: STFTConfiguration
 }
 
 /// Exports a mixed corpus's clips as packed STFT feature streams into one HDF5 file.
@@ -146,7 +151,7 @@ public enum FeatureExport {
             let stored = copied?.split ?? statisticsSplit
             let summary = try writer.finish(statistics: copied?.statistics ?? statistics, statisticsSplit: stored,
                                             emptyStatisticsAllowed: sharded, beforeRename: beforeCommit)
-            return FeatureExportResult(summary: summary, statisticsSplit: stored, missingClips: missingClips)
+            return FeatureExportResult(summary: summary, statisticsSplit: stored, missingClips: missingClips, stft: options.stft)
         } catch {
             writer.discard()
             throw error

@@ -25,7 +25,9 @@ public enum FeaturesJob {
     ///   output exists and `options.overwrite` is false; everything `run` throws.
     public static func run(_ request: Request, context: RunContext,
                            progress: @escaping ProgressHandler = { _, _ in }) throws -> (result: FeatureExportResult, run: RecordedRun) {
-        let (corpus, output, options) = (request.corpus, request.output, request.options)
+        let (corpus, output) = (request.corpus, request.output)
+        var options = request.options
+        if let framing = options.framing { options.stft = try framing.configuration(corpus: corpus, base: options.stft) }
         let lock = try OutputLock(output: output.path, lockFile: OutputLock.lockFile(besideFile: output))
         defer { withExtendedLifetime(lock) {} }
         // Temporary files of this output left by a killed writer.
@@ -43,6 +45,7 @@ public enum FeaturesJob {
             "dtype": options.dtype.rawValue, "compression": options.compression.description, "shard": options.shard.description]
             .merging(lineage.params(recorded: context.catalog != nil)) { old, _ in old }
             .merging(options.statisticsFrom.map { ["stats_from": $0.standardizedFileURL.path] } ?? [:]) { old, _ in old }
+            .merging(options.framing.map { ["framing": $0.rawValue] } ?? [:]) { old, _ in old }
         let run = try RecordedRun.begin(context, kind: .features, name: output.lastPathComponent, params: params,
                                         parent: lineage.parent)
         let result = try run.failing {

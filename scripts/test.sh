@@ -12,18 +12,22 @@ cd "$root"
 source scripts/setup.sh
 SEKIT_PYTHON="$(scripts/python-env.sh)"
 export SEKIT_PYTHON
-echo "test: swift test (python reference: $SEKIT_PYTHON)" >&2
+# The training environment (PyTorch, onnx: shared by every clone, made once per machine) for the
+# tests that train or export a model, and for the Python package's tests.
+SEKIT_TRAIN_PYTHON="$(scripts/python-env.sh --train)"
+export SEKIT_TRAIN_PYTHON
+echo "test: swift test (python reference: $SEKIT_PYTHON; training environment: $SEKIT_TRAIN_PYTHON)" >&2
 swift test "$@"
-# The `sekit` Python package (experiments/python) against the real binary. PYTHONPATH: a fresh clone
-# runs them even before the editable install. Without h5py they are not run, except under CI, where
-# they fail.
+# The `sekit` Python package (experiments/python) against the real binary, in the training
+# environment (its packages and PyTorch; the clone's package first on PYTHONPATH, as the training
+# environment holds none). Without h5py they are not run, except under CI, where they fail.
 swift build --product sekit
-if [[ "${CI:-}" == true ]] || "$SEKIT_PYTHON" -c "import h5py, numpy" 2>/dev/null; then
+if [[ "${CI:-}" == true ]] || "$SEKIT_TRAIN_PYTHON" -c "import h5py, numpy" 2>/dev/null; then
     echo "test: Python package tests (experiments/python/tests)" >&2
     SEKIT_BINARY="$(swift build --show-bin-path)/sekit" PYTHONPATH="$root/experiments/python${PYTHONPATH:+:$PYTHONPATH}" \
-        "$SEKIT_PYTHON" -m unittest discover -s experiments/python/tests -t experiments/python -v
+        "$SEKIT_TRAIN_PYTHON" -m unittest discover -s experiments/python/tests -t experiments/python -v
 else
-    echo "test: Python package tests not run: $SEKIT_PYTHON cannot import h5py and numpy (under CI=true they run and fail)" >&2
+    echo "test: Python package tests not run: $SEKIT_TRAIN_PYTHON cannot import h5py and numpy (under CI=true they run and fail)" >&2
 fi
 # The Swift API documentation (Sources/SEKit/SEKit.docc) builds offline, every symbol link resolving.
 scripts/docs.sh

@@ -21,7 +21,11 @@ import h5py
 import numpy as np
 import torch
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+# The recipe's modules, then this clone's `sekit` package (experiments/python): the cached training
+# environment (scripts/python-env.sh --train) is shared by every clone and holds no `sekit` of its own.
+sys.path.insert(0, os.path.join(HERE, "..", "python"))
+sys.path.insert(0, HERE)
 
 import sekit.tracking  # noqa: E402
 from sekit.data import SEKitFeatureDataset, SegmentBatchSampler, StatisticsMismatchError, collate_batch  # noqa: E402

@@ -12,14 +12,14 @@
 # The feature file is made once and kept: HOURS (default 10) of four-second clips mixed from
 # ../shared/fixtures by `sekit mix`, exported by `sekit features --targets irm` (float32, no
 # compression: the defaults), under .build/bench/loader/ (the mixed WAVs are deleted afterwards).
-# torch: installed into the environment from scripts/requirements-torch.txt when missing, unless
-# SEKIT_BENCH_TORCH=0.
+# Python: the training environment (scripts/python-env.sh --train, with torch), or $SEKIT_TRAIN_PYTHON;
+# SEKIT_BENCH_TORCH=0 leaves torch's DataLoader rows out.
 #   scripts/bench/loader.sh [HOURS=10] [EPOCHS=3] [WORKERS=0,2] [SEKIT=path/to/sekit]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
 source scripts/setup.sh
-python="${SEKIT_PYTHON:-$(scripts/python-env.sh)}"
+python="${SEKIT_TRAIN_PYTHON:-$(scripts/python-env.sh --train)}"
 fixtures="${SEKIT_FIXTURES:-$root/../shared/fixtures}"
 hours="${HOURS:-10}"
 work="$root/.build/bench/loader"
@@ -37,10 +37,6 @@ if [[ ! -f "$features" ]]; then
     echo "loader: exporting noisy features and the ideal ratio mask to $features" >&2
     "$sekit" features --corpus "$corpus" --out "$features" --targets irm --no-catalog >/dev/null
     rm -rf "$corpus"
-fi
-if [[ "${SEKIT_BENCH_TORCH:-1}" != 0 ]] && ! "$python" -c "import torch" 2>/dev/null; then
-    echo "loader: installing torch (scripts/requirements-torch.txt)" >&2
-    "$python" -m pip install -q -r scripts/requirements-torch.txt >&2
 fi
 # The file is read from the page cache on every side (it fits in memory: 2 streams of 2.3 GB at 10 h).
 cat "$features" >/dev/null

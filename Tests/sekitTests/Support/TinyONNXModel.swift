@@ -5,9 +5,13 @@ import Testing
 /// environment by `scripts/dev/tiny_onnx_model.py` (torch, torch.onnx.export, the metadata added with
 /// the onnx package): Linear → GRU → Linear → sigmoid, and its streaming variant `NAME.stream.onnx`.
 enum TinyONNXModel {
-    /// The project's interpreter: `$SEKIT_PYTHON`, else the source tree's `.build/venv`.
+    /// An interpreter with torch and onnx: the training environment `$SEKIT_TRAIN_PYTHON`
+    /// (scripts/python-env.sh --train; scripts/test.sh sets it), else `$SEKIT_PYTHON`, else the source
+    /// tree's `.build/venv`.
     static var python: String {
-        ProcessInfo.processInfo.environment["SEKIT_PYTHON"] ?? TestProject.root.appendingPathComponent(".build/venv/bin/python").path
+        let environment = ProcessInfo.processInfo.environment
+        return environment["SEKIT_TRAIN_PYTHON"] ?? environment["SEKIT_PYTHON"]
+            ?? TestProject.root.appendingPathComponent(".build/venv/bin/python").path
     }
 
     /// Runs `script` with the interpreter; returns its stdout, and fails the test when it fails.

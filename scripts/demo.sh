@@ -19,6 +19,15 @@
 #      HTML report of every run (sekit report), and says where everything is.
 # Everything it writes is under demo-out/ (and the catalogue demo-out/catalog.sqlite).
 #
+# scripts/demo.sh --train also closes the model loop (docs/crnn-recipe.md): it makes (once per machine)
+# the cached training environment with PyTorch (scripts/python-env.sh --train), trains the reference
+# CRNN (experiments/crnn) for 3 epochs on the demo corpus on CPU, exports every epoch to ONNX, enhances
+# the test clips with each (sekit enhance --model), scores them, and ends on the leaderboard of the
+# checkpoints by epoch beside noisy, the classical baselines and the oracle masks (sekit runs
+# leaderboard --group-by params.epoch), the best epoch tested against the last and the best baseline.
+# The demo corpus has no validation split: --train validates (and picks its best epoch) on the test
+# clips, which a real experiment must never do.
+#
 # Environment: SEKIT_BIN (use this sekit binary instead of building one), SEKIT_DEMO_OUT (output
 # folder), SEKIT_DEMO_CLIPS (clips to mix instead of the recipe's 48), SEKIT_PYTHON (an interpreter
 # with the packages of scripts/requirements.txt to use instead of setting one up), SEKIT_VENV (where
@@ -27,6 +36,18 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
+train=""
+for argument in "$@"; do
+    case "$argument" in
+        --train) train=1 ;;
+        -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "demo: unknown argument $argument (scripts/demo.sh [--train])" >&2; exit 2 ;;
+    esac
+done
+if [[ -n "$train" && "${SEKIT_DEMO_PYTHON:-1}" == 0 ]]; then
+    echo "demo: --train needs the Python environment (sekit enhance --model runs ONNX Runtime there); leave SEKIT_DEMO_PYTHON=0 out" >&2
+    exit 2
+fi
 source scripts/setup.sh
 
 sekit="$(scripts/release-binary.sh)"
@@ -102,6 +123,27 @@ for method in "${classical[@]}" "${oracles[@]}"; do
     score "$method" --enhanced "$out/enhanced/$method"
 done
 
+checkpoints=()
+if [[ -n "$train" ]]; then
+    echo "== --train: the training environment with PyTorch (scripts/python-env.sh --train)" >&2
+    train_python="${SEKIT_TRAIN_PYTHON:-$(scripts/python-env.sh --train)}"
+    echo "== --train: test features normalised with the training statistics (the demo's validation set: see above)" >&2
+    "$sekit" features --corpus "$out/corpus" --split test --stats-from "$out/features.h5" --targets clean,irm,noisy_phase \
+        --out "$out/features-test.h5" --overwrite > /dev/null
+    echo "== --train: the reference CRNN, 3 epochs on CPU (experiments/crnn/train.py)" >&2
+    rm -rf "$out/crnn"
+    SEKIT_BINARY="$sekit" "$train_python" experiments/crnn/train.py --features "$out/features.h5" --valid "$out/features-test.h5" --out "$out/crnn" \
+        --epochs 3 --device cpu --catalog "$SEKIT_CATALOG"
+    for model in "$out"/crnn/epoch-*.onnx; do
+        [[ "$model" == *.stream.onnx ]] && continue
+        epoch="$(basename "$model" .onnx)"; epoch="${epoch#epoch-}"
+        checkpoints+=("crnn-epoch$epoch")
+        echo "== sekit enhance --model: epoch $epoch on the test clips, and its score" >&2
+        "$sekit" enhance --model "$model" --corpus "$out/corpus" --split test --out "$out/enhanced/crnn" --overwrite --jobs 2
+        score "crnn-epoch$epoch" --enhanced "$out/enhanced/crnn/epoch-$epoch"
+    done
+fi
+
 echo "== sekit runs list" >&2
 "$sekit" runs list --kind score --limit 9
 
@@ -110,6 +152,15 @@ latest() { "$sekit" runs list --kind score --filter "name = '$1'" --limit 1 --fo
 noisy_run="$(latest noisy)"
 echo "== sekit runs leaderboard: the table for the paper" >&2
 "$sekit" runs leaderboard --corpus "$noisy_run" --format markdown
+if [[ -n "$train" ]]; then
+    echo "== sekit runs leaderboard --group-by params.epoch: the checkpoints by epoch, the best against the last and the best baseline" >&2
+    board="$("$sekit" runs leaderboard --corpus "$noisy_run" --group-by params.epoch)"
+    echo "$board"
+    # The two comparisons the board names (tested by: sekit runs diff A B).
+    grep -o 'sekit runs diff [0-9a-f-]* [0-9a-f-]*' <<<"$board" | while read -r _ _ _ a b; do
+        "$sekit" runs diff "$a" "$b" --subset all
+    done
+fi
 
 rank_metric=stoi
 [[ "$metrics" == pesq_wb* ]] && rank_metric=pesq_wb
@@ -128,7 +179,7 @@ mkdir -p "$out/figures"
 
 echo "== sekit report: every run on one page" >&2
 runs=()
-for name in noisy "${classical[@]}" "${oracles[@]}" oracle-irm-synth; do runs+=("$(latest "$name")"); done
+for name in noisy "${classical[@]}" "${oracles[@]}" oracle-irm-synth "${checkpoints[@]}"; do runs+=("$(latest "$name")"); done
 "$sekit" report "${runs[@]}" --out "$out/report.html" --worst 5
 
 cat >&2 <<EOF
@@ -139,6 +190,7 @@ cat >&2 <<EOF
   $out/scores/NAME.csv    per-clip scores of every run
   $out/figures/$clip.png  spectrograms and levels of one clip
   $out/report.html        the report: leaderboard, the best two compared, charts, the worst clips with audio
+                          (with --train: the checkpoints by epoch, $out/crnn/ their .pt and .onnx files)
                           (open it in a browser; it needs no network)
   $SEKIT_CATALOG          the catalogue (try: $sekit runs list; $sekit catalog stats)
 EOF

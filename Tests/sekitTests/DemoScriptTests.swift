@@ -1,8 +1,10 @@
 import Foundation
 import Testing
 
-/// `scripts/demo.sh`, reduced to 16 clips and run with the test build's binary: it finishes, leaves
-/// what it says it leaves, and its report opens in Chromium without errors.
+/// `scripts/demo.sh --train`, reduced to 16 clips and run with the test build's binary: it finishes,
+/// leaves what it says it leaves (the plain demo's outputs, and the model loop's: three CRNN epochs
+/// trained in the training environment, each enhanced and scored, the board grouped by epoch), and
+/// its report opens in Chromium without errors.
 @Suite(.serialized, .enabled(if: Chromium.required && PaperMetrics.pythonRequired, "needs chromium (scripts/setup.sh) and SEKIT_PYTHON"))
 struct DemoScriptTests {
     @Test func theDemoRunsAndItsReportLoads() throws {
@@ -12,7 +14,7 @@ struct DemoScriptTests {
         // (here scripts/python-env.sh finds the test's environment, SEKIT_VENV, ready).
         let python = try #require(ProcessInfo.processInfo.environment["SEKIT_PYTHON"], "SEKIT_PYTHON is not set (run scripts/test.sh)")
         let venv = URL(fileURLWithPath: python).deletingLastPathComponent().deletingLastPathComponent().path
-        let result = try ScriptRunner.run("scripts/demo.sh", environment: [
+        let result = try ScriptRunner.run("scripts/demo.sh", arguments: ["--train"], environment: [
             "SEKIT_BIN": SEKitBinary.url.path, "SEKIT_DEMO_OUT": out, "SEKIT_DEMO_CLIPS": "16", "SEKIT_PYTHON": "", "SEKIT_VENV": venv,
         ])
         let printed = result.stdout, said = result.stderr
@@ -24,6 +26,22 @@ struct DemoScriptTests {
         let expected = ["corpus/manifest.jsonl", "features.h5", "report.html", "scores/noisy.csv", "scores/logmmse.csv",
                         "scores/oracle-irm.csv", "enhanced/specsub", "enhanced/oracle-psm", "oracle-irm", "catalog.sqlite"]
         for path in expected { #expect(FileManager.default.fileExists(atPath: out + "/" + path), "demo-out/\(path) missing") }
+        // --train: the checkpoints, their outputs and scores, the board by epoch, the lineage.
+        for epoch in 1...3 {
+            for path in ["crnn/epoch-\(epoch).onnx", "crnn/epoch-\(epoch).stream.onnx", "enhanced/crnn/epoch-\(epoch)",
+                         "scores/crnn-epoch\(epoch).csv"] {
+                #expect(FileManager.default.fileExists(atPath: out + "/" + path), "demo-out/\(path) missing")
+            }
+        }
+        #expect(said.contains("== --train: the reference CRNN, 3 epochs on CPU"), "\(said.suffix(2000))")
+        #expect(printed.contains("(best)") && printed.contains("best checkpoint (the lowest mean rank): crnn-epoch"), "the board by epoch")
+        #expect(printed.contains("best classical baseline: "), "\(printed.suffix(3000))")
+        let catalog = out + "/catalog.sqlite"
+        let chain = try folder.sqlite(catalog, """
+            SELECT s.name || '<' || e.kind || '<' || t.kind || '<' || f.kind FROM runs s JOIN runs e ON e.id = s.parent_id
+            JOIN runs t ON t.id = e.parent_id JOIN runs f ON f.id = t.parent_id WHERE s.kind = 'score' AND s.name = 'crnn-epoch3'
+            """)
+        #expect(chain == "crnn-epoch3<enhance<train<features", "score <- enhance <- train <- features: \(chain)")
         let figures = try FileManager.default.contentsOfDirectory(atPath: out + "/figures").filter { !$0.hasPrefix(".") }
         #expect(figures.count == 1 && figures[0].hasSuffix(".png"), "\(figures)")
         let report = try ReportCommandTests().check(out + "/report.html", name: "demo-report")
@@ -33,5 +51,7 @@ struct DemoScriptTests {
         let images = try #require(shown["images"] as? [[String: Any]])
         #expect(!images.isEmpty && images.allSatisfy { ($0["naturalWidth"] as? Double ?? 0) > 0 })
         #expect(((shown["charts"] as? [Any])?.count ?? 0) > 0)
+        let page = try String(contentsOfFile: out + "/report.html", encoding: .utf8)
+        #expect(page.contains("Checkpoints by epoch") && page.contains("id=\"diff-baseline\""), "the report's checkpoint section")
     }
 }

@@ -5,12 +5,12 @@ import Foundation
 enum ScriptRunner {
     struct Result { let status: Int32; let stdout: String; let stderr: String }
 
-    /// Runs `script` (a path under the project root) under bash with `environment` added. Its
-    /// stderr goes through a temporary file, so a script saying much there never blocks.
-    static func run(_ script: String, environment: [String: String]) throws -> Result {
+    /// Runs `script` (a path under the project root) with `arguments` under bash with `environment`
+    /// added. Its stderr goes through a temporary file, so a script saying much there never blocks.
+    static func run(_ script: String, arguments: [String] = [], environment: [String: String]) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [GoldenCorpus.projectRoot.appendingPathComponent(script).path]
+        process.arguments = [GoldenCorpus.projectRoot.appendingPathComponent(script).path] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("sekit-script-\(UUID().uuidString).err")
         guard FileManager.default.createFile(atPath: log.path, contents: nil), let said = FileHandle(forWritingAtPath: log.path) else {

@@ -10,13 +10,15 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 source scripts/setup.sh
-SEKIT_PYTHON="$(scripts/python-env.sh)"
-export SEKIT_PYTHON
-# The training environment (PyTorch, onnx: shared by every clone, made once per machine) for the
-# tests that train or export a model, and for the Python package's tests.
+# The project's environment (.build/venv: what sekit needs at run time; the demo's, which
+# DemoScriptTests runs), and the training environment (the same packages plus PyTorch, onnx and
+# what needs them: made once per machine, shared by every clone). The tests run against the
+# training environment, a superset, so every Python-backed metric and client is there.
+SEKIT_PROJECT_PYTHON="$(scripts/python-env.sh)"
 SEKIT_TRAIN_PYTHON="$(scripts/python-env.sh --train)"
-export SEKIT_TRAIN_PYTHON
-echo "test: swift test (python reference: $SEKIT_PYTHON; training environment: $SEKIT_TRAIN_PYTHON)" >&2
+SEKIT_PYTHON="$SEKIT_TRAIN_PYTHON"
+export SEKIT_PROJECT_PYTHON SEKIT_TRAIN_PYTHON SEKIT_PYTHON
+echo "test: swift test (python reference: $SEKIT_PYTHON; the project's environment: $SEKIT_PROJECT_PYTHON)" >&2
 swift test "$@"
 # The `sekit` Python package (experiments/python) against the real binary, in the training
 # environment (its packages and PyTorch; the clone's package first on PYTHONPATH, as the training

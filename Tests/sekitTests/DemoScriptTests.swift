@@ -10,12 +10,16 @@ struct DemoScriptTests {
     @Test func theDemoRunsAndItsReportLoads() throws {
         let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
         let out = folder.path("demo-out")
-        // As on a fresh machine: no SEKIT_PYTHON; the demo sets the Python environment up itself
-        // (here scripts/python-env.sh finds the test's environment, SEKIT_VENV, ready).
-        let python = try #require(ProcessInfo.processInfo.environment["SEKIT_PYTHON"], "SEKIT_PYTHON is not set (run scripts/test.sh)")
+        // As on a fresh machine: no SEKIT_PYTHON; the demo sets the project's Python environment up
+        // itself (here scripts/python-env.sh finds it, SEKIT_VENV, made by scripts/test.sh) and finds
+        // the training environment (scripts/python-env.sh --train, cached per machine) ready.
+        let environment = ProcessInfo.processInfo.environment
+        let python = try #require(environment["SEKIT_PROJECT_PYTHON"] ?? environment["SEKIT_PYTHON"],
+                                  "SEKIT_PROJECT_PYTHON is not set (run scripts/test.sh)")
         let venv = URL(fileURLWithPath: python).deletingLastPathComponent().deletingLastPathComponent().path
         let result = try ScriptRunner.run("scripts/demo.sh", arguments: ["--train"], environment: [
             "SEKIT_BIN": SEKitBinary.url.path, "SEKIT_DEMO_OUT": out, "SEKIT_DEMO_CLIPS": "16", "SEKIT_PYTHON": "", "SEKIT_VENV": venv,
+            "SEKIT_TRAIN_PYTHON": "",
         ])
         let printed = result.stdout, said = result.stderr
         try #require(result.status == 0, "demo failed:\n\(said.suffix(3000))")

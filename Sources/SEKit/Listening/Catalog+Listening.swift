@@ -64,6 +64,11 @@ extension Catalog {
         }
     }
 
+    /// The raters stored for test `name` (none when there is no such test).
+    public func listeningRaters(test name: String) throws(CatalogError) -> Set<String> {
+        try read { db in Set(try String.fetchAll(db, sql: "SELECT rater FROM listening_raters WHERE test = ?", arguments: [name])) }
+    }
+
     /// The names of the listening tests in the catalogue, sorted.
     public func listeningTestNames() throws(CatalogError) -> [String] {
         try read { db in try String.fetchAll(db, sql: "SELECT name FROM listening_tests ORDER BY name") }

@@ -32,8 +32,8 @@ public enum ListenImportJob {
     }
 
     /// Imports the results.
-    /// - Throws: ``ListenError`` for a bad test folder or results file (before anything is stored),
-    ///   or a rater already in the catalogue (that file's raters are not stored); catalogue errors.
+    /// - Throws: ``ListenError`` for a bad test folder or results file, or a rater already in the
+    ///   catalogue or in two files: all found before anything is stored; catalogue errors.
     public static func run(_ request: Request, context: RunContext) throws -> Outcome {
         guard let catalog = context.catalog else {
             throw ListenError.invalidOption(name: "catalog", value: "", reason: "listen import stores the ratings in a catalogue")
@@ -43,7 +43,7 @@ public enum ListenImportJob {
         let name = request.name ?? manifest.name
         // Every file read and checked before any is stored.
         var files: [[RaterRatings]] = []
-        var raters = Set<String>()
+        var raters = try catalog.listeningRaters(test: name)
         for url in request.results {
             let read = try ListeningResultsReader.read(url, manifest: manifest)
             for rater in read where !raters.insert(rater.rater).inserted {

@@ -32,8 +32,11 @@
 
   function newSession(rater) {
     const below = generator(rater);
-    const trials = shuffled(test.trials, below).map((trial) => ({
-      id: trial.id, stimuli: shuffled(trial.stimuli, below).map((s) => s.id), swapped: below(2) === 1,
+    // MUSHRA: a clip's stimuli on one screen, side by side; the P.808 and P.835 tests: one stimulus a screen.
+    const screens = test.test === "mushra" ? test.trials.map((trial) => ({id: trial.id, stimuli: trial.stimuli}))
+      : test.trials.flatMap((trial) => trial.stimuli.map((s) => ({id: trial.id, stimuli: [s]})));
+    const trials = shuffled(screens, below).map((screen) => ({
+      id: screen.id, stimuli: shuffled(screen.stimuli, below).map((s) => s.id), swapped: below(2) === 1,
     }));
     return {rater, trials, position: 0, ratings: {}, seconds: {}, startedAt: new Date().toISOString()};
   }

@@ -4,13 +4,14 @@ import Foundation
 /// SNR subset with its Student-t and bootstrap 95% intervals, and paired comparisons between the
 /// runs' conditions (`sekit listen show`).
 ///
-/// Every kept rater rated every stimulus, so the ratings of a scale form a table with one row per
-/// (rater, trial) and one column per condition. A condition's interval is the Student-t interval of
-/// its column (``Summary``) and the percentile bootstrap of its mean resampling rows
-/// (``Bootstrap/meanIntervals(rows:columnCount:resamples:confidence:seed:jobs:)``, 10,000 resamples,
-/// the test's seed). A comparison of two runs A, B uses the per-row differences B − A: the bootstrap
-/// interval of their mean, the Wilcoxon signed-rank test (``WilcoxonSignedRank``), Holm's correction
-/// over every comparison shown (``HolmCorrection``), as `sekit runs diff` does for metrics.
+/// Every kept rater rated every stimulus. A condition's mean and Student-t interval (``Summary``) are
+/// over all its ratings (kept raters × clips: the MOS and its interval of ITU-T P.800.2); its
+/// bootstrap interval resamples clips, each clip its mean over the kept raters, as `sekit runs diff`
+/// resamples clips (``Bootstrap/meanIntervals(rows:columnCount:resamples:confidence:seed:jobs:)``,
+/// 10,000 resamples, the test's seed, every condition of a subset from the same resamples). A
+/// comparison of two runs A, B uses the clips' mean differences B − A: the bootstrap interval of
+/// their mean, the Wilcoxon signed-rank test (``WilcoxonSignedRank``) and Holm's correction over
+/// every comparison shown (``HolmCorrection``), as `sekit runs diff` does for metrics.
 public struct ListeningSummary: Sendable, Codable {
     /// One condition's score on one scale and subset.
     public struct ConditionRow: Sendable, Codable, Equatable {
@@ -23,8 +24,10 @@ public struct ListeningSummary: Sendable, Codable {
         public var ci95High: Double
         public var bootstrapLow: Double
         public var bootstrapHigh: Double
-        /// Ratings (kept raters × trials of the subset).
+        /// Ratings (kept raters × clips of the subset).
         public var n: Int
+        /// Clips of the subset (what the bootstrap resamples).
+        public var clips: Int
     }
 
     /// Two runs' conditions compared on the same ratings rows.
@@ -61,23 +64,24 @@ public struct ListeningSummary: Sendable, Codable {
         guard !table.raters.isEmpty else { return }
         for scale in test.kind.scales {
             let values = table.values(scale: scale)
+            let means = table.stimulusMeans(scale: scale)
             let columns = table.conditions.count
             for (label, members) in ScoreSummary.subsets(snrDB: table.trialSNRs, split: []) {
                 let memberSet = Set(members)
                 let rowIndices = table.rowTrials.indices.filter { memberSet.contains(table.rowTrials[$0]) }
-                var subset = [Double](); subset.reserveCapacity(rowIndices.count * columns)
-                for r in rowIndices { subset += values[(r * columns)..<((r + 1) * columns)] }
-                let intervals = try Bootstrap.meanIntervals(rows: subset, columnCount: columns, resamples: resamples,
+                var clipRows = [Double](); clipRows.reserveCapacity(members.count * columns)
+                for t in members { clipRows += means[(t * columns)..<((t + 1) * columns)] }
+                let intervals = try Bootstrap.meanIntervals(rows: clipRows, columnCount: columns, resamples: resamples,
                                                             seed: SplitMix64.childSeed(seed, index: UInt64(rows.count), stream: 0x6C73))
                 for (c, condition) in table.conditions.enumerated() {
                     let column = rowIndices.map { values[$0 * columns + c] }
                     let summary = Summary(values: column)
                     rows.append(ConditionRow(condition: condition, scale: scale, subset: label, mean: summary.mean, std: summary.std,
                                              ci95Low: summary.ci95Low, ci95High: summary.ci95High, bootstrapLow: intervals[c].low,
-                                             bootstrapHigh: intervals[c].high, n: column.count))
+                                             bootstrapHigh: intervals[c].high, n: column.count, clips: members.count))
                 }
             }
-            comparisons += try Self.compare(table, values: values, scale: scale, resamples: resamples, seed: seed)
+            comparisons += try Self.compare(table, means: means, scale: scale, resamples: resamples, seed: seed)
         }
         let pValues = comparisons.compactMap(\.p)
         if !pValues.isEmpty {
@@ -91,25 +95,26 @@ public struct ListeningSummary: Sendable, Codable {
         }
     }
 
-    /// Every pair of the runs' conditions on `scale` (A before B in condition order).
-    static func compare(_ table: ListeningTable, values: [Double], scale: String, resamples: Int, seed: UInt64) throws -> [Comparison] {
+    /// Every pair of the runs' conditions on `scale` (A before B in condition order), on the clips'
+    /// mean scores.
+    static func compare(_ table: ListeningTable, means: [Double], scale: String, resamples: Int, seed: UInt64) throws -> [Comparison] {
         let runs = table.conditions.indices.filter { table.isRun[$0] }
         var pairs: [(Int, Int)] = []
         for (i, a) in runs.enumerated() { for b in runs[(i + 1)...] { pairs.append((a, b)) } }
         guard !pairs.isEmpty else { return [] }
-        let columns = table.conditions.count, rowCount = table.rowTrials.count
-        var differences = [Double](repeating: 0, count: rowCount * pairs.count)
-        for r in 0..<rowCount {
-            for (p, (a, b)) in pairs.enumerated() { differences[r * pairs.count + p] = values[r * columns + b] - values[r * columns + a] }
+        let columns = table.conditions.count, clipCount = table.trials.count
+        var differences = [Double](repeating: 0, count: clipCount * pairs.count)
+        for t in 0..<clipCount {
+            for (p, (a, b)) in pairs.enumerated() { differences[t * pairs.count + p] = means[t * columns + b] - means[t * columns + a] }
         }
         let intervals = try Bootstrap.meanIntervals(rows: differences, columnCount: pairs.count, resamples: resamples,
                                                     seed: SplitMix64.childSeed(seed, index: 0, stream: 0x6469_6666))
         return try pairs.enumerated().map { p, pair in
-            let column = (0..<rowCount).map { differences[$0 * pairs.count + p] }
+            let column = (0..<clipCount).map { differences[$0 * pairs.count + p] }
             let test = try WilcoxonSignedRank.test(differences: column)
             return Comparison(scale: scale, a: table.conditions[pair.0], b: table.conditions[pair.1],
-                              difference: column.reduce(0, +) / Double(rowCount), ci95Low: intervals[p].low, ci95High: intervals[p].high,
-                              p: test?.pValue, pHolm: nil, significant: false, n: rowCount)
+                              difference: column.reduce(0, +) / Double(clipCount), ci95Low: intervals[p].low, ci95High: intervals[p].high,
+                              p: test?.pValue, pHolm: nil, significant: false, n: clipCount)
         }
     }
 }

@@ -34,7 +34,8 @@ struct ListenImportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var request = ListenImportJob.Request(testFolder: URL(fileURLWithPath: testFolder), results: results.map { URL(fileURLWithPath: $0) })
+        var request = ListenImportJob.Request(
+            testFolder: URL(fileURLWithPath: testFolder), results: results.map { URL(fileURLWithPath: $0) })
         request.name = name
         let context = RunContext(catalog: try catalog.open(create: true), commandLine: CommandLine.arguments)
         let outcome = try ListenImportJob.run(request, context: context)

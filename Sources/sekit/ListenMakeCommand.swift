@@ -6,7 +6,8 @@ import SEKit
 struct ListenMakeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "make",
-        abstract: "Make a listening test from score runs: the clips, a self-contained offline page, test.json and a webMUSHRA configuration.",
+        abstract:
+            "Make a listening test from score runs: the clips, a self-contained offline page, test.json and a webMUSHRA configuration.",
         discussion: """
             Clips are drawn from the clips every run scored, stratified by requested input SNR (and by \
             degradation kind when the corpus has degradations), seeded by --seed. Each run is a condition \
@@ -22,7 +23,9 @@ struct ListenMakeCommand: AsyncParsableCommand {
 
     @OptionGroup var catalog: CatalogOptions
 
-    @Option(help: ArgumentHelp("Comma-separated score runs (id, id prefix or name): one condition each, named after the run.", valueName: "runs"))
+    @Option(
+        help: ArgumentHelp(
+            "Comma-separated score runs (id, id prefix or name): one condition each, named after the run.", valueName: "runs"))
     var runs: String
 
     @Option(help: ArgumentHelp("Kind of test: mushra, acr, dcr, ccr or p835.", valueName: "kind"))
@@ -53,7 +56,9 @@ struct ListenMakeCommand: AsyncParsableCommand {
         let outcome = try ListenMakeJob.run(request, context: context)
         let manifest = outcome.manifest
         let gold = manifest.trials.count - manifest.trials.filter { $0.role == "test" }.count
-        var text = "test \(manifest.name): \(manifest.test.rawValue), \(manifest.trials.count - gold) clips × \(manifest.conditions.count) conditions"
+        var text =
+            "test \(manifest.name): \(manifest.test.rawValue), "
+                + "\(manifest.trials.count - gold) clips × \(manifest.conditions.count) conditions"
         text += gold > 0 ? " + \(gold) screening trials" : ""
         text += "\npage: \(outcome.page.path)\n"
         if let config = outcome.webMushra { text += "webMUSHRA: \(config.path)\n" }

@@ -5,7 +5,9 @@ import Testing
 /// with the network off, three scripted raters with known answers (scripts/test-support/listening_rater.py:
 /// every sample played, progress resumed after a reload, results downloaded), then the ratings
 /// imported, screened and summarised, and correlated with the runs' metrics.
-@Suite(.serialized, .enabled(if: GoldenCorpus.fixturesRequired && Chromium.required, "needs ../shared/fixtures and chromium (scripts/setup.sh)"))
+@Suite(
+    .serialized,
+    .enabled(if: GoldenCorpus.fixturesRequired && Chromium.required, "needs ../shared/fixtures and chromium (scripts/setup.sh)"))
 struct ListenCommandTests {
     static let rater = GoldenCorpus.projectRoot.appendingPathComponent("scripts/test-support/listening_rater.py")
 
@@ -15,7 +17,8 @@ struct ListenCommandTests {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         let json = String(decoding: try JSONSerialization.data(withJSONObject: answers, options: [.sortedKeys]), as: UTF8.self)
         process.arguments = ["python3", Self.rater.path, page, downloads, "--rater", rater, "--answers", json]
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()
@@ -28,11 +31,15 @@ struct ListenCommandTests {
         #expect((report["exceptions"] as? [Any])?.isEmpty == true, "exceptions \(report["exceptions"]!)")
         #expect((report["external_requests"] as? [Any])?.isEmpty == true, "requests \(report["external_requests"]!)")
         #expect(report["download_state"] as? String == "completed")
-        #expect(report["resumed"] as? String == "Trial 3 of \((report["trials"] as? [Any])?.count ?? 0)", "progress after a reload: \(report["resumed"]!)")
+        #expect(
+            report["resumed"] as? String == "Trial 3 of \((report["trials"] as? [Any])?.count ?? 0)",
+            "progress after a reload: \(report["resumed"]!)")
         for played in try #require(report["played"] as? [[String: Any]]) {
             // Rating is possible only once the sample played; every sample loaded from beside the page, offline.
-            #expect(played["disabledBefore"] as? Int == played["controls"] as? Int && played["enabledAfter"] as? Int == played["controls"] as? Int,
-                    "\(played)")
+            #expect(
+                played["disabledBefore"] as? Int == played["controls"] as? Int
+                    && played["enabledAfter"] as? Int == played["controls"] as? Int,
+                "\(played)")
             #expect(played["failed"] as? Int == 0 && (played["loaded"] as? Int ?? 0) > 0, "\(played)")
         }
         return report
@@ -44,19 +51,26 @@ struct ListenCommandTests {
     }
 
     @Test func mushraRatedInChromiumThenImportedShownAndCorrelated() throws {
-        let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
+        let folder = try CatalogCLIFolder()
+        defer { folder.cleanup() }
         let catalog = try ReportCommandTests().scoredCorpus(folder)
         let out = folder.path("mushra-test")
-        let made = try SEKitBinary.run(["listen", "make", "--runs", "logmmse,oracle-irm", "--test", "mushra", "--clips", "3", "--out", out,
-                                        "--seed", "5", "--catalog", catalog])
+        let made = try SEKitBinary.run([
+            "listen", "make", "--runs", "logmmse,oracle-irm", "--test", "mushra", "--clips", "3", "--out", out,
+            "--seed", "5", "--catalog", catalog,
+        ])
         #expect(made.status == 0, "\(made.stderr)")
-        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/test.json"))) as? [String: Any])
+        let manifest = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/test.json"))) as? [String: Any])
         let trials = try #require(manifest["trials"] as? [[String: Any]])
         #expect(trials.count == 3)
         // Stratified by input SNR: the 8 clips are at −5, 0 and 5 dB, so 3 clips take one of each.
         #expect(Set(trials.compactMap { $0["snrDB"] as? Double }) == [-5, 0, 5])
-        #expect(trials.allSatisfy { ($0["stimuli"] as? [[String: Any]])?.compactMap { $0["condition"] as? String }
-            == ["logmmse", "oracle-irm", "anchor35", "anchor70", "reference"] })
+        #expect(
+            trials.allSatisfy {
+                ($0["stimuli"] as? [[String: Any]])?.compactMap { $0["condition"] as? String }
+                    == ["logmmse", "oracle-irm", "anchor35", "anchor70", "reference"]
+            })
         let config = try String(contentsOfFile: out + "/webmushra/config.yaml", encoding: .utf8)
         #expect(config.components(separatedBy: "- type: mushra").count == 4 && config.contains("'anchor35': 'audio/"))
         let page = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
@@ -77,7 +91,9 @@ struct ListenCommandTests {
         let files = answers.map { downloads + "/results-\($0.0).json" }
         let imported = try SEKitBinary.run(["listen", "import", "--test", out] + files + ["--catalog", catalog])
         #expect(imported.status == 0, "\(imported.stderr)")
-        #expect(imported.stdout.contains("3 raters imported, 2 kept") && imported.stdout.contains("excluded r3: mushra-reference"), "\(imported.stdout)")
+        #expect(
+            imported.stdout.contains("3 raters imported, 2 kept") && imported.stdout.contains("excluded r3: mushra-reference"),
+            "\(imported.stdout)")
 
         let shown = try json(try SEKitBinary.run(["listen", "show", "--format", "json", "--catalog", catalog]))
         let rows = try #require(shown["rows"] as? [[String: Any]])
@@ -96,7 +112,9 @@ struct ListenCommandTests {
         let raters = try #require(shown["raters"] as? [[String: Any]])
         #expect(raters.map { $0["excluded"] as? Bool } == [false, false, true])
         let comparison = try #require((shown["comparisons"] as? [[String: Any]])?.first)
-        #expect(comparison["a"] as? String == "logmmse" && comparison["b"] as? String == "oracle-irm" && comparison["difference"] as? Double == 30)
+        #expect(
+            comparison["a"] as? String == "logmmse" && comparison["b"] as? String == "oracle-irm"
+                && comparison["difference"] as? Double == 30)
 
         let table = try SEKitBinary.run(["listen", "show", "mushra-test", "--catalog", catalog])
         #expect(table.status == 0 && table.stdout.contains("r3: excluded, mushra-reference"), "\(table.stdout)")
@@ -106,26 +124,38 @@ struct ListenCommandTests {
         #expect(points.count == 6)
         // Listeners: the kept raters' mean per stimulus; metric: the run's stoi of the clip in the catalogue.
         for point in points {
-            let condition = point["condition"] as! String, clip = point["clip"] as! String
+            let condition = point["condition"] as! String
+            let clip = point["clip"] as! String
             #expect(point["listeners"] as? Double == (condition == "logmmse" ? 45 : 75))
-            let stored = try folder.sqlite(catalog, """
-                SELECT s.value FROM clip_scores s JOIN runs r ON r.id = s.run_id WHERE r.name = '\(condition)' AND s.clip_id = '\(clip)' AND s.metric = 'stoi'
+            let stored = try folder.sqlite(
+                catalog,
+                """
+                SELECT s.value FROM clip_scores s JOIN runs r ON r.id = s.run_id
+                WHERE r.name = '\(condition)' AND s.clip_id = '\(clip)' AND s.metric = 'stoi'
                 """)
             #expect(abs(Double(stored)! - (point["metric"] as! Double)) < 1e-12)
         }
-        let stoi = try #require((correlated["rows"] as? [[String: Any]])?.first { $0["metric"] as? String == "stoi" && $0["level"] as? String == "clip" })
-        let x = points.map { $0["metric"] as! Double }, y = points.map { $0["listeners"] as! Double }
-        let meanX = x.reduce(0, +) / 6, meanY = y.reduce(0, +) / 6
+        let stoi = try #require(
+            (correlated["rows"] as? [[String: Any]])?.first { $0["metric"] as? String == "stoi" && $0["level"] as? String == "clip" })
+        let x = points.map { $0["metric"] as! Double }
+        let y = points.map { $0["listeners"] as! Double }
+        let meanX = x.reduce(0, +) / 6
+        let meanY = y.reduce(0, +) / 6
         let covariance = zip(x, y).map { ($0 - meanX) * ($1 - meanY) }.reduce(0, +)
-        let pearson = covariance / (x.map { ($0 - meanX) * ($0 - meanX) }.reduce(0, +) * y.map { ($0 - meanY) * ($0 - meanY) }.reduce(0, +)).squareRoot()
+        let pearson =
+            covariance
+            / (x.map { ($0 - meanX) * ($0 - meanX) }.reduce(0, +) * y.map { ($0 - meanY) * ($0 - meanY) }.reduce(0, +)).squareRoot()
         #expect(abs(((stoi["pearson"] as? [String: Any])?["r"] as? Double ?? 0) - pearson) < 1e-9)
     }
 
     @Test func acrRatedInChromiumScreensByGoldAndTrap() throws {
-        let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
+        let folder = try CatalogCLIFolder()
+        defer { folder.cleanup() }
         let catalog = try ReportCommandTests().scoredCorpus(folder)
         let out = folder.path("acr")
-        let made = try SEKitBinary.run(["listen", "make", "--runs", "logmmse,oracle-irm", "--test", "acr", "--clips", "3", "--out", out, "--catalog", catalog])
+        let made = try SEKitBinary.run([
+            "listen", "make", "--runs", "logmmse,oracle-irm", "--test", "acr", "--clips", "3", "--out", out, "--catalog", catalog,
+        ])
         #expect(made.status == 0, "\(made.stderr)")
         let downloads = folder.path("downloads")
         // a3 ignores the trapping trial's instruction; a4 rates the gold (clean) trial 2.
@@ -135,7 +165,8 @@ struct ListenCommandTests {
             ("a3", ["scores": ["logmmse": 1, "oracle-irm": 5, "reference": 5], "trap": 6]),
             ("a4", ["scores": ["logmmse": 5, "oracle-irm": 1, "reference": 2]]),
         ]
-        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/test.json"))) as? [String: Any])
+        let manifest = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/test.json"))) as? [String: Any])
         let trap = try #require((manifest["trials"] as? [[String: Any]])?.first { $0["role"] as? String == "trap" }?["expected"] as? Double)
         for (rater, var answers) in raters {
             // A trap answer that is never right: one off the expected score, within the scale.
@@ -143,9 +174,12 @@ struct ListenCommandTests {
             let report = try rate(out + "/index.html", downloads: downloads, rater: rater, answers: answers)
             #expect((report["trials"] as? [Any])?.count == 8, "3 clips × 2 runs + gold + trap, one stimulus a screen")
         }
-        let imported = try SEKitBinary.run(["listen", "import", "--test", out] + raters.map { downloads + "/results-\($0.0).json" } + ["--catalog", catalog])
+        let imported = try SEKitBinary.run(
+            ["listen", "import", "--test", out] + raters.map { downloads + "/results-\($0.0).json" } + ["--catalog", catalog])
         #expect(imported.status == 0, "\(imported.stderr)")
-        #expect(imported.stdout.contains("excluded a3: p808-trapping") && imported.stdout.contains("excluded a4: p808-gold"), "\(imported.stdout)")
+        #expect(
+            imported.stdout.contains("excluded a3: p808-trapping") && imported.stdout.contains("excluded a4: p808-gold"),
+            "\(imported.stdout)")
         let shown = try json(try SEKitBinary.run(["listen", "show", "acr", "--format", "json", "--catalog", catalog]))
         let rows = try #require(shown["rows"] as? [[String: Any]])
         #expect(rows.first { $0["condition"] as? String == "logmmse" && $0["subset"] as? String == "all" }?["mean"] as? Double == 2.5)

@@ -10,23 +10,29 @@ extension Catalog {
     ///   - exclusions: the screening rule that excludes each rater (nil: kept), in the order of `raters`.
     /// - Throws: ``ListenError/duplicateRater(path:rater:test:)`` for a rater already stored;
     ///   ``ListenError/invalidOption(name:value:reason:)`` when the catalogue holds another test of that name.
-    func storeListening(name: String, folder: URL, manifest: ListeningTestManifest, raters: [RaterRatings],
-                        exclusions: [String?]) throws {
+    func storeListening(
+        name: String, folder: URL, manifest: ListeningTestManifest, raters: [RaterRatings],
+        exclusions: [String?]
+    ) throws {
         var inner: ListenError?
         do {
             try write { db in
                 do {
                     try Self.insertTestIfNew(db, name: name, folder: folder, manifest: manifest)
                     for (rater, rule) in zip(raters, exclusions) {
-                        if try Row.fetchOne(db, sql: "SELECT 1 FROM listening_raters WHERE test = ? AND rater = ?",
-                                            arguments: [name, rater.rater]) != nil {
+                        if try Row.fetchOne(
+                            db, sql: "SELECT 1 FROM listening_raters WHERE test = ? AND rater = ?",
+                            arguments: [name, rater.rater]) != nil
+                        {
                             throw ListenError.duplicateRater(path: rater.source, rater: rater.rater, test: name)
                         }
-                        try db.execute(sql: "INSERT INTO listening_raters (test, rater, source, excluded, rule) VALUES (?, ?, ?, ?, ?)",
-                                       arguments: [name, rater.rater, rater.source, rule == nil ? 0 : 1, rule])
-                        let insert = try db.makeStatement(sql: """
-                            INSERT INTO listening_ratings (test, rater, stimulus, scale, score, time_seconds) VALUES (?, ?, ?, ?, ?, ?)
-                            """)
+                        try db.execute(
+                            sql: "INSERT INTO listening_raters (test, rater, source, excluded, rule) VALUES (?, ?, ?, ?, ?)",
+                            arguments: [name, rater.rater, rater.source, rule == nil ? 0 : 1, rule])
+                        let insert = try db.makeStatement(
+                            sql: """
+                                INSERT INTO listening_ratings (test, rater, stimulus, scale, score, time_seconds) VALUES (?, ?, ?, ?, ?, ?)
+                                """)
                         for rating in rater.ratings {
                             try insert.execute(arguments: [name, rater.rater, rating.stimulus, rating.scale, rating.score, rating.seconds])
                         }
@@ -45,22 +51,29 @@ extension Catalog {
     private static func insertTestIfNew(_ db: Database, name: String, folder: URL, manifest: ListeningTestManifest) throws {
         if let hash = try String.fetchOne(db, sql: "SELECT stimuli_hash FROM listening_tests WHERE name = ?", arguments: [name]) {
             guard hash == manifest.stimuliHash else {
-                throw ListenError.invalidOption(name: "name", value: name,
-                                                reason: "the catalogue holds another test of that name (stimuli hash \(hash.prefix(12))…); choose another --name")
+                throw ListenError.invalidOption(
+                    name: "name", value: name,
+                    reason: "the catalogue holds another test of that name (stimuli hash \(hash.prefix(12))…); choose another --name")
             }
             return
         }
-        try db.execute(sql: "INSERT INTO listening_tests (name, kind, folder, stimuli_hash, seed, imported_at) VALUES (?, ?, ?, ?, ?, ?)",
-                       arguments: [name, manifest.test.rawValue, folder.standardizedFileURL.path, manifest.stimuliHash,
-                                   Int64(bitPattern: manifest.seed), ISO8601DateFormatter().string(from: Date())])
+        try db.execute(
+            sql: "INSERT INTO listening_tests (name, kind, folder, stimuli_hash, seed, imported_at) VALUES (?, ?, ?, ?, ?, ?)",
+            arguments: [
+                name, manifest.test.rawValue, folder.standardizedFileURL.path, manifest.stimuliHash,
+                Int64(bitPattern: manifest.seed), ISO8601DateFormatter().string(from: Date()),
+            ])
         let runIDs = Dictionary(uniqueKeysWithValues: manifest.runs.map { ($0.name, $0.id) })
-        let insert = try db.makeStatement(sql: """
-            INSERT INTO listening_stimuli (test, id, trial, clip_id, condition, role, score_run_id, snr_db, file, sha256)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        let insert = try db.makeStatement(
+            sql: """
+                INSERT INTO listening_stimuli (test, id, trial, clip_id, condition, role, score_run_id, snr_db, file, sha256)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
         for (trial, stimulus) in manifest.allStimuli {
-            try insert.execute(arguments: [name, stimulus.id, trial.id, trial.clip, stimulus.condition, trial.role,
-                                           runIDs[stimulus.condition], trial.snrDB, stimulus.file, stimulus.sha256])
+            try insert.execute(arguments: [
+                name, stimulus.id, trial.id, trial.clip, stimulus.condition, trial.role,
+                runIDs[stimulus.condition], trial.snrDB, stimulus.file, stimulus.sha256,
+            ])
         }
     }
 
@@ -87,20 +100,30 @@ extension Catalog {
             chosen = known[0]
         }
         return try read { db in
-            let test = try Row.fetchOne(db, sql: "SELECT kind, folder, stimuli_hash, seed FROM listening_tests WHERE name = ?", arguments: [chosen])!
-            var stored = StoredListeningTest(name: chosen, kind: ListeningTestKind(rawValue: test[0])!, folder: test[1], stimuliHash: test[2],
-                                             seed: UInt64(bitPattern: test[3]))
-            for row in try Row.fetchAll(db, sql: """
-                SELECT id, trial, clip_id, condition, role, score_run_id, snr_db FROM listening_stimuli WHERE test = ? ORDER BY id
-                """, arguments: [chosen]) {
-                stored.stimuli.append(.init(id: row[0], trial: row[1], clipID: row[2], condition: row[3], role: row[4], scoreRunID: row[5],
-                                            snrDB: row[6]))
+            let test = try Row.fetchOne(
+                db, sql: "SELECT kind, folder, stimuli_hash, seed FROM listening_tests WHERE name = ?", arguments: [chosen])!
+            var stored = StoredListeningTest(
+                name: chosen, kind: ListeningTestKind(rawValue: test[0])!, folder: test[1], stimuliHash: test[2],
+                seed: UInt64(bitPattern: test[3]))
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, trial, clip_id, condition, role, score_run_id, snr_db FROM listening_stimuli WHERE test = ? ORDER BY id
+                    """, arguments: [chosen])
+            {
+                stored.stimuli.append(
+                    .init(
+                        id: row[0], trial: row[1], clipID: row[2], condition: row[3], role: row[4], scoreRunID: row[5],
+                        snrDB: row[6]))
             }
-            for row in try Row.fetchAll(db, sql: "SELECT rater, excluded, rule, source FROM listening_raters WHERE test = ? ORDER BY rater",
-                                        arguments: [chosen]) {
+            for row in try Row.fetchAll(
+                db, sql: "SELECT rater, excluded, rule, source FROM listening_raters WHERE test = ? ORDER BY rater",
+                arguments: [chosen])
+            {
                 stored.raters.append(.init(rater: row[0], excluded: row[1], rule: row[2], source: row[3]))
             }
-            let cursor = try Row.fetchCursor(db, sql: "SELECT rater, stimulus, scale, score FROM listening_ratings WHERE test = ?", arguments: [chosen])
+            let cursor = try Row.fetchCursor(
+                db, sql: "SELECT rater, stimulus, scale, score FROM listening_ratings WHERE test = ?", arguments: [chosen])
             while let row = try cursor.next() {
                 stored.ratings.append(.init(rater: row[0], stimulus: row[1], scale: row[2], score: row[3]))
             }

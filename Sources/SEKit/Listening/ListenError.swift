@@ -36,25 +36,28 @@ public enum ListenError: Error, Equatable, CustomStringConvertible, Sendable {
 
     public var description: String {
         switch self {
-        case let .invalidOption(name, value, reason): "invalid --\(name) \(value): \(reason)"
-        case let .missingClip(run, clip, reason): "run \(run) cannot give clip \(clip): \(reason)"
-        case let .badTest(path, reason): "\(path): \(reason)"
-        case let .otherTest(path, expected, found):
+        case .invalidOption(let name, let value, let reason): "invalid --\(name) \(value): \(reason)"
+        case .missingClip(let run, let clip, let reason): "run \(run) cannot give clip \(clip): \(reason)"
+        case .badTest(let path, let reason): "\(path): \(reason)"
+        case .otherTest(let path, let expected, let found):
             "\(path): results of another test (stimuli hash \(found.prefix(12))…, this test's is \(expected.prefix(12))…)"
-        case let .tampered(path, reason): "\(path): tampered: \(reason)"
-        case let .badResults(path, reason): "\(path): \(reason)"
-        case let .duplicateRater(path, rater, test): "\(path): rater \(rater) is already imported into test \(test); nothing imported"
-        case let .unknownTest(name, known):
-            known.isEmpty ? "no listening test \(name.isEmpty ? "" : "\(name) ")in the catalogue (run `sekit listen import` first)"
-                : name.isEmpty ? "the catalogue holds several listening tests (\(known.joined(separator: ", "))); name one"
-                : "no listening test \(name) in the catalogue; it holds \(known.joined(separator: ", "))"
+        case .tampered(let path, let reason): "\(path): tampered: \(reason)"
+        case .badResults(let path, let reason): "\(path): \(reason)"
+        case .duplicateRater(let path, let rater, let test):
+            "\(path): rater \(rater) is already imported into test \(test); nothing imported"
+        case .unknownTest(let name, let known):
+            known.isEmpty
+                ? "no listening test \(name.isEmpty ? "" : "\(name) ")in the catalogue (run `sekit listen import` first)"
+                : name.isEmpty
+                    ? "the catalogue holds several listening tests (\(known.joined(separator: ", "))); name one"
+                    : "no listening test \(name) in the catalogue; it holds \(known.joined(separator: ", "))"
         }
     }
 }
 
 extension ListenError: ParameterError {
     public var invalidParameter: (name: String, value: String, reason: String)? {
-        if case let .invalidOption(name, value, reason) = self { return (name, value, reason) }
+        if case .invalidOption(let name, let value, let reason) = self { return (name, value, reason) }
         return nil
     }
 }

@@ -12,7 +12,8 @@ public enum ListenImportJob {
         public var name: String?
 
         public init(testFolder: URL, results: [URL]) {
-            self.testFolder = testFolder; self.results = results
+            self.testFolder = testFolder
+            self.results = results
         }
     }
 
@@ -38,7 +39,9 @@ public enum ListenImportJob {
         guard let catalog = context.catalog else {
             throw ListenError.invalidOption(name: "catalog", value: "", reason: "listen import stores the ratings in a catalogue")
         }
-        guard !request.results.isEmpty else { throw ListenError.invalidOption(name: "results", value: "", reason: "name at least one results file") }
+        guard !request.results.isEmpty else {
+            throw ListenError.invalidOption(name: "results", value: "", reason: "name at least one results file")
+        }
         let manifest = try ListeningTestManifest.read(folder: request.testFolder)
         let name = request.name ?? manifest.name
         // Every file read and checked before any is stored.

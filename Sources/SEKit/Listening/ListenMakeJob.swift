@@ -16,7 +16,10 @@ public enum ListenMakeJob {
         public var name: String?
 
         public init(runs: [String], test: ListeningTestKind, clips: Int, out: URL) {
-            self.runs = runs; self.test = test; self.clips = clips; self.out = out
+            self.runs = runs
+            self.test = test
+            self.clips = clips
+            self.out = out
         }
     }
 
@@ -46,10 +49,12 @@ public enum ListenMakeJob {
         var seen = Set<String>()
         for run in runs {
             guard !reservedConditions.contains(run.name) else {
-                throw ListenError.invalidOption(name: "runs", value: run.name, reason: "\(run.name) is a condition of the test itself; rename the run")
+                throw ListenError.invalidOption(
+                    name: "runs", value: run.name, reason: "\(run.name) is a condition of the test itself; rename the run")
             }
             guard seen.insert(run.name).inserted else {
-                throw ListenError.invalidOption(name: "runs", value: run.name, reason: "two runs are named \(run.name); a condition is a run's name")
+                throw ListenError.invalidOption(
+                    name: "runs", value: run.name, reason: "two runs are named \(run.name); a condition is a run's name")
             }
         }
         let scores = try runs.map { try catalog.scores(of: $0) }
@@ -61,8 +66,10 @@ public enum ListenMakeJob {
         try FileManager.default.createDirectory(at: request.out.appendingPathComponent("audio"), withIntermediateDirectories: true)
         let lock = try OutputLock(output: request.out.path, lockFile: request.out.appendingPathComponent(".sekit-listen.lock"))
         defer { withExtendedLifetime(lock) {} }
-        let params = ["runs": runs.map(\.id.rawValue).joined(separator: ","), "test": request.test.rawValue,
-                      "clips": "\(request.clips)", "seed": "\(request.seed)", "out": request.out.standardizedFileURL.path, "name": name]
+        let params = [
+            "runs": runs.map(\.id.rawValue).joined(separator: ","), "test": request.test.rawValue,
+            "clips": "\(request.clips)", "seed": "\(request.seed)", "out": request.out.standardizedFileURL.path, "name": name,
+        ]
         let recorded = try RecordedRun.begin(context, kind: .other, name: name, params: params)
         return try recorded.failing {
             var writer = StimulusWriter(folder: request.out)
@@ -91,26 +98,34 @@ public enum ListenMakeJob {
                 try AtomicFile.write(Data(WebMushraConfig.yaml(manifest).utf8), to: config)
                 webMushra = config
             }
-            for (url, kind) in [(manifestURL, "listening-test"), (page, "listening-page")] + (webMushra.map { [($0, "webmushra-config")] } ?? []) {
+            for (url, kind) in [(manifestURL, "listening-test"), (page, "listening-page")]
+                + (webMushra.map { [($0, "webmushra-config")] } ?? [])
+            {
                 try recorded.recordArtifact(fileAt: url, kind: kind)
             }
-            try recorded.finish(params: ["stimuli": "\(manifest.allStimuli.count)", "trials": "\(trials.count)",
-                                         "stimuli_hash": manifest.stimuliHash])
+            try recorded.finish(params: [
+                "stimuli": "\(manifest.allStimuli.count)", "trials": "\(trials.count)",
+                "stimuli_hash": manifest.stimuliHash,
+            ])
             return Outcome(manifest: manifest, page: page, webMushra: webMushra, run: recorded)
         }
     }
 
     /// A clip's trial (every run's output, and for MUSHRA the anchors and the hidden reference) and
     /// the clip's clean reference as written (nil for tests that need none).
-    static func trial(_ clip: ListeningTestPlan.Clip, runs: [RunRecord], pairs: [[String: ScorePair]], request: Request,
-                      writer: inout StimulusWriter) throws -> (ListeningTestManifest.Trial, ListeningTestManifest.Audio?) {
+    static func trial(
+        _ clip: ListeningTestPlan.Clip, runs: [RunRecord], pairs: [[String: ScorePair]], request: Request,
+        writer: inout StimulusWriter
+    ) throws -> (ListeningTestManifest.Trial, ListeningTestManifest.Audio?) {
         let short = RunScores.shortClipID(clip.id)
         let clipPairs = zip(runs, pairs).map { run, pairs in (run, pairs[clip.id] ?? pairs[short]) }
         var sources: [(String, URL)] = []
         for (run, pair) in clipPairs {
             guard let file = pair?.enhanced, FileManager.default.fileExists(atPath: file.path) else {
-                throw ListenError.missingClip(run: run.name, clip: clip.id, reason: pair?.enhanced.map { "\($0.path) is gone" }
-                                              ?? "its parameters lead to no file for the clip")
+                throw ListenError.missingClip(
+                    run: run.name, clip: clip.id,
+                    reason: pair?.enhanced.map { "\($0.path) is gone" }
+                        ?? "its parameters lead to no file for the clip")
             }
             sources.append((run.name, file))
         }
@@ -120,21 +135,24 @@ public enum ListenMakeJob {
         var referenceURL: URL?
         if needsReference {
             guard let url = first?.reference, FileManager.default.fileExists(atPath: url.path) else {
-                throw ListenError.missingClip(run: runs[0].name, clip: clip.id, reason: "no clean reference (score the runs on a corpus or with --reference)")
+                throw ListenError.missingClip(
+                    run: runs[0].name, clip: clip.id, reason: "no clean reference (score the runs on a corpus or with --reference)")
             }
             referenceURL = url
         }
         let rate = try AudioFile.info(at: referenceURL ?? sources[0].1).sampleRate
-        var trial = ListeningTestManifest.Trial(id: short, clip: clip.id, role: "test", snrDB: clip.snrDB, degradations: clip.degradations,
-                                                reference: nil, stimuli: [])
+        var trial = ListeningTestManifest.Trial(
+            id: short, clip: clip.id, role: "test", snrDB: clip.snrDB, degradations: clip.degradations,
+            reference: nil, stimuli: [])
         let clean = try referenceURL.map { try AudioFile.read(at: $0, sampleRate: rate).samples }
         let reference = try clean.map { try writer.write($0, sampleRate: rate, prefix: "r") }
         switch kind {
         case .mushra, .dcr: trial.reference = reference
         case .ccr:
             guard let noisy = first?.noisy, FileManager.default.fileExists(atPath: noisy.path) else {
-                throw ListenError.missingClip(run: runs[0].name, clip: clip.id,
-                                              reason: "no noisy input to compare with (CCR needs runs scored on a corpus with --enhanced)")
+                throw ListenError.missingClip(
+                    run: runs[0].name, clip: clip.id,
+                    reason: "no noisy input to compare with (CCR needs runs scored on a corpus with --enhanced)")
             }
             trial.reference = try writer.write(AudioFile.read(at: noisy, sampleRate: rate).samples, sampleRate: rate, prefix: "r")
         case .acr, .p835: break
@@ -157,8 +175,10 @@ public enum ListenMakeJob {
     /// P.808's screening trials: a gold trial (ACR and P.835: the clean reference; DCR and CCR: the
     /// trial's reference against itself), expecting the scale's best answer (±1 accepted), and a
     /// trapping trial whose instruction asks for a score drawn from the seed.
-    static func goldAndTrap(_ trials: [(ListeningTestManifest.Trial, ListeningTestManifest.Audio?)],
-                            request: Request) -> [ListeningTestManifest.Trial] {
+    static func goldAndTrap(
+        _ trials: [(ListeningTestManifest.Trial, ListeningTestManifest.Audio?)],
+        request: Request
+    ) -> [ListeningTestManifest.Trial] {
         let kind = request.test
         var generator = SplitMix64(seed: SplitMix64.childSeed(request.seed, index: 0, stream: 0x7472_6170))
         let steps = Int(kind.range.upperBound - kind.range.lowerBound) + 1
@@ -168,16 +188,18 @@ public enum ListenMakeJob {
         for (role, (source, clean)) in [("gold", trials[0]), ("trap", trials[trials.count > 1 ? 1 : 0])] {
             let comparing = kind == .dcr || kind == .ccr
             let audio = comparing ? source.reference! : clean!
-            var trial = ListeningTestManifest.Trial(id: role, clip: source.clip, role: role, snrDB: source.snrDB, degradations: source.degradations,
-                                                    reference: comparing ? audio : nil,
-                                                    stimuli: [.init(id: "\(role)/reference", condition: "reference", file: audio.file, sha256: audio.sha256)])
+            var trial = ListeningTestManifest.Trial(
+                id: role, clip: source.clip, role: role, snrDB: source.snrDB, degradations: source.degradations,
+                reference: comparing ? audio : nil,
+                stimuli: [.init(id: "\(role)/reference", condition: "reference", file: audio.file, sha256: audio.sha256)])
             if role == "gold" {
                 trial.expected = kind.goldScore
             } else {
                 trial.expected = trapScore
                 let label = kind.labels(scale: kind.scales.last!)[trapIndex]
                 let scales = kind.scales.count > 1 ? " on every scale" : ""
-                trial.instruction = "Attention check: whatever you hear, answer \(ReportNumber.fixed(trapScore, decimals: 0)) (\(label))\(scales)."
+                trial.instruction =
+                    "Attention check: whatever you hear, answer \(ReportNumber.fixed(trapScore, decimals: 0)) (\(label))\(scales)."
             }
             made.append(trial)
         }

@@ -44,7 +44,9 @@ public struct ListeningCorrelation: Sendable, Codable {
     public init(_ test: StoredListeningTest, catalog: Catalog) throws {
         self.test = test.name
         scale = test.kind.scales.last!
-        rows = []; clipPoints = [:]; systemPoints = [:]
+        rows = []
+        clipPoints = [:]
+        systemPoints = [:]
         let table = ListeningTable(test)
         guard !table.raters.isEmpty else { throw ListenError.unknownTest(name: test.name, known: []) }
         let means = table.stimulusMeans(scale: scale)
@@ -58,19 +60,27 @@ public struct ListeningCorrelation: Sendable, Codable {
         var metrics = first.metrics.filter { metric in scores.values.allSatisfy { $0.values[metric] != nil } }
         metrics.sort()
         for metric in metrics {
-            var clip: [Point] = [], system: [Point] = []
+            var clip: [Point] = []
+            var system: [Point] = []
             for c in runColumns {
-                let run = scores[c]!, index = run.indexOfClip
-                var listenerSum = 0.0, metricSum = 0.0, count = 0
+                let run = scores[c]!
+                let index = run.indexOfClip
+                var listenerSum = 0.0
+                var metricSum = 0.0
+                var count = 0
                 for (t, clipID) in table.trialClips.enumerated() {
                     guard let i = index[clipID], let value = run.values[metric]?[i], value.isFinite else { continue }
                     let listeners = means[t * table.conditions.count + c]
                     clip.append(Point(condition: table.conditions[c], clip: clipID, listeners: listeners, metric: value))
-                    listenerSum += listeners; metricSum += value; count += 1
+                    listenerSum += listeners
+                    metricSum += value
+                    count += 1
                 }
                 if count > 0 {
-                    system.append(Point(condition: table.conditions[c], clip: nil, listeners: listenerSum / Double(count),
-                                        metric: metricSum / Double(count)))
+                    system.append(
+                        Point(
+                            condition: table.conditions[c], clip: nil, listeners: listenerSum / Double(count),
+                            metric: metricSum / Double(count)))
                 }
             }
             clipPoints[metric] = clip
@@ -81,8 +91,10 @@ public struct ListeningCorrelation: Sendable, Codable {
     }
 
     static func row(metric: String, level: String, points: [Point]) -> Row {
-        let x = points.map(\.metric), y = points.map(\.listeners)
-        return Row(metric: metric, level: level, pearson: try? Correlation.pearson(x, y), spearman: try? Correlation.spearman(x, y),
-                   kendall: try? Correlation.kendall(x, y), rmseMapped: (try? PolynomialMapping(x: x, y: y))?.rmse, n: points.count)
+        let x = points.map(\.metric)
+        let y = points.map(\.listeners)
+        return Row(
+            metric: metric, level: level, pearson: try? Correlation.pearson(x, y), spearman: try? Correlation.spearman(x, y),
+            kendall: try? Correlation.kendall(x, y), rmseMapped: (try? PolynomialMapping(x: x, y: y))?.rmse, n: points.count)
     }
 }

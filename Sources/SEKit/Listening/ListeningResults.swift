@@ -73,13 +73,17 @@ public enum ListeningResultsReader {
                 throw ListenError.tampered(path: url.path, reason: "stimulus \(rating.stimulus) is not in the test")
             }
             guard stimulus.condition == rating.condition, stimulus.file == rating.file else {
-                throw ListenError.tampered(path: url.path, reason: "stimulus \(rating.stimulus) played \(rating.file) as \(rating.condition); "
-                                           + "the test has \(stimulus.file) as \(stimulus.condition)")
+                throw ListenError.tampered(
+                    path: url.path,
+                    reason: "stimulus \(rating.stimulus) played \(rating.file) as \(rating.condition); "
+                        + "the test has \(stimulus.file) as \(stimulus.condition)")
             }
         }
-        let rater = RaterRatings(rater: file.rater, source: url.path, ratings: file.ratings.map {
-            .init(stimulus: $0.stimulus, scale: $0.scale, score: $0.score, seconds: $0.seconds)
-        })
+        let rater = RaterRatings(
+            rater: file.rater, source: url.path,
+            ratings: file.ratings.map {
+                .init(stimulus: $0.stimulus, scale: $0.scale, score: $0.score, seconds: $0.seconds)
+            })
         try check(rater, manifest: manifest, path: url.path)
         return [rater]
     }
@@ -88,7 +92,8 @@ public enum ListeningResultsReader {
     /// (the clip id), stimuli by condition (`reference` is the hidden reference); `rating_time` in ms.
     static func readMushraCSV(_ data: Data, path: String, manifest: ListeningTestManifest) throws -> [RaterRatings] {
         guard manifest.test == .mushra else {
-            throw ListenError.badResults(path: path, reason: "a webMUSHRA result belongs to a MUSHRA test; this test is \(manifest.test.rawValue)")
+            throw ListenError.badResults(
+                path: path, reason: "a webMUSHRA result belongs to a MUSHRA test; this test is \(manifest.test.rawValue)")
         }
         let rows = CSVField.parse(String(decoding: data, as: UTF8.self))
         guard let header = rows.first?.map({ $0.trimmingCharacters(in: .whitespaces) }) else {
@@ -96,17 +101,22 @@ public enum ListeningResultsReader {
         }
         let columns = try mushraColumns.map { name in
             guard let index = header.firstIndex(of: name) else {
-                throw ListenError.badResults(path: path, reason: "no column \(name) (a webMUSHRA mushra.csv has \(mushraColumns.joined(separator: ", ")))")
+                throw ListenError.badResults(
+                    path: path, reason: "no column \(name) (a webMUSHRA mushra.csv has \(mushraColumns.joined(separator: ", ")))")
             }
             return index
         }
         let stimuli = Set(manifest.allStimuli.map(\.stimulus.id))
-        var byRater: [String: [RaterRatings.Rating]] = [:], order: [String] = []
+        var byRater: [String: [RaterRatings.Rating]] = [:]
+        var order: [String] = []
         for (line, row) in rows.dropFirst().enumerated() where !(row.count == 1 && row[0].isEmpty) {
-            guard row.count >= header.count else { throw ListenError.badResults(path: path, reason: "row \(line + 2) has \(row.count) fields") }
+            guard row.count >= header.count else {
+                throw ListenError.badResults(path: path, reason: "row \(line + 2) has \(row.count) fields")
+            }
             let field = { (c: Int) in row[columns[c]].trimmingCharacters(in: .whitespaces) }
             guard field(0) == manifest.name else {
-                throw ListenError.badResults(path: path, reason: "row \(line + 2): session_test_id \(field(0)) is not this test (\(manifest.name))")
+                throw ListenError.badResults(
+                    path: path, reason: "row \(line + 2): session_test_id \(field(0)) is not this test (\(manifest.name))")
             }
             let stimulus = "\(field(2))/\(field(3))"
             guard stimuli.contains(stimulus) else {
@@ -117,7 +127,8 @@ public enum ListeningResultsReader {
             }
             let rater = field(1)
             if byRater[rater] == nil { order.append(rater) }
-            byRater[rater, default: []].append(.init(stimulus: stimulus, scale: "mushra", score: score, seconds: Double(field(5)).map { $0 / 1000 }))
+            byRater[rater, default: []].append(
+                .init(stimulus: stimulus, scale: "mushra", score: score, seconds: Double(field(5)).map { $0 / 1000 }))
         }
         guard !order.isEmpty else { throw ListenError.badResults(path: path, reason: "no ratings") }
         return try order.map { rater in
@@ -134,12 +145,15 @@ public enum ListeningResultsReader {
         var seen = Set<String>()
         for rating in rater.ratings {
             guard kind.scales.contains(rating.scale) else {
-                throw ListenError.badResults(path: path, reason: "rater \(rater.rater): scale \(rating.scale) is not one of \(kind.scales.joined(separator: ", "))")
+                throw ListenError.badResults(
+                    path: path, reason: "rater \(rater.rater): scale \(rating.scale) is not one of \(kind.scales.joined(separator: ", "))")
             }
             guard kind.range.contains(rating.score), kind == .mushra || rating.score.rounded() == rating.score else {
-                throw ListenError.badResults(path: path, reason: "rater \(rater.rater): rating \(rating.score) of \(rating.stimulus) is out of range "
-                                             + "(\(kind.rawValue): \(ReportNumber.fixed(kind.range.lowerBound, decimals: 0)) to "
-                                             + "\(ReportNumber.fixed(kind.range.upperBound, decimals: 0))\(kind == .mushra ? "" : ", whole numbers"))")
+                throw ListenError.badResults(
+                    path: path,
+                    reason: "rater \(rater.rater): rating \(rating.score) of \(rating.stimulus) is out of range "
+                        + "(\(kind.rawValue): \(ReportNumber.fixed(kind.range.lowerBound, decimals: 0)) to "
+                        + "\(ReportNumber.fixed(kind.range.upperBound, decimals: 0))\(kind == .mushra ? "" : ", whole numbers"))")
             }
             guard seen.insert("\(rating.stimulus)\t\(rating.scale)").inserted else {
                 throw ListenError.duplicateRater(path: path, rater: rater.rater, test: manifest.name)
@@ -147,8 +161,10 @@ public enum ListeningResultsReader {
         }
         let expected = manifest.allStimuli.count * kind.scales.count
         guard seen.count == expected else {
-            throw ListenError.badResults(path: path, reason: "rater \(rater.rater) rated \(seen.count) of the test's \(expected) stimuli and scales; "
-                                         + "import complete results only")
+            throw ListenError.badResults(
+                path: path,
+                reason: "rater \(rater.rater) rated \(seen.count) of the test's \(expected) stimuli and scales; "
+                    + "import complete results only")
         }
     }
 }

@@ -57,9 +57,14 @@ public struct ListeningSummary: Sendable, Codable {
     /// Summarises `test`.
     /// - Throws: ``ListenError/unknownTest(name:known:)`` when no rater is kept; statistics errors.
     public init(_ test: StoredListeningTest, resamples: Int = Bootstrap.defaultResamples) throws {
-        self.test = test.name; kind = test.kind; stimuliHash = test.stimuliHash; seed = test.seed; self.resamples = resamples
+        self.test = test.name
+        kind = test.kind
+        stimuliHash = test.stimuliHash
+        seed = test.seed
+        self.resamples = resamples
         raters = test.raters
-        rows = []; comparisons = []
+        rows = []
+        comparisons = []
         let table = ListeningTable(test)
         guard !table.raters.isEmpty else { return }
         for scale in test.kind.scales {
@@ -69,16 +74,20 @@ public struct ListeningSummary: Sendable, Codable {
             for (label, members) in ScoreSummary.subsets(snrDB: table.trialSNRs, split: []) {
                 let memberSet = Set(members)
                 let rowIndices = table.rowTrials.indices.filter { memberSet.contains(table.rowTrials[$0]) }
-                var clipRows = [Double](); clipRows.reserveCapacity(members.count * columns)
+                var clipRows = [Double]()
+                clipRows.reserveCapacity(members.count * columns)
                 for t in members { clipRows += means[(t * columns)..<((t + 1) * columns)] }
-                let intervals = try Bootstrap.meanIntervals(rows: clipRows, columnCount: columns, resamples: resamples,
-                                                            seed: SplitMix64.childSeed(seed, index: UInt64(rows.count), stream: 0x6C73))
+                let intervals = try Bootstrap.meanIntervals(
+                    rows: clipRows, columnCount: columns, resamples: resamples,
+                    seed: SplitMix64.childSeed(seed, index: UInt64(rows.count), stream: 0x6C73))
                 for (c, condition) in table.conditions.enumerated() {
                     let column = rowIndices.map { values[$0 * columns + c] }
                     let summary = Summary(values: column)
-                    rows.append(ConditionRow(condition: condition, scale: scale, subset: label, mean: summary.mean, std: summary.std,
-                                             ci95Low: summary.ci95Low, ci95High: summary.ci95High, bootstrapLow: intervals[c].low,
-                                             bootstrapHigh: intervals[c].high, n: column.count, clips: members.count))
+                    rows.append(
+                        ConditionRow(
+                            condition: condition, scale: scale, subset: label, mean: summary.mean, std: summary.std,
+                            ci95Low: summary.ci95Low, ci95High: summary.ci95High, bootstrapLow: intervals[c].low,
+                            bootstrapHigh: intervals[c].high, n: column.count, clips: members.count))
                 }
             }
             comparisons += try Self.compare(table, means: means, scale: scale, resamples: resamples, seed: seed)
@@ -102,19 +111,22 @@ public struct ListeningSummary: Sendable, Codable {
         var pairs: [(Int, Int)] = []
         for (i, a) in runs.enumerated() { for b in runs[(i + 1)...] { pairs.append((a, b)) } }
         guard !pairs.isEmpty else { return [] }
-        let columns = table.conditions.count, clipCount = table.trials.count
+        let columns = table.conditions.count
+        let clipCount = table.trials.count
         var differences = [Double](repeating: 0, count: clipCount * pairs.count)
         for t in 0..<clipCount {
             for (p, (a, b)) in pairs.enumerated() { differences[t * pairs.count + p] = means[t * columns + b] - means[t * columns + a] }
         }
-        let intervals = try Bootstrap.meanIntervals(rows: differences, columnCount: pairs.count, resamples: resamples,
-                                                    seed: SplitMix64.childSeed(seed, index: 0, stream: 0x6469_6666))
+        let intervals = try Bootstrap.meanIntervals(
+            rows: differences, columnCount: pairs.count, resamples: resamples,
+            seed: SplitMix64.childSeed(seed, index: 0, stream: 0x6469_6666))
         return try pairs.enumerated().map { p, pair in
             let column = (0..<clipCount).map { differences[$0 * pairs.count + p] }
             let test = try WilcoxonSignedRank.test(differences: column)
-            return Comparison(scale: scale, a: table.conditions[pair.0], b: table.conditions[pair.1],
-                              difference: column.reduce(0, +) / Double(clipCount), ci95Low: intervals[p].low, ci95High: intervals[p].high,
-                              p: test?.pValue, pHolm: nil, significant: false, n: clipCount)
+            return Comparison(
+                scale: scale, a: table.conditions[pair.0], b: table.conditions[pair.1],
+                difference: column.reduce(0, +) / Double(clipCount), ci95Low: intervals[p].low, ci95High: intervals[p].high,
+                p: test?.pValue, pHolm: nil, significant: false, n: clipCount)
         }
     }
 }
@@ -141,14 +153,16 @@ struct ListeningTable {
         let stimuli = test.stimuli.filter { $0.role == "test" }
         trials = Array(Set(stimuli.map(\.trial))).sorted()
         let trialIndex = Dictionary(uniqueKeysWithValues: trials.enumerated().map { ($1, $0) })
-        var snrs = [Double?](repeating: nil, count: trials.count), clips = [String](repeating: "", count: trials.count)
+        var snrs = [Double?](repeating: nil, count: trials.count)
+        var clips = [String](repeating: "", count: trials.count)
         var runIDs: [String: String?] = [:]
         for s in stimuli {
             snrs[trialIndex[s.trial]!] = s.snrDB
             clips[trialIndex[s.trial]!] = s.clipID
             runIDs[s.condition] = s.scoreRunID
         }
-        trialSNRs = snrs; trialClips = clips
+        trialSNRs = snrs
+        trialClips = clips
         let fixed = ["anchor35", "anchor70", "reference"]
         conditions = runIDs.keys.filter { runIDs[$0]! != nil }.sorted() + fixed.filter { runIDs[$0] != nil }
         isRun = conditions.map { runIDs[$0]! != nil }

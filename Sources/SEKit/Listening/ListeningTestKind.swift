@@ -46,12 +46,18 @@ public enum ListeningTestKind: String, Sendable, Codable, CaseIterable {
     public func labels(scale: String) -> [String] {
         switch (self, scale) {
         case (.mushra, _): ["Bad", "Poor", "Fair", "Good", "Excellent"]
-        case (.dcr, _): ["Degradation is very annoying", "Degradation is annoying", "Degradation is audible but slightly annoying",
-                         "Degradation is audible but not annoying", "Degradation is inaudible"]
+        case (.dcr, _):
+            [
+                "Degradation is very annoying", "Degradation is annoying", "Degradation is audible but slightly annoying",
+                "Degradation is audible but not annoying", "Degradation is inaudible",
+            ]
         case (.ccr, _): ["Much worse", "Worse", "Slightly worse", "About the same", "Slightly better", "Better", "Much better"]
         case (.p835, "sig"): ["Very distorted", "Fairly distorted", "Somewhat distorted", "Slightly distorted", "Not distorted"]
-        case (.p835, "bak"): ["Very conspicuous, very intrusive", "Fairly conspicuous, somewhat intrusive", "Noticeable but not intrusive",
-                              "Slightly noticeable", "Not noticeable"]
+        case (.p835, "bak"):
+            [
+                "Very conspicuous, very intrusive", "Fairly conspicuous, somewhat intrusive", "Noticeable but not intrusive",
+                "Slightly noticeable", "Not noticeable",
+            ]
         default: ["Bad", "Poor", "Fair", "Good", "Excellent"]
         }
     }

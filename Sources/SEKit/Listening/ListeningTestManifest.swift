@@ -101,7 +101,8 @@ public struct ListeningTestManifest: Codable, Sendable, Equatable {
         guard manifest.format == formatName else { throw ListenError.badTest(path: url.path, reason: "format is \(manifest.format)") }
         let hash = manifest.computeStimuliHash()
         guard hash == manifest.stimuliHash else {
-            throw ListenError.badTest(path: url.path, reason: "its stimuli list was edited after `sekit listen make` (hash \(hash.prefix(12))…)")
+            throw ListenError.badTest(
+                path: url.path, reason: "its stimuli list was edited after `sekit listen make` (hash \(hash.prefix(12))…)")
         }
         if checkFiles {
             var audio = manifest.allStimuli.map { Audio(file: $0.stimulus.file, sha256: $0.stimulus.sha256) }
@@ -110,7 +111,8 @@ public struct ListeningTestManifest: Codable, Sendable, Equatable {
             for item in audio where checked.insert(item.file).inserted {
                 let file = folder.appendingPathComponent(item.file)
                 guard let found = try? SHA256.hex(ofFileAt: file), found == item.sha256 else {
-                    throw ListenError.badTest(path: file.path, reason: "missing or changed since `sekit listen make` (its SHA-256 is not the one in \(fileName))")
+                    throw ListenError.badTest(
+                        path: file.path, reason: "missing or changed since `sekit listen make` (its SHA-256 is not the one in \(fileName))")
                 }
             }
         }

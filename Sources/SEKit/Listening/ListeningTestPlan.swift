@@ -24,14 +24,17 @@ public struct ListeningTestPlan: Sendable, Equatable {
     /// Draws `count` clips common to all of `runs`.
     /// - Throws: ``ListenError/invalidOption(name:value:reason:)`` (`clips`) when the runs share fewer clips.
     public static func draw(from runs: [RunScores], count: Int, seed: UInt64) throws -> ListeningTestPlan {
-        guard let first = runs.first else { throw ListenError.invalidOption(name: "runs", value: "", reason: "name at least one score run") }
+        guard let first = runs.first else {
+            throw ListenError.invalidOption(name: "runs", value: "", reason: "name at least one score run")
+        }
         guard count >= 1 else { throw ListenError.invalidOption(name: "clips", value: "\(count)", reason: "must be at least 1") }
         var common = Set(first.clipIDs)
         for run in runs.dropFirst() { common.formIntersection(run.clipIDs) }
         guard common.count >= count else {
             let names = runs.map(\.run.name).joined(separator: ", ")
-            throw ListenError.invalidOption(name: "clips", value: "\(count)",
-                                            reason: "the runs \(names) have \(common.count) clips in common; ask for at most that many")
+            throw ListenError.invalidOption(
+                name: "clips", value: "\(count)",
+                reason: "the runs \(names) have \(common.count) clips in common; ask for at most that many")
         }
         let index = first.indexOfClip
         let ids = common.sorted()
@@ -42,8 +45,12 @@ public struct ListeningTestPlan: Sendable, Equatable {
             let i = index[id]!
             let snr = first.snrDB[i]
             let degradations = first.degradations.indices.contains(i) ? first.degradations[i] : nil
-            var stratum = snr.map { banded ? "snr=[\(Int((($0) / 5).rounded(.down)) * 5),\(Int((($0) / 5).rounded(.down)) * 5 + 5))"
-                                           : "snr=\(ReportNumber.fixed($0, decimals: 1))" } ?? "snr=unknown"
+            var stratum =
+                snr.map {
+                    banded
+                        ? "snr=[\(Int((($0) / 5).rounded(.down)) * 5),\(Int((($0) / 5).rounded(.down)) * 5 + 5))"
+                        : "snr=\(ReportNumber.fixed($0, decimals: 1))"
+                } ?? "snr=unknown"
             if let degradations, first.degradations.contains(where: { $0?.isEmpty == false }) {
                 stratum += "/" + (degradations.first ?? "none")
             }
@@ -51,7 +58,8 @@ public struct ListeningTestPlan: Sendable, Equatable {
         }
         // Strata in SNR order (then by name), each shuffled with its own child seed.
         let keys = strata.keys.sorted { a, b in
-            let sa = strata[a]![0].snrDB ?? .infinity, sb = strata[b]![0].snrDB ?? .infinity
+            let sa = strata[a]![0].snrDB ?? .infinity
+            let sb = strata[b]![0].snrDB ?? .infinity
             return sa != sb ? sa < sb : a < b
         }
         var queues = keys.enumerated().map { position, key in

@@ -7,11 +7,15 @@ extension ScorePairing {
         let enhanced = params["enhanced"].map { URL(fileURLWithPath: $0) }
         var found: [ScorePair] = []
         if let corpus = params["corpus"] {
-            found = (try? ScorePairing.fromCorpus(URL(fileURLWithPath: corpus), enhanced: enhanced, split: params["split"], allowIncomplete: true,
-                                                  enhancedMayBeGone: true)) ?? []
+            found =
+                (try? ScorePairing.fromCorpus(
+                    URL(fileURLWithPath: corpus), enhanced: enhanced, split: params["split"], allowIncomplete: true,
+                    enhancedMayBeGone: true)) ?? []
         } else if let reference = params["reference"], let enhanced {
-            found = (try? ScorePairing.byName(reference: URL(fileURLWithPath: reference), enhanced: enhanced,
-                                              noisy: params["noisy"].map { URL(fileURLWithPath: $0) })) ?? []
+            found =
+                (try? ScorePairing.byName(
+                    reference: URL(fileURLWithPath: reference), enhanced: enhanced,
+                    noisy: params["noisy"].map { URL(fileURLWithPath: $0) })) ?? []
         } else if let enhanced {
             found = (try? ScorePairing.withoutReference(enhanced: enhanced)) ?? []
         }

@@ -11,7 +11,10 @@ public struct CorrelationEstimate: Sendable, Equatable, Codable {
     public var n: Int
 
     public init(r: Double, ci95Low: Double, ci95High: Double, n: Int) {
-        self.r = r; self.ci95Low = ci95Low; self.ci95High = ci95High; self.n = n
+        self.r = r
+        self.ci95Low = ci95Low
+        self.ci95High = ci95High
+        self.n = n
     }
 }
 
@@ -50,13 +53,18 @@ public enum Correlation {
     public static func kendall(_ x: [Double], _ y: [Double]) throws(StatisticsError) -> CorrelationEstimate {
         try checkPair(x, y)
         let n = x.count
-        var concordant = 0, discordant = 0, tiedX = 0, tiedY = 0
+        var concordant = 0
+        var discordant = 0
+        var tiedX = 0
+        var tiedY = 0
         x.withUnsafeBufferPointer { x in
             y.withUnsafeBufferPointer { y in
                 for i in 0..<n {
-                    let xi = x[i], yi = y[i]
+                    let xi = x[i]
+                    let yi = y[i]
                     for j in (i + 1)..<max(i + 1, n) {
-                        let dx = x[j] - xi, dy = y[j] - yi
+                        let dx = x[j] - xi
+                        let dy = y[j] - yi
                         if dx == 0 { tiedX += 1 }
                         if dy == 0 { tiedY += 1 }
                         if dx == 0 || dy == 0 { continue }
@@ -67,7 +75,9 @@ public enum Correlation {
         }
         let pairs = Double(n * (n - 1) / 2)
         let denominator = ((pairs - Double(tiedX)) * (pairs - Double(tiedY))).squareRoot()
-        guard denominator > 0 else { throw .invalidParameter(name: "x, y", value: "constant", reason: "a constant sample has no correlation") }
+        guard denominator > 0 else {
+            throw .invalidParameter(name: "x, y", value: "constant", reason: "a constant sample has no correlation")
+        }
         let tau = Double(concordant - discordant) / denominator
         return interval(r: tau, n: n, sigma: n > 4 ? (0.437 / Double(n - 4)).squareRoot() : .nan)
     }
@@ -86,20 +96,30 @@ public enum Correlation {
         guard x.count == y.count else {
             throw .invalidParameter(name: "y", value: "\(y.count) values", reason: "x has \(x.count); pairs need as many of each")
         }
-        guard x.count >= 2 else { throw .invalidParameter(name: "x", value: "\(x.count) values", reason: "a correlation needs at least 2 pairs") }
+        guard x.count >= 2 else {
+            throw .invalidParameter(name: "x", value: "\(x.count) values", reason: "a correlation needs at least 2 pairs")
+        }
         try StatisticsError.checkValues(x, parameter: "x", allowInfinity: false)
         try StatisticsError.checkValues(y, parameter: "y", allowInfinity: false)
     }
 
     static func pearsonR(_ x: [Double], _ y: [Double]) throws(StatisticsError) -> Double {
         let n = Double(x.count)
-        let meanX = x.reduce(0, +) / n, meanY = y.reduce(0, +) / n
-        var sxy = 0.0, sxx = 0.0, syy = 0.0
+        let meanX = x.reduce(0, +) / n
+        let meanY = y.reduce(0, +) / n
+        var sxy = 0.0
+        var sxx = 0.0
+        var syy = 0.0
         for i in x.indices {
-            let dx = x[i] - meanX, dy = y[i] - meanY
-            sxy += dx * dy; sxx += dx * dx; syy += dy * dy
+            let dx = x[i] - meanX
+            let dy = y[i] - meanY
+            sxy += dx * dy
+            sxx += dx * dx
+            syy += dy * dy
         }
-        guard sxx > 0, syy > 0 else { throw .invalidParameter(name: "x, y", value: "constant", reason: "a constant sample has no correlation") }
+        guard sxx > 0, syy > 0 else {
+            throw .invalidParameter(name: "x, y", value: "constant", reason: "a constant sample has no correlation")
+        }
         return max(-1, min(1, sxy / (sxx * syy).squareRoot()))
     }
 

@@ -46,10 +46,12 @@ public struct PolynomialMapping: Sendable, Equatable, Codable {
             }
         }
         guard let b = Self.solve(matrix) else {
-            throw .invalidParameter(name: "x", value: "\(Set(x).count) distinct values", reason: "a third-order mapping needs at least 4 distinct values")
+            throw .invalidParameter(
+                name: "x", value: "\(Set(x).count) distinct values", reason: "a third-order mapping needs at least 4 distinct values")
         }
         // ŷ = Σ b_k ((x − c)/s)^k, expanded into powers of x.
-        let s = scale, c = centre
+        let s = scale
+        let c = centre
         let a0 = b[0] - b[1] * c / s + b[2] * c * c / (s * s) - b[3] * c * c * c / (s * s * s)
         let a1 = b[1] / s - 2 * b[2] * c / (s * s) + 3 * b[3] * c * c / (s * s * s)
         let a2 = b[2] / (s * s) - 3 * b[3] * c / (s * s * s)
@@ -63,9 +65,13 @@ public struct PolynomialMapping: Sendable, Equatable, Codable {
         self.n = x.count
         rmse = (squares / Double(x.count - Self.parameters)).squareRoot()
         // The derivative b1 + 2 b2 u + 3 b3 u² keeps one sign over [min u, max u]: check its ends and its extremum.
-        let low = u.min()!, high = u.max()!
+        let low = u.min()!
+        let high = u.max()!
         var probes = [low, high]
-        if b[3] != 0 { let vertex = -b[2] / (3 * b[3]); if vertex > low && vertex < high { probes.append(vertex) } }
+        if b[3] != 0 {
+            let vertex = -b[2] / (3 * b[3])
+            if vertex > low && vertex < high { probes.append(vertex) }
+        }
         let slopes = probes.map { b[1] + 2 * b[2] * $0 + 3 * b[3] * $0 * $0 }
         isMonotonic = slopes.allSatisfy { $0 >= 0 } || slopes.allSatisfy { $0 <= 0 }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SEKitSignal
 
 /// Correlations and the P.1401 mapping against SciPy 1.17.1 / NumPy, pinned. The expected values were
@@ -32,7 +33,9 @@ import Testing
         for (a, b) in zip(mapping.coefficients, expected) { #expect(abs(a - b) < 1e-8 * max(1, abs(b)), "\(a) against \(b)") }
         #expect(abs(mapping.rmse - 4.4023698121414085) < 1e-9)
         #expect(mapping.n == 12)
-        #expect(abs(mapping(3.1) - (17.81442283969136 + 3.1 * (7.241011205748697 + 3.1 * (4.193293173579926 - 3.1 * 0.6314876299704465)))) < 1e-8)
+        #expect(
+            abs(mapping(3.1) - (17.81442283969136 + 3.1 * (7.241011205748697 + 3.1 * (4.193293173579926 - 3.1 * 0.6314876299704465))))
+                < 1e-8)
     }
 
     @Test func badInputIsNamed() {

@@ -187,3 +187,37 @@ struct ListenCommandTests {
         #expect(!rows.contains { $0["condition"] as? String == "reference" }, "gold trials are not a condition")
     }
 }
+
+extension ListenCommandTests {
+    /// P.835's three scales and CCR's random order, through the page: one rater each.
+    @Test func p835ScalesAndCcrOrderSurviveThePage() throws {
+        let folder = try CatalogCLIFolder()
+        defer { folder.cleanup() }
+        let catalog = try ReportCommandTests().scoredCorpus(folder)
+        for (kind, scores) in [
+            ("p835", ["logmmse": 2, "oracle-irm": 4, "reference": 5]), ("ccr", ["logmmse": -1, "oracle-irm": 2, "reference": 0]),
+        ] {
+            let out = folder.path(kind)
+            let made = try SEKitBinary.run([
+                "listen", "make", "--runs", "logmmse,oracle-irm", "--test", kind, "--clips", "3", "--out", out,
+                "--catalog", catalog,
+            ])
+            #expect(made.status == 0, "\(made.stderr)")
+            let report = try rate(
+                out + "/index.html", downloads: folder.path("downloads-\(kind)"), rater: "x1", answers: ["scores": scores])
+            #expect((report["trials"] as? [Any])?.count == 8)
+            let imported = try SEKitBinary.run([
+                "listen", "import", "--test", out, folder.path("downloads-\(kind)/results-x1.json"), "--catalog", catalog,
+            ])
+            #expect(imported.status == 0 && imported.stdout.contains("1 raters imported, 1 kept"), "\(imported.stdout) \(imported.stderr)")
+            let shown = try json(try SEKitBinary.run(["listen", "show", kind, "--format", "json", "--catalog", catalog]))
+            let rows = try #require(shown["rows"] as? [[String: Any]]).filter { $0["subset"] as? String == "all" }
+            let scales = kind == "p835" ? ["sig", "bak", "ovrl"] : ["ccr"]
+            #expect(rows.count == 2 * scales.count)
+            for row in rows {
+                // CCR: stored as the stimulus against the noisy input, whichever the page played first.
+                #expect(row["mean"] as? Double == Double(scores[row["condition"] as! String]!), "\(kind): \(row)")
+            }
+        }
+    }
+}

@@ -7,7 +7,8 @@ and reports what happened as JSON on stdout.
     python3 listening_rater.py PAGE.html DOWNLOADS --rater ID --answers '{"scores": {"logmmse": 40}, ...}'
 
 Answers (JSON): "scores" maps a condition (a run's name, anchor35, anchor70, reference) to the score
-given it; "trap": "follow" answers a trapping trial as its instruction says, a number answers that.
+given it (CCR: the stimulus against the input, whichever is played first); "trap": "follow" answers a
+trapping trial as its instruction says, a number answers that.
 Drives Chromium through the DevTools protocol over a pipe (the Browser of chromium_check.py).
 Used by Tests/sekitTests/ListenCommandTests.swift.
 """
@@ -27,7 +28,7 @@ from chromium_check import Browser, collect_events, evaluate, load  # noqa: E402
 STATE = """(() => {
   const done = !document.getElementById('done').hidden;
   const rows = Array.from(document.querySelectorAll('#stimuli .stimulus')).map(r => ({
-    stimulus: r.dataset.stimulus, condition: r.dataset.condition, trial: r.dataset.trial,
+    stimulus: r.dataset.stimulus, condition: r.dataset.condition, trial: r.dataset.trial, swapped: r.dataset.swapped === 'true',
     scales: Array.from(r.querySelectorAll('.scale')).map(s => s.dataset.scale)}));
   return {done, rows, instruction: document.getElementById('instruction').textContent,
           counter: document.getElementById('counter').textContent};
@@ -83,7 +84,10 @@ def answer(row, state, answers):
         return int(re.search(r"answer (-?\d+)", state["instruction"]).group(1))
     if row["trial"] == "trap":
         return answers["trap"]
-    return answers["scores"][row["condition"]]
+    score = answers["scores"][row["condition"]]
+    # CCR: the score is meant as the stimulus against the input; with the stimulus played first, the
+    # second sample (the input) against the first is its opposite.
+    return -score if row.get("swapped") else score
 
 
 def begin(browser, session, url, rater):

@@ -137,6 +137,7 @@
         const first = entry.swapped ? stimulus.file : trial.reference.file, second = entry.swapped ? trial.reference.file : stimulus.file;
         const firstPlayer = player(first, "First"), secondPlayer = player(second, "Second");
         row.dataset.label = "the second sample against the first";
+        row.dataset.swapped = String(entry.swapped);
         // Both samples must be heard before rating.
         const both = () => {
           if (firstPlayer.dataset.played === "true" && secondPlayer.dataset.played === "true") {

@@ -146,6 +146,21 @@ struct ListenCommandTests {
             covariance
             / (x.map { ($0 - meanX) * ($0 - meanX) }.reduce(0, +) * y.map { ($0 - meanY) * ($0 - meanY) }.reduce(0, +)).squareRoot()
         #expect(abs(((stoi["pearson"] as? [String: Any])?["r"] as? Double ?? 0) - pearson) < 1e-9)
+
+        // The HTML report of the two runs gains a "Listeners" section: the tables and a scatter plot per metric.
+        let reportPage = folder.path("pages/report.html")
+        try FileManager.default.createDirectory(atPath: folder.path("pages"), withIntermediateDirectories: true)
+        let reported = try SEKitBinary.run(["report", "logmmse", "oracle-irm", "--out", reportPage, "--audio", "none",
+                                            "--catalog", catalog])
+        #expect(reported.status == 0, "\(reported.stderr)")
+        let html = try String(contentsOfFile: reportPage, encoding: .utf8)
+        #expect(html.contains("id=\"listeners\"") && html.contains("Listening test mushra-test (mushra)"))
+        let checked = try ReportCommandTests().check(reportPage, name: "report-listeners")
+        #expect((checked["console_errors"] as? [Any])?.isEmpty == true && (checked["exceptions"] as? [Any])?.isEmpty == true)
+        let charts = try #require((checked["figures"] as? [String: Any])?["charts"] as? [[String: Any]])
+        let scatters = charts.filter { ($0["label"] as? String)?.hasPrefix("Listeners (mushra) against") == true }
+        #expect(scatters.count == 3, "one per metric: \(charts.compactMap { $0["label"] })")
+        for chart in scatters { #expect((chart["width"] as? Double ?? 0) > 100 && (chart["height"] as? Double ?? 0) > 50, "\(chart)") }
     }
 
     @Test func acrRatedInChromiumScreensByGoldAndTrap() throws {

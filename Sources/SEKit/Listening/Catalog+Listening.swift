@@ -82,6 +82,16 @@ extension Catalog {
         try read { db in Set(try String.fetchAll(db, sql: "SELECT rater FROM listening_raters WHERE test = ?", arguments: [name])) }
     }
 
+    /// The names of the listening tests that rated one of `runs` (score run ids), sorted.
+    public func listeningTests(involving runs: [String]) throws(CatalogError) -> [String] {
+        guard !runs.isEmpty else { return [] }
+        let marks = Array(repeating: "?", count: runs.count).joined(separator: ", ")
+        return try read { db in
+            try String.fetchAll(db, sql: "SELECT DISTINCT test FROM listening_stimuli WHERE score_run_id IN (\(marks)) ORDER BY test",
+                                arguments: StatementArguments(runs))
+        }
+    }
+
     /// The names of the listening tests in the catalogue, sorted.
     public func listeningTestNames() throws(CatalogError) -> [String] {
         try read { db in try String.fetchAll(db, sql: "SELECT name FROM listening_tests ORDER BY name") }

@@ -42,6 +42,15 @@ struct ListenImportErrorTests {
         ])
         #expect(made.status == 0, "\(made.stderr)")
         let manifestData = try Data(contentsOf: URL(fileURLWithPath: out + "/test.json"))
+        // Deterministic: the same runs, clips, seed and name give the same bytes.
+        let again = try SEKitBinary.run(["listen", "make", "--runs", "logmmse,oracle-irm", "--test", "mushra", "--clips", "2",
+                                         "--out", folder.path("again"), "--name", "t", "--catalog", catalog])
+        #expect(again.status == 0, "\(again.stderr)")
+        for file in ["test.json", "index.html", "webmushra/config.yaml", "audio/s0007.wav"] {
+            let first = FileManager.default.contents(atPath: out + "/" + file)
+            let second = FileManager.default.contents(atPath: folder.path("again/" + file))
+            #expect(first != nil && first == second, "\(file) differs between two makes")
+        }
         let manifest = try #require(try JSONSerialization.jsonObject(with: manifestData) as? [String: Any])
         let scores: [String: Double] = ["logmmse": 40, "oracle-irm": 80, "anchor35": 10, "anchor70": 30, "reference": 100]
         func write(_ name: String, _ data: Data) throws -> String {

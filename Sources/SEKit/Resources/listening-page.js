@@ -97,7 +97,11 @@
     } else {
       const labels = test.labels[scale];
       const name = "r-" + stimulus.id + "-" + scale;
-      if (test.scales.length > 1) { const title = document.createElement("strong"); title.textContent = scale.toUpperCase(); box.append(title); }
+      if (test.scales.length > 1) {
+        const title = document.createElement("strong");
+        title.textContent = scale.toUpperCase();
+        box.append(title);
+      }
       labels.forEach((text, index) => {
         const score = test.scoreMin + index;
         const label = document.createElement("label");

@@ -129,8 +129,8 @@ def main():
                 report["played"].append(gesture(browser, session, PLAY))
                 for row in state["rows"]:
                     for scale in row["scales"]:
-                        arguments = f"{json.dumps(row['stimulus'])}, {json.dumps(scale)}, {answer(row, state, answers)}"
-                        evaluate(browser, session, f"{RATE}({arguments})")
+                        call = f"{json.dumps(row['stimulus'])}, {json.dumps(scale)}, {answer(row, state, answers)}"
+                        evaluate(browser, session, f"{RATE}({call})")
                 evaluate(browser, session, "document.getElementById('next').click()")
                 # Halfway: close the page and come back; the next trial must be where we left off.
                 if not reloaded and len(report["trials"]) == 2:

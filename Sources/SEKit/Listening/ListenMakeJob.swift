@@ -74,8 +74,11 @@ public enum ListenMakeJob {
         return try recorded.failing {
             var writer = StimulusWriter(folder: request.out)
             var made: [(ListeningTestManifest.Trial, ListeningTestManifest.Audio?)] = []
-            for clip in plan.clips {
-                made.append(try trial(clip, runs: runs, pairs: pairs, request: request, writer: &writer))
+            for (index, clip) in plan.clips.enumerated() {
+                // MUSHRA and DCR play every clip's clean reference; ACR and P.835 only in the gold and trapping
+                // trials (the first two clips'); CCR compares with the noisy input.
+                let keepsClean = request.test == .mushra || request.test == .dcr || (request.test != .ccr && index < 2)
+                made.append(try trial(clip, runs: runs, pairs: pairs, request: request, keepsClean: keepsClean, writer: &writer))
             }
             var trials = made.map(\.0)
             if request.test.hasGoldAndTrap { trials += goldAndTrap(made, request: request) }
@@ -112,9 +115,9 @@ public enum ListenMakeJob {
     }
 
     /// A clip's trial (every run's output, and for MUSHRA the anchors and the hidden reference) and
-    /// the clip's clean reference as written (nil for tests that need none).
+    /// the clip's clean reference as written (nil for tests that need none, or when not `keepsClean`).
     static func trial(
-        _ clip: ListeningTestPlan.Clip, runs: [RunRecord], pairs: [[String: ScorePair]], request: Request,
+        _ clip: ListeningTestPlan.Clip, runs: [RunRecord], pairs: [[String: ScorePair]], request: Request, keepsClean: Bool,
         writer: inout StimulusWriter
     ) throws -> (ListeningTestManifest.Trial, ListeningTestManifest.Audio?) {
         let short = RunScores.shortClipID(clip.id)
@@ -145,7 +148,7 @@ public enum ListenMakeJob {
             id: short, clip: clip.id, role: "test", snrDB: clip.snrDB, degradations: clip.degradations,
             reference: nil, stimuli: [])
         let clean = try referenceURL.map { try AudioFile.read(at: $0, sampleRate: rate).samples }
-        let reference = try clean.map { try writer.write($0, sampleRate: rate, prefix: "r") }
+        let reference = try (keepsClean ? clean : nil).map { try writer.write($0, sampleRate: rate, prefix: "r") }
         switch kind {
         case .mushra, .dcr: trial.reference = reference
         case .ccr:

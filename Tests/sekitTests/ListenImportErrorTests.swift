@@ -126,6 +126,10 @@ struct ListenImportErrorTests {
                 + "WHERE s.condition = 'logmmse'")
         #expect(abs(Double(mean)! - 116.0 / 3) < 1e-9, "r1, w1 40 and w2 36: \(mean)")
 
+        // A folder holding a test is never made over (raters may be rating it).
+        let over = try SEKitBinary.run(["listen", "make", "--runs", "logmmse", "--test", "acr", "--clips", "2", "--out", out,
+                                        "--catalog", catalog])
+        #expect(over.status != 0 && over.stderr.contains("holds a listening test already"), "\(over.stderr)")
         // The manifest edited after make, and a run whose outputs are gone.
         try Data(String(decoding: manifestData, as: UTF8.self).replacingOccurrences(of: "\"oracle-irm\"", with: "\"oracle-x\"").utf8)
             .write(to: URL(fileURLWithPath: out + "/test.json"))

@@ -38,7 +38,8 @@ public enum ListenMakeJob {
     public static let anchorBandsHz = [("anchor35", 3500), ("anchor70", 7000)]
 
     /// Makes the test.
-    /// - Throws: ``ListenError`` for unknown or duplicate runs, too few common clips, a run missing a
+    /// - Throws: ``ListenError`` for an output folder that holds a test already, unknown or duplicate
+    ///   runs, too few common clips, a run missing a
     ///   clip's file, no reference (MUSHRA, DCR, the P.808 gold trials) or no noisy input (CCR);
     ///   audio and catalogue errors.
     public static func run(_ request: Request, context: RunContext) throws -> Outcome {
@@ -63,6 +64,12 @@ public enum ListenMakeJob {
             ScorePairing.pairs(ofRunParams: Dictionary(try catalog.params(of: run.id).map { ($0.key, $0.valueText) }) { a, _ in a })
         }
         let name = request.name ?? request.out.standardizedFileURL.lastPathComponent
+        // Raters may be rating a test already: its page and audio are never overwritten.
+        let existing = request.out.appendingPathComponent(ListeningTestManifest.fileName)
+        guard !FileManager.default.fileExists(atPath: existing.path) else {
+            throw ListenError.invalidOption(name: "out", value: request.out.path,
+                                            reason: "holds a listening test already (\(existing.lastPathComponent)); choose another folder")
+        }
         try FileManager.default.createDirectory(at: request.out.appendingPathComponent("audio"), withIntermediateDirectories: true)
         let lock = try OutputLock(output: request.out.path, lockFile: request.out.appendingPathComponent(".sekit-listen.lock"))
         defer { withExtendedLifetime(lock) {} }

@@ -55,7 +55,7 @@ public struct ListeningSummary: Sendable, Codable {
     public var comparisons: [Comparison]
 
     /// Summarises `test`.
-    /// - Throws: ``ListenError/unknownTest(name:known:)`` when no rater is kept; statistics errors.
+    /// - Throws: statistics errors. Without a kept rater there are no rows.
     public init(_ test: StoredListeningTest, resamples: Int = Bootstrap.defaultResamples) throws {
         self.test = test.name
         kind = test.kind

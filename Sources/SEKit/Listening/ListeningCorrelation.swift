@@ -40,7 +40,7 @@ public struct ListeningCorrelation: Sendable, Codable {
     public var systemPoints: [String: [Point]]
 
     /// Correlates `test` with the metrics of its runs' score runs in `catalog`.
-    /// - Throws: catalogue errors; ``ListenError/invalidOption(name:value:reason:)`` when no rater is kept.
+    /// - Throws: catalogue errors; ``ListenError/badTest(path:reason:)`` when no rater is kept.
     public init(_ test: StoredListeningTest, catalog: Catalog) throws {
         self.test = test.name
         scale = test.kind.scales.last!
@@ -49,8 +49,7 @@ public struct ListeningCorrelation: Sendable, Codable {
         systemPoints = [:]
         let table = ListeningTable(test)
         guard !table.raters.isEmpty else {
-            throw ListenError.invalidOption(name: "test", value: test.name,
-                                            reason: "screening excluded every rater; there is nothing to correlate")
+            throw ListenError.badTest(path: "test \(test.name)", reason: "screening excluded every rater; there is nothing to correlate")
         }
         let means = table.stimulusMeans(scale: scale)
         let runColumns = table.conditions.indices.filter { table.isRun[$0] }

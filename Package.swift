@@ -45,6 +45,8 @@ let package = Package(
             resources: [
                 .embedInCode("Resources/sekit_metric_worker.py"),
                 .embedInCode("Resources/metric-worker-requirements.txt"),
+                .embedInCode("Resources/listening-page.js"),
+                .embedInCode("Resources/listening-page.css"),
             ]
         ),
         .executableTarget(

@@ -14,6 +14,7 @@ struct SEKitCommand: AsyncParsableCommand {
             EnhanceCommand.self,
             FeaturesCommand.self,
             InfoCommand.self,
+            ListenCommand.self,
             MixCommand.self,
             NoiseCommand.self,
             PlotCommand.self,

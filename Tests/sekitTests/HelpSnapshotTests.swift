@@ -14,6 +14,7 @@ import Testing
         ["runs", "start"], ["runs", "log"], ["runs", "artifact"], ["runs", "finish"],
         ["features", "check"],
         ["score"], ["synthesize"],
+        ["listen"], ["listen", "make"], ["listen", "import"], ["listen", "show"], ["listen", "correlate"],
     ]
 
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("HelpSnapshots")

@@ -134,6 +134,22 @@ SORT = """((tableId, column) => {
 })"""
 
 
+def collect_events(events, report):
+    """Adds the console errors, uncaught exceptions and requests that left the machine among `events` to `report`."""
+    for event in events:
+        method, params = event.get("method"), event.get("params", {})
+        if method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "assert"):
+            report["console_errors"].append(" ".join(str(a.get("value", a.get("description", ""))) for a in params.get("args", [])))
+        elif method == "Log.entryAdded" and params.get("entry", {}).get("level") == "error":
+            report["console_errors"].append(params["entry"].get("text", ""))
+        elif method == "Runtime.exceptionThrown":
+            report["exceptions"].append(params.get("exceptionDetails", {}).get("text", ""))
+        elif method == "Network.requestWillBeSent":
+            request_url = params.get("request", {}).get("url", "")
+            if not request_url.startswith(("data:", "file:", "about:", "blob:")):
+                report["external_requests"].append(request_url)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("page")
@@ -175,18 +191,7 @@ def main():
             report["without_javascript"] = evaluate(browser, session, FIGURES)
         finally:
             browser.close()
-        for event in browser.events:
-            method, params = event.get("method"), event.get("params", {})
-            if method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "assert"):
-                report["console_errors"].append(" ".join(str(a.get("value", a.get("description", ""))) for a in params.get("args", [])))
-            elif method == "Log.entryAdded" and params.get("entry", {}).get("level") == "error":
-                report["console_errors"].append(params["entry"].get("text", ""))
-            elif method == "Runtime.exceptionThrown":
-                report["exceptions"].append(params.get("exceptionDetails", {}).get("text", ""))
-            elif method == "Network.requestWillBeSent":
-                request_url = params.get("request", {}).get("url", "")
-                if not request_url.startswith(("data:", "file:", "about:")):
-                    report["external_requests"].append(request_url)
+        collect_events(browser.events, report)
     json.dump(report, sys.stdout)
     print()
 

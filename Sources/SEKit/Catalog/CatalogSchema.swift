@@ -34,6 +34,9 @@ public enum CatalogSchema {
         migrator.registerMigration("v3-tracking", foreignKeyChecks: .deferred) { db in
             try createTracking(db)
         }
+        migrator.registerMigration("v4-listening") { db in
+            try createListening(db)
+        }
         return migrator
     }
 

@@ -22,6 +22,12 @@ public struct RunScores: Sendable {
     /// `sekit score` was asked for), then any others by name.
     public var metrics: [String]
 
+    /// A clip id without its mix run (`MIXRUN/CLIP` → `CLIP`); other ids as they are.
+    public static func shortClipID(_ id: String) -> String {
+        guard let slash = id.firstIndex(of: "/"), UUID(uuidString: String(id[..<slash])) != nil else { return id }
+        return String(id[id.index(after: slash)...])
+    }
+
     /// Position of each clip id.
     public var indexOfClip: [String: Int] {
         Dictionary(uniqueKeysWithValues: clipIDs.enumerated().map { ($1, $0) })

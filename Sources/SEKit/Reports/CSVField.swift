@@ -17,3 +17,35 @@ public enum CSVField {
         fields.map(escape).joined(separator: ",")
     }
 }
+
+extension CSVField {
+    /// The records of RFC 4180 text: fields split at commas, quoted fields unquoted (`""` is one
+    /// quote, and a quoted field may hold commas and line breaks), records split at LF or CRLF.
+    public static func parse(_ text: String) -> [[String]] {
+        var records: [[String]] = [], record: [String] = [], field = ""
+        var quoted = false, atFieldStart = true
+        var characters = text.makeIterator()
+        var pending: Character? = nil
+        while let c = pending ?? characters.next() {
+            pending = nil
+            if quoted {
+                if c == "\"" {
+                    let next = characters.next()
+                    if next == "\"" { field.append("\"") } else { quoted = false; pending = next }
+                } else {
+                    field.append(c)
+                }
+                continue
+            }
+            switch c {
+            case "\"" where atFieldStart: quoted = true; atFieldStart = false
+            case ",": record.append(field); field = ""; atFieldStart = true
+            case "\n", "\r\n", "\r":
+                record.append(field); records.append(record); record = []; field = ""; atFieldStart = true
+            default: field.append(c); atFieldStart = false
+            }
+        }
+        if !field.isEmpty || !record.isEmpty { record.append(field); records.append(record) }
+        return records
+    }
+}

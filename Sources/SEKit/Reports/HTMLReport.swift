@@ -71,6 +71,7 @@ public enum HTMLReport {
             page.body += "<h1>\(HTML.escape(title))</h1>\n"
             page.body += page.generatedLine()
             try page.scoreRunSection(runs[0], headingLevel: 2)
+            try page.listenersSection(runs, headingLevel: 2)
         } else {
             let best = try page.comparisonSection(runs)
             page.reportedRun = best.id
@@ -78,6 +79,7 @@ public enum HTMLReport {
             page.body = "<h1>\(HTML.escape(title))</h1>\n" + page.generatedLine() + page.body
             page.body += "<h2>The best run: \(HTML.escape(best.name))</h2>\n"
             try page.scoreRunSection(best, headingLevel: 3)
+            try page.listenersSection(runs, headingLevel: 2)
         }
         let html = HTML.page(title: title, body: page.body)
         let lock = try OutputLock(output: request.output.path, lockFile: OutputLock.lockFile(besideFile: request.output))

@@ -97,8 +97,5 @@ extension ReportPage {
     }
 
     /// A catalogue clip id without its mix run (`RUN/clip-0001` → `clip-0001`).
-    static func shortClipID(_ id: String) -> String {
-        guard let slash = id.firstIndex(of: "/"), UUID(uuidString: String(id[..<slash])) != nil else { return id }
-        return String(id[id.index(after: slash)...])
-    }
+    static func shortClipID(_ id: String) -> String { RunScores.shortClipID(id) }
 }

@@ -5,7 +5,7 @@ extension SplitMix64 {
     /// 2⁶⁴ mod bound. Spelled out here, rather than the standard library's
     /// `next(upperBound:)`, so that a seed's draws are fixed by this code alone.
     @inline(__always)
-    mutating func nextIndex(below bound: UInt64) -> Int {
+    package mutating func nextIndex(below bound: UInt64) -> Int {
         var product = next().multipliedFullWidth(by: bound)
         if product.low < bound {
             let threshold = (0 &- bound) % bound

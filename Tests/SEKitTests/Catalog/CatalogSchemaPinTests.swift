@@ -84,6 +84,20 @@ import Testing
                                                   StepMetricRecord.Columns.step, StepMetricRecord.Columns.value,
                                                   StepMetricRecord.Columns.time]),
             (RunTagRecord.databaseTableName, [RunTagRecord.Columns.runID, RunTagRecord.Columns.key, RunTagRecord.Columns.value]),
+            (ListeningTestRecord.databaseTableName, [ListeningTestRecord.Columns.name, ListeningTestRecord.Columns.kind,
+                                                     ListeningTestRecord.Columns.folder, ListeningTestRecord.Columns.stimuliHash,
+                                                     ListeningTestRecord.Columns.seed, ListeningTestRecord.Columns.importedAt]),
+            (ListeningStimulusRecord.databaseTableName, [ListeningStimulusRecord.Columns.test, ListeningStimulusRecord.Columns.id,
+                                                         ListeningStimulusRecord.Columns.trial, ListeningStimulusRecord.Columns.clipID,
+                                                         ListeningStimulusRecord.Columns.condition, ListeningStimulusRecord.Columns.role,
+                                                         ListeningStimulusRecord.Columns.scoreRunID, ListeningStimulusRecord.Columns.snrDB,
+                                                         ListeningStimulusRecord.Columns.file, ListeningStimulusRecord.Columns.sha256]),
+            (ListeningRaterRecord.databaseTableName, [ListeningRaterRecord.Columns.test, ListeningRaterRecord.Columns.rater,
+                                                      ListeningRaterRecord.Columns.source, ListeningRaterRecord.Columns.excluded,
+                                                      ListeningRaterRecord.Columns.rule]),
+            (ListeningRatingRecord.databaseTableName, [ListeningRatingRecord.Columns.test, ListeningRatingRecord.Columns.rater,
+                                                       ListeningRatingRecord.Columns.stimulus, ListeningRatingRecord.Columns.scale,
+                                                       ListeningRatingRecord.Columns.score, ListeningRatingRecord.Columns.timeSeconds]),
         ]
         let queue = try DatabaseQueue()
         try CatalogSchema.migrator.migrate(queue)

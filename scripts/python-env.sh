@@ -43,6 +43,14 @@ if ! cmp -s <(wanted "$requirements") "$stamp" 2>/dev/null; then
     "$venv/bin/pip" install -q --disable-pip-version-check -r "$requirements" >&2
     wanted "$requirements" > "$stamp.tmp" && mv "$stamp.tmp" "$stamp"
 fi
+# Distill-MOS and xls-r-sqa without their dependencies (scripts/requirements-distillmos.txt says why).
+nodeps="$root/scripts/requirements-distillmos.txt"
+nodeps_stamp="$venv/.sekit-requirements-nodeps"
+if [[ -n "$package" ]] && ! cmp -s "$nodeps" "$nodeps_stamp" 2>/dev/null; then
+    echo "python-env: installing $(grep -v '^#' "$nodeps" | tr '\n' ' ')without their dependencies" >&2
+    "$venv/bin/pip" install -q --disable-pip-version-check --no-deps -r "$nodeps" >&2
+    cp "$nodeps" "$nodeps_stamp.tmp" && mv "$nodeps_stamp.tmp" "$nodeps_stamp"
+fi
 # The package, editable (its dependencies, numpy and h5py, are in the list above).
 package_stamp="$venv/.sekit-package"
 package_wanted() { echo "$package"; cat "$package/pyproject.toml"; }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Creates (once) the Python virtual environment used by interoperability tests and
 # benchmarks, and by the metrics that run their reference implementation in Python (`pesq` 0.0.4
-# for PESQ and the composite measures, `speechmos` 0.0.1.1 with onnxruntime for DNSMOS): the
+# for PESQ and the composite measures, `speechmos` 0.0.1.1 with onnxruntime for DNSMOS and PLCMOS,
+# `visqol-python` for ViSQOL, and, without their dependencies, `distillmos` for Distill-MOS): the
 # packages of scripts/requirements.txt (which includes the metric worker's own list,
 # Sources/SEKit/Resources/metric-worker-requirements.txt).
 # With the default list it also installs the project's Python package `sekit` (experiments/python)

@@ -35,11 +35,11 @@ subset() {
 }
 fixture_mix "$work/pairs"
 subset "$work/pairs" "$work/pairs16"
-if [[ ! -f "$work/mix48/manifest.jsonl" ]]; then
+if [[ ! -f "$work/mix48-$clips/manifest.jsonl" ]]; then
     "$sekit" mix --speech "$fixtures/speech" --noise "$fixtures/noise" --count "$clips" --seconds 4 --sample-rate 48000 \
-        --snr-db=-5,0,5,10,15,20 --seed 1 --out "$work/mix48" --no-catalog >/dev/null
+        --snr-db=-5,0,5,10,15,20 --seed 1 --out "$work/mix48-$clips" --no-catalog >/dev/null
 fi
-subset "$work/mix48" "$work/pairs48"
+subset "$work/mix48-$clips" "$work/pairs48"
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2fx", a / b }'; }
 one=(taskset -c 0)

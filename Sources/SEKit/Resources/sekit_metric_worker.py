@@ -91,7 +91,7 @@ def _package_file(module, *parts):
     return os.path.join(os.path.dirname(os.path.abspath(module.__file__)), *parts)
 
 
-# The model file each Python-run predictor reads, inside its installed package: (module, folder, file).
+# The model files of speechmos' other predictors, inside the installed package: (folder, file).
 _SPEECHMOS_MODELS = {"plcmos": ("plcmos_models", "plcmos_v2.onnx"), "dnsmos_personalized": ("pdnsmos_models", "sig_bak_ovr.onnx")}
 
 
@@ -137,7 +137,7 @@ def describe(request):
         importlib.import_module(name)
         packages[name] = importlib.metadata.version(_DISTRIBUTIONS.get(name, name))
         if name == "visqol":
-            import ai_edge_litert
+            import ai_edge_litert  # noqa: F401  (speech mode's lattice model runs in it)
             packages["ai_edge_litert"] = importlib.metadata.version("ai-edge-litert")
         if name == "distillmos":
             import torch
@@ -175,24 +175,19 @@ def run_dnsmos(request, signals):
     if request["rate"] != 16000:
         raise _MetricFailure(f"DNSMOS needs 16000 Hz, got {request['rate']} Hz")
     if _dnsmos is None:
-        import onnxruntime
         import speechmos.dnsmos
         primary, p808 = _dnsmos_model_paths()
         model = speechmos.dnsmos.DNSMOS(primary, p808)
-        # One thread per session: sekit runs one worker per --jobs instead.
-        options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = 1
-        options.inter_op_num_threads = 1
-        model.onnx_sess = onnxruntime.InferenceSession(primary, options, providers=["CPUExecutionProvider"])
-        model.p808_onnx_sess = onnxruntime.InferenceSession(p808, options, providers=["CPUExecutionProvider"])
+        model.onnx_sess = _single_threaded(primary)
+        model.p808_onnx_sess = _single_threaded(p808)
         _dnsmos = model
-    if not ((signal >= -1).all() and (signal <= 1).all()):
-        raise _MetricFailure("samples outside [-1, 1] (speechmos refuses them)")
+    _in_unit_range(signal, "speechmos")
     scores = _dnsmos(signal, 16000, False)
     return [float(scores["sig_mos"]), float(scores["bak_mos"]), float(scores["ovrl_mos"]), float(scores["p808_mos"])]
 
 
 def _single_threaded(path):
+    """An ONNX Runtime session of one thread: sekit runs one worker per --jobs instead."""
     import onnxruntime
     options = onnxruntime.SessionOptions()
     options.intra_op_num_threads = 1
@@ -285,12 +280,9 @@ _sessions = {}
 def _session(path):
     """One single-threaded ONNX Runtime session per model file (one worker per core instead)."""
     if path not in _sessions:
-        import onnxruntime
-        options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = 1
-        options.inter_op_num_threads = 1
+        import onnxruntime  # noqa: F401  (outside the try: a missing package is an environment error)
         try:
-            _sessions[path] = onnxruntime.InferenceSession(path, options, providers=["CPUExecutionProvider"])
+            _sessions[path] = _single_threaded(path)
         except Exception as error:  # onnxruntime's own exception types: a corrupt or non-ONNX file
             raise _MetricFailure(f"not a model ONNX Runtime can load: {error}")
     return _sessions[path]

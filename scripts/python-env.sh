@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Creates (once) the Python virtual environment used by interoperability tests and
 # benchmarks, and by the metrics that run their reference implementation in Python (`pesq` 0.0.4
-# for PESQ and the composite measures, `speechmos` 0.0.1.1 with onnxruntime for DNSMOS, onnxruntime
-# for `enhance --model`): the packages of scripts/requirements.txt (which includes the metric
-# worker's own list, Sources/SEKit/Resources/metric-worker-requirements.txt).
+# for PESQ and the composite measures, `speechmos` 0.0.1.1 with onnxruntime for DNSMOS and PLCMOS,
+# `visqol-python` for ViSQOL, onnxruntime for `enhance --model`): the packages of
+# scripts/requirements.txt (which includes the metric worker's own list,
+# Sources/SEKit/Resources/metric-worker-requirements.txt).
 # With the default list it also installs the project's Python package `sekit` (experiments/python)
 # editable: `pip install -e experiments/python`, again whenever its pyproject.toml or the clone's path
 # changes (a venv belongs to one clone).
@@ -11,7 +12,8 @@
 #   scripts/python-env.sh [--requirements FILE]   (another list, without the package: scripts/install.sh
 #                                                   installs the worker's only)
 #   scripts/python-env.sh --train                 the training environment (docs/crnn-recipe.md): the same
-#       packages plus PyTorch and onnx (scripts/requirements-train.txt), made once per machine and per
+#       packages plus PyTorch and onnx (scripts/requirements-train.txt) and, without their dependencies,
+#       `distillmos` for Distill-MOS (scripts/requirements-distillmos.txt), made once per machine and per
 #       requirements hash under ${XDG_CACHE_HOME:-~/.cache}/sekit/envs/train-HASH and shared by every clone
 #       ($SEKIT_TRAIN_VENV names another folder). It holds no `sekit` package: the recipe, the tests and
 #       the benchmarks put the clone's experiments/python first on sys.path (PYTHONPATH).
@@ -65,6 +67,15 @@ if ! cmp -s <(wanted "$requirements") "$stamp" 2>/dev/null; then
     echo "python-env: installing $(wanted "$requirements" | grep -v -e '^-r ' -e '^#' | tr '\n' ' ')" >&2
     "$venv/bin/pip" install -q --disable-pip-version-check -r "$requirements" >&2
     wanted "$requirements" > "$stamp.tmp" && mv "$stamp.tmp" "$stamp"
+fi
+# Distill-MOS and xls-r-sqa without their dependencies (scripts/requirements-distillmos.txt says why),
+# into the training environment, where torch is.
+nodeps="$root/scripts/requirements-distillmos.txt"
+nodeps_stamp="$venv/.sekit-requirements-nodeps"
+if [[ -n "$train" ]] && ! cmp -s "$nodeps" "$nodeps_stamp" 2>/dev/null; then
+    echo "python-env: installing $(grep -v '^#' "$nodeps" | tr '\n' ' ')without their dependencies" >&2
+    "$venv/bin/pip" install -q --disable-pip-version-check --no-deps -r "$nodeps" >&2
+    cp "$nodeps" "$nodeps_stamp.tmp" && mv "$nodeps_stamp.tmp" "$nodeps_stamp"
 fi
 # The package, editable (its dependencies, numpy and h5py, are in the list above).
 package_stamp="$venv/.sekit-package"

@@ -17,12 +17,15 @@ struct ScoreCommand: ParsableCommand {
         when known, and the improvement. A clip that cannot be scored is reported with its reason and \
         counted; the exit status is non-zero if any failed, unless --allow-failures.
 
-        Metrics: \(Metric.allCases.map(\.rawValue).joined(separator: ", ")); composite (= csig,cbak,covl) \
-        and dnsmos (= dnsmos_sig,dnsmos_bak,dnsmos_ovrl,dnsmos_p808) name several at once. pesq_wb, \
-        pesq_nb (ITU-T reference code, the pesq package), csig/cbak/covl (Hu & Loizou 2008, with \
-        pesq_wb) and dnsmos (speechmos' ONNX models) run in the project's Python environment \
-        (scripts/python-env.sh, or SEKIT_PYTHON), one worker process per --jobs; other rates than \
-        they accept are converted to 16 kHz and the run records it. A worker that does not start \
+        Metrics: \(Metric.allCases.map(\.rawValue).joined(separator: ", ")); composite (= csig,cbak,covl), \
+        dnsmos (= dnsmos_sig,dnsmos_bak,dnsmos_ovrl,dnsmos_p808) and dnsmos_personalized (its sig, bak, \
+        ovrl) name several at once. pesq_wb, pesq_nb (ITU-T reference code, the pesq package), \
+        csig/cbak/covl (Hu & Loizou 2008, with pesq_wb), dnsmos, dnsmos_personalized and plcmos \
+        (speechmos' ONNX models), visqol_speech and visqol_audio (visqol-python) and distillmos \
+        (distillmos, PyTorch) run in the project's Python environment (scripts/python-env.sh, or \
+        SEKIT_PYTHON), one worker process per --jobs, offline (models from the installed packages); \
+        other rates than they accept are converted (to 16 kHz; 48 kHz for visqol_audio) and the run \
+        records it. A worker that does not start \
         within SEKIT_PYTHON_START_TIMEOUT_SECONDS (default 120) or answer a clip within \
         SEKIT_PYTHON_CLIP_TIMEOUT_SECONDS (default 600) is killed and the scoring stops with an error.
 

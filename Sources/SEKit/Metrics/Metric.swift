@@ -59,4 +59,13 @@ public struct Metric: RawRepresentable, Hashable, Sendable, Codable, CustomStrin
     public static let dnsmosBAK = Metric(declared: "dnsmos_bak")
     public static let dnsmosOVRL = Metric(declared: "dnsmos_ovrl")
     public static let dnsmosP808 = Metric(declared: "dnsmos_p808")
+    public static let wadaSNR = Metric(declared: "wada_snr")
+    public static let lsd = Metric(declared: "lsd")
+    public static let plcmos = Metric(declared: "plcmos")
+    public static let dnsmosPersonalizedSIG = Metric(declared: "dnsmos_personalized_sig")
+    public static let dnsmosPersonalizedBAK = Metric(declared: "dnsmos_personalized_bak")
+    public static let dnsmosPersonalizedOVRL = Metric(declared: "dnsmos_personalized_ovrl")
+    public static let visqolSpeech = Metric(declared: "visqol_speech")
+    public static let visqolAudio = Metric(declared: "visqol_audio")
+    public static let distillMOS = Metric(declared: "distillmos")
 }

@@ -68,6 +68,9 @@ public struct MetricDescriptor: Sendable {
     public var needsReference = true
     /// Where the definition comes from (paper, equation, reference implementation).
     public var reference: String
+    /// Whether a score run records the SHA-256 of the model file this Python-run predictor reads
+    /// from its installed package, as the run parameter `<name>_model_sha256` (``PythonBackendDescription``).
+    public var recordsModelSHA256 = false
     public var backend: MetricBackend
 
     /// Computes every output for one comparison.

@@ -46,7 +46,7 @@ public enum MetricRegistry {
             sampleRates: .only([DNSMOS.sampleRate]), resampledRate: DNSMOS.sampleRate, needsReference: false,
             reference: "DNSMOS P.835 (Reddy et al. 2022) and P.808 (2021), speechmos ONNX models, no reference",
             backend: .python(packages: ["speechmos"]) { c, w in try DNSMOS.compute(c, workspace: w) }),
-    ]
+    ] + predictors
 
     /// The descriptor named `name` (a computation's name).
     public static func descriptor(named name: String) -> MetricDescriptor? { all.first { $0.name == name } }
@@ -85,14 +85,17 @@ public enum MetricRegistry {
     }
 
     /// The Python packages `metrics` need, each once, with the metrics needing any (for the
-    /// pre-flight check and the run's record).
-    public static func pythonPackages(for metrics: [Metric]) -> (packages: [String], metrics: [String]) {
-        var packages: [String] = [], names: [String] = []
+    /// pre-flight check and the run's record) and the computations whose model file's SHA-256 the
+    /// run records (``MetricDescriptor/recordsModelSHA256``).
+    public static func pythonPackages(for metrics: [Metric])
+        -> (packages: [String], metrics: [String], models: [String]) {
+        var packages: [String] = [], names: [String] = [], models: [String] = []
         for descriptor in descriptors(for: metrics) where !descriptor.backend.pythonPackages.isEmpty {
             for package in descriptor.backend.pythonPackages where !packages.contains(package) { packages.append(package) }
             names += descriptor.outputs.map(\.metric).filter(metrics.contains).map(\.rawValue)
+            if descriptor.recordsModelSHA256 { models.append(descriptor.name) }
         }
-        return (packages, names)
+        return (packages, names, models)
     }
 
     /// The requested outputs that compare against a clean reference.
@@ -100,11 +103,13 @@ public enum MetricRegistry {
         metrics.filter { descriptor(producing: $0.rawValue)?.needsReference ?? true }
     }
 
-    /// A one-output native metric.
-    static func single(_ name: String, unit: String, higherIsBetter: Bool = true, rates: SampleRateSupport = .any, reference: String,
+    /// A one-output native metric (`needsReference` false: non-intrusive, it reads the processed signal only).
+    static func single(_ name: String, unit: String, higherIsBetter: Bool = true, rates: SampleRateSupport = .any,
+                       needsReference: Bool = true, reference: String,
                        _ compute: @escaping @Sendable (MetricComparison, MetricWorkspace) throws -> Double) -> MetricDescriptor {
         MetricDescriptor(name: name, outputs: [MetricOutput(name, unit: unit, higherIsBetter: higherIsBetter)],
-                         sampleRates: rates, reference: reference, backend: .native { c, w in [try compute(c, w)] })
+                         sampleRates: rates, needsReference: needsReference, reference: reference,
+                         backend: .native { c, w in [try compute(c, w)] })
     }
 }
 

@@ -61,12 +61,16 @@ public struct PythonBackendDescription: Sendable, Equatable {
     public var packages: [String: String]
     /// Model file name → SHA-256, hexadecimal (DNSMOS's ONNX models).
     public var modelSHA256: [String: String]
+    /// Metric computation → SHA-256 of the model file it reads (``MetricDescriptor/recordsModelSHA256``).
+    public var metricModelSHA256: [String: String] = [:]
 
     /// The run parameters that record it: `backend_python`, `backend_<package>` (a version each),
-    /// `backend_models_sha256` (`file:hash,...`, sorted by file name) when there are model files.
+    /// `backend_models_sha256` (`file:hash,...`, sorted by file name) when there are model files,
+    /// and `<metric>_model_sha256` for each predictor that records its model (`plcmos_model_sha256`).
     public var runParams: [String: String] {
         var params = ["backend_python": python]
         for (name, version) in packages { params["backend_\(name)"] = version }
+        for (metric, hash) in metricModelSHA256 { params["\(metric)_model_sha256"] = hash }
         if !modelSHA256.isEmpty {
             params["backend_models_sha256"] = modelSHA256.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ",")
         }

@@ -36,7 +36,8 @@ final class PythonMetricWorker {
         do {
             // -u: unbuffered; -I would drop the venv's site-packages, so plain -u.
             process = try WorkerProcess(executable: environment.interpreter, arguments: ["-u", script.path],
-                                        environment: ["OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"])
+                                        environment: ["OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+                                                     "NUMBA_NUM_THREADS": "1"])
         } catch {
             throw .died(error.reason)
         }
@@ -111,14 +112,16 @@ final class PythonMetricWorker {
         return values
     }
 
-    /// What the worker's environment has for `packages` (importing each).
-    func describe(packages: [String]) throws(Failure) -> PythonBackendDescription {
-        let response = try call("describe", ["packages": packages])
+    /// What the worker's environment has for `packages` (importing each), and the SHA-256 of the
+    /// model file of each computation in `models` (`plcmos`).
+    func describe(packages: [String], models: [String] = []) throws(Failure) -> PythonBackendDescription {
+        let response = try call("describe", models.isEmpty ? ["packages": packages] : ["packages": packages, "metrics": models])
         let version = response["python"] as? String ?? "?"
         let executable = response["executable"] as? String ?? environment.interpreter.path
         return PythonBackendDescription(python: "\(executable) (\(version))",
                                         packages: response["packages"] as? [String: String] ?? [:],
-                                        modelSHA256: response["models"] as? [String: String] ?? [:])
+                                        modelSHA256: response["models"] as? [String: String] ?? [:],
+                                        metricModelSHA256: response["metric_models"] as? [String: String] ?? [:])
     }
 
     /// Calls `body` with raw views of every signal.

@@ -45,10 +45,13 @@ public final class PythonWorkerPool: @unchecked Sendable {
 
     /// Checks, before any clip is scored, that the environment runs `packages` (importing each)
     /// and says what it has; the worker that answered stays in the pool for the first clip.
-    /// - Parameter metrics: the requested metrics that need the packages (for the message).
+    /// - Parameters:
+    ///   - models: the computations whose model file's SHA-256 the answer gives (`plcmos`).
+    ///   - metrics: the requested metrics that need the packages (for the message).
     /// - Throws: ``MetricBackendError`` naming the metrics, the interpreter and what is wrong (a
     ///   worker that does not start and answer within the start-up timeout is killed and named).
-    public func describe(packages: [String], for metrics: [String]) throws(MetricBackendError) -> PythonBackendDescription {
+    public func describe(packages: [String], models: [String] = [],
+                         for metrics: [String]) throws(MetricBackendError) -> PythonBackendDescription {
         func failure(_ reason: String) -> MetricBackendError {
             MetricBackendError(metrics: metrics, interpreter: environment.interpreter.path, reason: reason)
         }
@@ -59,7 +62,7 @@ public final class PythonWorkerPool: @unchecked Sendable {
         do {
             let worker = try take()
             defer { giveBack(worker) }
-            return try worker.describe(packages: packages)
+            return try worker.describe(packages: packages, models: models)
         } catch {
             switch error {
             case .environment(let reason): throw failure(reason)

@@ -8,17 +8,26 @@ rewrite:
 * PESQ (ITU-T P.862, P.862.1, P.862.2): the ``pesq`` package (ITU-T reference C code), called
   exactly as a user calls it, ``pesq.pesq(rate, ref, deg, mode)`` on float64 arrays, so the
   values equal a direct call bit for bit.
-* DNSMOS (P.835 SIG/BAK/OVRL and P.808): the ONNX models and feature code of the ``speechmos``
-  package, with single-threaded onnxruntime sessions (one worker per core instead).
+* DNSMOS (P.835 SIG/BAK/OVRL and P.808), personalised DNSMOS and PLCMOS v2: the ONNX models and
+  feature code of the ``speechmos`` package, with single-threaded onnxruntime sessions (one worker
+  per core instead). PLCMOS averages 15 random rater embeddings drawn from numpy's global
+  generator: it is seeded with ``PLCMOS_SEED`` before each clip, so a clip's value does not depend
+  on the clips before it.
+* ViSQOL v3 (speech mode at 16 kHz with the lattice model, audio mode at 48 kHz with the SVR model):
+  ``visqol.VisqolApi`` of the ``visqol-python`` package, ``measure_from_arrays``.
+* Distill-MOS: ``distillmos.ConvTransformerSQAModel`` (PyTorch, one thread), on float32 samples.
 
 Protocol (one request at a time, little-endian):
   request:  one JSON line ``{"op": ..., ...}``, then the float32 samples its ``lengths`` name
   response: one JSON line, ``{"ok": true, "values": ["<float.hex()>", ...], ...}`` or
             ``{"ok": false, "error": "<kind>", "message": "<reason>"}``; a response with
             ``payload_bytes`` is followed by that many raw bytes
-Operations: ``describe`` (``packages``: versions, model files and their SHA-256), ``pesq``
+Operations: ``describe`` (``packages``: versions, model files and their SHA-256; ``metrics``: the
+SHA-256 of the model file each named metric runs, as ``metric_models``), ``pesq``
 (``rate``, ``mode`` wb|nb, ``lengths`` [reference, degraded]), ``dnsmos`` (``rate`` 16000,
-``lengths`` [signal]: SIG, BAK, OVRL, P.808), ``onnx_describe`` (``path``: an ONNX model's
+``lengths`` [signal]: SIG, BAK, OVRL, P.808), ``dnsmos_personalized`` (the same: SIG, BAK, OVRL),
+``plcmos`` (``rate`` 16000, ``lengths`` [signal]), ``visqol`` (``mode`` speech|audio, ``rate``,
+``lengths`` [reference, degraded]), ``distillmos`` (``rate`` 16000, ``lengths`` [signal]), ``onnx_describe`` (``path``: an ONNX model's
 metadata, inputs, outputs, SHA-256, parameter and MAC counts), ``onnx_run`` (``path``, ``frames``,
 ``bins``, ``lengths`` [features]: the model's ``mask`` output, ``payload_bytes`` of little-endian
 float32 that follow the response line), ``onnx_stream`` (the same through the streaming model, one frame at a time from a zero
@@ -40,6 +49,12 @@ import time
 import numpy as np
 
 _dnsmos = None
+_models = {}
+
+# PLCMOS draws its rater embeddings from numpy's global generator; seeded with this before each clip.
+PLCMOS_SEED = 0
+# Import names whose distribution is named otherwise.
+_DISTRIBUTIONS = {"visqol": "visqol-python"}
 
 
 def _read_exactly(stream, count):
@@ -71,13 +86,62 @@ def _dnsmos_model_paths():
     return os.path.join(folder, "sig_bak_ovr.onnx"), os.path.join(folder, "model_v8.onnx")
 
 
+def _package_file(module, *parts):
+    """A file shipped inside an installed package (never downloaded)."""
+    return os.path.join(os.path.dirname(os.path.abspath(module.__file__)), *parts)
+
+
+# The model files of speechmos' other predictors, inside the installed package: (folder, file).
+_SPEECHMOS_MODELS = {"plcmos": ("plcmos_models", "plcmos_v2.onnx"), "dnsmos_personalized": ("pdnsmos_models", "sig_bak_ovr.onnx")}
+
+
+def _metric_model_path(metric):
+    """The model file `metric` runs, as its package ships it (never downloaded)."""
+    if metric in _SPEECHMOS_MODELS:
+        import speechmos.dnsmos
+        return _package_file(speechmos.dnsmos, *_SPEECHMOS_MODELS[metric])
+    if metric == "visqol_audio":
+        import visqol.api
+        return visqol.api._DEFAULT_SVR_MODEL
+    if metric == "visqol_speech":
+        import visqol.visqol_manager
+        return visqol.visqol_manager._DEFAULT_LATTICE_MODEL
+    if metric == "distillmos":
+        _import_distillmos()
+        import distillmos.sqa
+        return distillmos.sqa.DEFAULT_WEIGHTS_CHKPT
+    raise _MetricFailure(f"no model file is known for {metric!r}")
+
+
+def _import_distillmos():
+    """distillmos imports torchaudio at module level for its command-line file loading only; the model
+    does not use it. PyPI's torchaudio wheels are CUDA builds that cannot load beside a CPU-only torch,
+    so where torchaudio cannot be imported an empty module stands in for it (nothing is downloaded)."""
+    if "distillmos" in sys.modules:
+        return
+    try:
+        import torchaudio  # noqa: F401
+    except (ImportError, OSError):
+        import types
+        sys.modules["torchaudio"] = types.ModuleType("torchaudio")
+    import distillmos  # noqa: F401
+
+
 def describe(request):
     """Versions of the packages a metric needs (importing each, so a broken install shows here)."""
     packages = {}
     models = {}
     for name in request.get("packages", []):
+        if name == "distillmos":
+            _import_distillmos()
         importlib.import_module(name)
-        packages[name] = importlib.metadata.version(name)
+        packages[name] = importlib.metadata.version(_DISTRIBUTIONS.get(name, name))
+        if name == "visqol":
+            import ai_edge_litert  # noqa: F401  (speech mode's lattice model runs in it)
+            packages["ai_edge_litert"] = importlib.metadata.version("ai-edge-litert")
+        if name == "distillmos":
+            import torch
+            packages["torch"] = torch.__version__
         if name == "speechmos":
             import onnxruntime
             import librosa
@@ -86,7 +150,9 @@ def describe(request):
             for path in _dnsmos_model_paths():
                 models[os.path.basename(path)] = _sha256(path)
     packages["numpy"] = np.__version__
-    return {"python": platform.python_version(), "executable": sys.executable, "packages": packages, "models": models}
+    metric_models = {metric: _sha256(_metric_model_path(metric)) for metric in request.get("metrics", [])}
+    return {"python": platform.python_version(), "executable": sys.executable, "packages": packages, "models": models,
+            "metric_models": metric_models}
 
 
 def run_pesq(request, signals):
@@ -109,22 +175,104 @@ def run_dnsmos(request, signals):
     if request["rate"] != 16000:
         raise _MetricFailure(f"DNSMOS needs 16000 Hz, got {request['rate']} Hz")
     if _dnsmos is None:
-        import onnxruntime
         import speechmos.dnsmos
         primary, p808 = _dnsmos_model_paths()
         model = speechmos.dnsmos.DNSMOS(primary, p808)
-        # One thread per session: sekit runs one worker per --jobs instead.
-        options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = 1
-        options.inter_op_num_threads = 1
-        model.onnx_sess = onnxruntime.InferenceSession(primary, options, providers=["CPUExecutionProvider"])
-        model.p808_onnx_sess = onnxruntime.InferenceSession(p808, options, providers=["CPUExecutionProvider"])
+        model.onnx_sess = _single_threaded(primary)
+        model.p808_onnx_sess = _single_threaded(p808)
         _dnsmos = model
-    if not ((signal >= -1).all() and (signal <= 1).all()):
-        raise _MetricFailure("samples outside [-1, 1] (speechmos refuses them)")
+    _in_unit_range(signal, "speechmos")
     scores = _dnsmos(signal, 16000, False)
     return [float(scores["sig_mos"]), float(scores["bak_mos"]), float(scores["ovrl_mos"]), float(scores["p808_mos"])]
 
+
+def _single_threaded(path):
+    """An ONNX Runtime session of one thread: sekit runs one worker per --jobs instead."""
+    import onnxruntime
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = 1
+    options.inter_op_num_threads = 1
+    return onnxruntime.InferenceSession(path, options, providers=["CPUExecutionProvider"])
+
+
+def _in_unit_range(signal, package):
+    if not ((signal >= -1).all() and (signal <= 1).all()):
+        raise _MetricFailure(f"samples outside [-1, 1] ({package} refuses them)")
+
+
+def run_dnsmos_personalized(request, signals):
+    (signal,) = signals
+    if request["rate"] != 16000:
+        raise _MetricFailure(f"personalised DNSMOS needs 16000 Hz, got {request['rate']} Hz")
+    if "dnsmos_personalized" not in _models:
+        import speechmos.dnsmos
+        primary = _metric_model_path("dnsmos_personalized")
+        p808 = _dnsmos_model_paths()[1]
+        model = speechmos.dnsmos.DNSMOS(primary, p808)
+        model.onnx_sess = _single_threaded(primary)
+        model.p808_onnx_sess = _single_threaded(p808)
+        _models["dnsmos_personalized"] = model
+    _in_unit_range(signal, "speechmos")
+    scores = _models["dnsmos_personalized"](signal, 16000, True)
+    return [float(scores["sig_mos"]), float(scores["bak_mos"]), float(scores["ovrl_mos"])]
+
+
+def run_plcmos(request, signals):
+    (signal,) = signals
+    if request["rate"] != 16000:
+        raise _MetricFailure(f"PLCMOS needs 16000 Hz, got {request['rate']} Hz")
+    if "plcmos" not in _models:
+        import speechmos.plcmos
+        model = speechmos.plcmos.PLCMOS()
+        model.session = _single_threaded(model.model_path)
+        _models["plcmos"] = model
+    _in_unit_range(signal, "speechmos")
+    np.random.seed(PLCMOS_SEED)
+    try:
+        return [float(_models["plcmos"](signal)["plcmos"])]
+    except Exception as error:  # onnxruntime's own types: a clip shorter than the model's receptive field
+        raise _MetricFailure(f"the model cannot take this clip of {len(signal)} samples: {error}")
+
+
+def run_visqol(request, signals):
+    reference, degraded = signals
+    mode = request["mode"]
+    key = "visqol_" + mode
+    if key not in _models:
+        import visqol
+        api = visqol.VisqolApi()
+        # Speech mode: the lattice model, ViSQOL v3's default (an error when ai-edge-litert is
+        # missing, never the polynomial fallback).
+        api.create(mode=mode, use_lattice_model=True if mode == "speech" else None)
+        _models[key] = api
+    try:
+        result = _models[key].measure_from_arrays(reference, degraded, request["rate"])
+    except (ValueError, IndexError) as error:
+        raise _MetricFailure(f"visqol refuses the clip: {error}")
+    return [float(result.moslqo)]
+
+
+def run_distillmos(request, signals):
+    (signal,) = signals
+    if request["rate"] != 16000:
+        raise _MetricFailure(f"Distill-MOS needs 16000 Hz, got {request['rate']} Hz")
+    import torch
+    if "distillmos" not in _models:
+        import contextlib
+        _import_distillmos()
+        import distillmos
+        torch.set_num_threads(1)
+        with contextlib.redirect_stdout(sys.stderr):  # it prints where its weights come from
+            model = distillmos.ConvTransformerSQAModel()
+        model.eval()
+        _models["distillmos"] = model
+    with torch.no_grad():
+        value = _models["distillmos"](torch.from_numpy(signal.astype(np.float32))[None, :])
+    return [float(value.item())]
+
+
+_RUNS = {"dnsmos_personalized": run_dnsmos_personalized, "plcmos": run_plcmos, "visqol": run_visqol,
+         "distillmos": run_distillmos}
 
 _sessions = {}
 
@@ -132,12 +280,9 @@ _sessions = {}
 def _session(path):
     """One single-threaded ONNX Runtime session per model file (one worker per core instead)."""
     if path not in _sessions:
-        import onnxruntime
-        options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = 1
-        options.inter_op_num_threads = 1
+        import onnxruntime  # noqa: F401  (outside the try: a missing package is an environment error)
         try:
-            _sessions[path] = onnxruntime.InferenceSession(path, options, providers=["CPUExecutionProvider"])
+            _sessions[path] = _single_threaded(path)
         except Exception as error:  # onnxruntime's own exception types: a corrupt or non-ONNX file
             raise _MetricFailure(f"not a model ONNX Runtime can load: {error}")
     return _sessions[path]
@@ -258,6 +403,8 @@ def main():
                 response = {"ok": True, "values": [v.hex() for v in run_pesq(request, signals)]}
             elif op == "dnsmos":
                 response = {"ok": True, "values": [v.hex() for v in run_dnsmos(request, signals)]}
+            elif op in _RUNS:
+                response = {"ok": True, "values": [v.hex() for v in _RUNS[op](request, signals)]}
             elif op == "onnx_describe":
                 response = {"ok": True, **onnx_describe(request)}
             elif op == "onnx_run":

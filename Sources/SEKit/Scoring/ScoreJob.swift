@@ -96,7 +96,8 @@ public enum ScoreJob {
         let python = MetricRegistry.pythonPackages(for: request.metrics)
         let pool = pythonPool ?? PythonWorkerPool()
         if !python.packages.isEmpty {
-            params.merge(try pool.describe(packages: python.packages, for: python.metrics).runParams) { _, new in new }
+            let backend = try pool.describe(packages: python.packages, models: python.models, for: python.metrics)
+            params.merge(backend.runParams) { _, new in new }
         }
         let pairs: [ScorePair]
         var corpus: URL?

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+@testable import SEKit
+@testable import SEKitSignal
+
+/// The log-spectral distance against a numpy reference written here from its definition.
+@Suite(.enabled(if: Fixtures.available && PythonReference.available, "needs ../shared/fixtures and SEKIT_PYTHON (run scripts/test.sh)"))
+struct LogSpectralDistanceTests {
+    static let script = """
+    import sys, numpy as np
+    a = np.fromfile(sys.argv[1], '<f4').astype(np.float64); b = np.fromfile(sys.argv[2], '<f4').astype(np.float64)
+    n, hop, floor = 2048, 512, 1e-10
+    window = 0.5 - 0.5 * np.cos(2 * np.pi * np.arange(n) / n)  # periodic Hann
+    starts = range(0, len(a) - n + 1, hop)
+    power = lambda x: np.abs(np.fft.rfft(np.stack([x[s:s + n] * window for s in starts]), axis=1)) ** 2
+    difference = 10 * np.log10(power(a) + floor) - 10 * np.log10(power(b) + floor)
+    print(np.mean(np.sqrt(np.mean(difference ** 2, axis=1))).hex())
+    """
+
+    func reference(_ a: [Float], _ b: [Float], in folder: TemporaryFolder) throws -> Double {
+        try PythonReference.writeRaw(a, to: folder.file("a.f32"))
+        try PythonReference.writeRaw(b, to: folder.file("b.f32"))
+        let out = try PythonReference.run(Self.script, arguments: [folder.file("a.f32").path, folder.file("b.f32").path])
+        return Double(out.trimmingCharacters(in: .whitespacesAndNewlines))!
+    }
+
+    @Test func equalsTheNumpyReference() throws {
+        let folder = try TemporaryFolder(); defer { folder.cleanup() }
+        let clean = try PythonMetricReference.fixture("metrics/speech.wav")
+        let noisy = try PythonMetricReference.fixture("metrics/speech_bab_0dB.wav")
+        let loizou = try PythonMetricReference.fixture("metrics/1_speech_16000_Hz.wav")
+        let processed = try PythonMetricReference.fixture("metrics/1_processed_16000_Hz.wav")
+        let at8k = try Resampler.resample(AudioBuffer(samples: clean, sampleRate: 16000), to: 8000)
+        let lowPassed = try Resampler.resample(at8k, to: 16000).samples
+        for (name, a, b) in [("babble 0 dB", clean, noisy), ("Loizou processed", loizou, processed),
+                             ("band-limited to 4 kHz", clean, Array(lowPassed.prefix(clean.count)))] {
+            let ours = try LogSpectralDistance.compute(reference: a, processed: b)
+            let expected = try reference(a, b, in: folder)
+            print("LSD \(name): \(ours) dB (numpy \(expected))")
+            #expect(abs(ours - expected) < 1e-9 * max(1, expected), "\(name): \(ours) vs numpy \(expected)")
+        }
+        #expect(try LogSpectralDistance.compute(reference: clean, processed: clean) == 0)
+    }
+
+    @Test func aClipShorterThanOneFrameIsAnError() {
+        let short = [Float](repeating: 0.1, count: 2047)
+        #expect(throws: MetricError.tooShort(metric: "lsd", samples: 2047, reason: "needs at least one 2048-sample frame")) {
+            try LogSpectralDistance.compute(reference: short, processed: short)
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+@testable import SEKit
+@testable import SEKitSignal
+
+/// PLCMOS, personalised DNSMOS, ViSQOL and Distill-MOS in the worker against their packages
+/// called directly, as their users call them, on the same clips (within 1e-4). Under CI a missing
+/// package fails these tests.
+@Suite(.serialized,
+       .enabled(if: Fixtures.available && PythonReference.available, "needs ../shared/fixtures and SEKIT_PYTHON (run scripts/test.sh)"))
+struct QualityPredictorsTests {
+    /// Distill-MOS as its README calls it (the empty torchaudio stand-in where PyPI's CUDA build cannot load;
+    /// its load message sent to stderr, so stdout carries the values).
+    static let distillMOSSetup = """
+    import contextlib, types, torch
+    try:
+        import torchaudio
+    except (ImportError, OSError):
+        sys.modules['torchaudio'] = types.ModuleType('torchaudio')
+    import distillmos
+    with contextlib.redirect_stdout(sys.stderr):
+        model = distillmos.ConvTransformerSQAModel()
+    model.eval()
+    torch.set_grad_enabled(False)
+    """
+
+    let workspace = MetricWorkspace()
+
+    func ours(_ name: String, _ comparison: MetricComparison) throws -> [Double] {
+        let descriptor = try #require(MetricRegistry.descriptor(named: name))
+        let values = try descriptor.compute(comparison, workspace: workspace)
+        return descriptor.outputs.map { values[$0.metric]! }
+    }
+
+    func expectClose(_ ours: [Double], _ reference: [Double], _ what: String) {
+        #expect(ours.count == reference.count, "\(what): \(ours) vs \(reference)")
+        for (a, b) in zip(ours, reference) { #expect(abs(a - b) <= 1e-4, "\(what): \(ours) vs package \(reference)") }
+    }
+
+    /// A 3.1 s clip and a 14 s one (several DNSMOS windows, several Distill-MOS crops).
+    func clips() throws -> [(String, [Float])] {
+        [("speech_bab_0dB", try PythonMetricReference.fixture("metrics/speech_bab_0dB.wav")),
+         ("librispeech", try PythonMetricReference.fixture("speech/librispeech_198-209-0000.wav"))]
+    }
+
+    @Test func speechmosPredictorsEqualThePackage() throws {
+        let folder = try TemporaryFolder(); defer { folder.cleanup() }
+        for (name, samples) in try clips() {
+            let comparison = MetricComparison(processed: samples, sampleRate: 16000)
+            let plcmos = try ours("plcmos", comparison)
+            let plcmosReference = try PythonMetricReference.values("[speechmos.plcmos.run(a, 16000)['plcmos']]", samples,
+                                                                   imports: "import speechmos.plcmos; np.random.seed(0)", in: folder)
+            print("PLCMOS \(name): \(plcmos) (speechmos \(plcmosReference))")
+            expectClose(plcmos, plcmosReference, "plcmos \(name)")
+            let personalized = try ours("dnsmos_personalized", comparison)
+            let expression = "[speechmos.dnsmos.run(a, 16000, model_type='dnsmos_personalized')[k]"
+                + " for k in ('sig_mos', 'bak_mos', 'ovrl_mos')]"
+            let personalizedReference = try PythonMetricReference.values(expression, samples, imports: "import speechmos.dnsmos",
+                                                                         in: folder)
+            print("personalised DNSMOS \(name): \(personalized) (speechmos \(personalizedReference))")
+            expectClose(personalized, personalizedReference, "dnsmos_personalized \(name)")
+        }
+        // The seed makes PLCMOS a function of the clip alone: the same value after other clips.
+        let (_, first) = try clips()[0]
+        let again = try ours("plcmos", MetricComparison(processed: first, sampleRate: 16000))
+        #expect(again == (try ours("plcmos", MetricComparison(processed: first, sampleRate: 16000))))
+    }
+
+    @Test func visqolEqualsThePackageInBothModes() throws {
+        let folder = try TemporaryFolder(); defer { folder.cleanup() }
+        for (mode, rate) in [("speech", 16000), ("audio", 48000)] {
+            let clean = try PythonMetricReference.fixture("metrics/speech.wav", sampleRate: rate)
+            let noisy = try PythonMetricReference.fixture("metrics/speech_bab_0dB.wav", sampleRate: rate)
+            let pair = MetricComparison(reference: ReferenceSignal(samples: clean, sampleRate: rate), processed: noisy)
+            let value = try ours("visqol_\(mode)", pair)
+            let reference = try PythonMetricReference.values("[api.measure_from_arrays(a, b, \(rate)).moslqo]", clean, noisy,
+                                                             imports: "import visqol; api = visqol.VisqolApi(); api.create(mode='\(mode)')",
+                                                             in: folder)
+            print("ViSQOL \(mode): \(value) (visqol-python \(reference))")
+            expectClose(value, reference, "visqol_\(mode)")
+        }
+        // At 16 kHz, audio mode converts to 48 kHz first (SEKit's resampler), as documented.
+        let clean = try PythonMetricReference.fixture("metrics/speech.wav")
+        let noisy = try PythonMetricReference.fixture("metrics/speech_bab_0dB.wav")
+        let comparison = MetricComparison(reference: ReferenceSignal(samples: clean, sampleRate: 16000), processed: noisy)
+        let converted = try ours("visqol_audio", comparison)
+        #expect(converted.count == 1 && converted[0] >= 1 && converted[0] <= 5, "\(converted)")
+    }
+
+    @Test func aClipTooShortForViSQOLIsAPerClipError() throws {
+        let clean = try PythonMetricReference.fixture("metrics/speech.wav", seconds: 0.05)
+        let comparison = MetricComparison(reference: ReferenceSignal(samples: clean, sampleRate: 16000), processed: clean)
+        #expect { try ours("visqol_speech", comparison) } throws: { error in
+            "\(error)".hasPrefix("visqol_speech: visqol refuses the clip: Too few samples") && error is MetricError
+        }
+        // The worker carries on with the next clip.
+        let speech = try PythonMetricReference.fixture("metrics/speech.wav")
+        let identical = MetricComparison(reference: ReferenceSignal(samples: speech, sampleRate: 16000), processed: speech)
+        let next = try ours("visqol_speech", identical)
+        #expect(next[0] > 4, "\(next)")
+    }
+
+    @Test func distillMOSEqualsThePackage() throws {
+        let folder = try TemporaryFolder(); defer { folder.cleanup() }
+        for (name, samples) in try clips() {
+            let value = try ours("distillmos", MetricComparison(processed: samples, sampleRate: 16000))
+            let reference = try PythonMetricReference.values("[model(torch.from_numpy(a.astype(np.float32))[None, :]).item()]", samples,
+                                                             imports: Self.distillMOSSetup, in: folder)
+            print("Distill-MOS \(name): \(value) (distillmos \(reference))")
+            expectClose(value, reference, "distillmos \(name)")
+        }
+    }
+
+    @Test func theRunRecordsEachModelFilesHash() throws {
+        let metrics: [Metric] = [.plcmos, .dnsmosPersonalizedOVRL, .visqolSpeech, .visqolAudio, .distillMOS]
+        let python = MetricRegistry.pythonPackages(for: metrics)
+        #expect(python.models == ["plcmos", "dnsmos_personalized", "visqol_speech", "visqol_audio", "distillmos"])
+        let params = try PythonWorkerPool().describe(packages: python.packages, models: python.models, for: python.metrics).runParams
+        let files = [("plcmos", "speechmos/plcmos_models/plcmos_v2.onnx"),
+                     ("dnsmos_personalized", "speechmos/pdnsmos_models/sig_bak_ovr.onnx"),
+                     ("visqol_audio", "visqol/model/libsvm_nu_svr_model.txt"), ("distillmos", "distillmos/weights/distill_mos_v7.pt")]
+        let sitePackages = try PythonReference.run("import numpy, os; print(os.path.dirname(os.path.dirname(numpy.__file__)))")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        for (metric, file) in files {
+            let expected = try SHA256.hex(ofFileAt: URL(fileURLWithPath: sitePackages).appendingPathComponent(file))
+            #expect(params["\(metric)_model_sha256"] == expected, "\(metric): \(params)")
+        }
+        #expect(params["visqol_speech_model_sha256"]?.count == 64)
+        #expect(params["backend_visqol"] == "3.8.0" && params["backend_distillmos"] == "0.9.1", "\(params)")
+    }
+}

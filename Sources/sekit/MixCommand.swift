@@ -8,6 +8,7 @@ extension MixOptions.LevelMode: ExpressibleByArgument {}
 extension MixOptions.ClippingPolicy: ExpressibleByArgument {}
 extension MixOptions.ReverbTarget: ExpressibleByArgument {}
 extension MixOptions.Disjointness: ExpressibleByArgument {}
+extension MixOptions.SplitSources: ExpressibleByArgument {}
 extension WAVSampleFormat: ExpressibleByArgument {}
 extension MixOptions.TargetBandwidth: ExpressibleByArgument {}
 extension MixOptions.Concealment: ExpressibleByArgument {}
@@ -49,12 +50,20 @@ struct MixCommand: ParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "Mixture level in dBFS: list or range (default -35:-15).") var levelDbfs: String?
     @Option(name: .long, help: "How the level is measured (default rms).") var levelMode: MixOptions.LevelMode?
     @Option(name: .long, help: "When the mix would clip: rescale (scale all stems so the mix peaks <= 0.99), reject (redraw the level) or allow. Default rescale.") var clipping: MixOptions.ClippingPolicy?
-    @Option(name: .long, help: "Clean stem under reverberation: dry, early (direct path + 50 ms) or reverberant. Default dry.") var target: MixOptions.ReverbTarget?
+    @Option(name: .long, help: """
+        Clean stem under reverberation: dry, early (direct path + 50 ms) or reverberant. Default dry. \
+        Stems are aligned on the RIR's first arrival (its first sample within 20 dB of its peak).
+        """) var target: MixOptions.ReverbTarget?
+    @Option(name: .long, help: "Early window after the RIR's first arrival for --target early, ms (default 50).") var earlyMs: Double?
     @Option(name: .long, help: "Probability that a clip is reverberated when --rir is given (default 1).") var rirProbability: Double?
     @Option(name: .long, help: "Band-limiting low-pass cut-off in Hz: list or range (off unless given).") var lowpassHz: String?
     @Option(name: .long, help: "Probability that a clip is band-limited (default 0.5).") var lowpassProbability: Double?
     @Option(name: .long, help: "Source splits, e.g. train=0.9,test=0.1: files (not clips) are assigned to splits.") var split: String?
     @Option(name: .long, help: "speakers: assign speakers, not files, to splits (needs --speaker-pattern or a catalogued corpus).") var disjoint: MixOptions.Disjointness?
+    @Option(name: .long, help: """
+        Which files --split assigns to splits: all (speech, noise and RIR files; default) or speech \
+        (noise and RIR files shared by every split).
+        """) var splitSources: MixOptions.SplitSources?
     @Option(name: .long, help: "Regular expression on the source path; its first group is the speaker.") var speakerPattern: String?
     @Option(name: .long, help: "Run seed (default 0).") var seed: String?
     @Option(name: .long, help: "Output sample format (default pcm16).") var format: WAVSampleFormat?
@@ -104,6 +113,7 @@ struct MixCommand: ParsableCommand {
         set("clip-distortion", clipDistortion); set("clip-distortion-probability", clipDistortionProbability)
         set("degradations-per-clip", degradationsPerClip); set("silenced-clips", silencedClips?.rawValue)
         return values
+        set("early-ms", earlyMs); set("split-sources", splitSources?.rawValue)
     }
 
     func run() throws {

@@ -35,7 +35,7 @@ public struct MixOptions: Sendable, Codable, Equatable {
     public enum ReverbTarget: String, Sendable, Codable, CaseIterable {
         /// The dry speech (the noisy mixture is still reverberant).
         case dry
-        /// Speech convolved with the direct path plus the first 50 ms of the impulse response.
+        /// Speech convolved with the impulse response up to the direct path plus `earlyMs` (50 ms).
         case early
         /// The reverberant speech.
         case reverberant
@@ -63,6 +63,13 @@ public struct MixOptions: Sendable, Codable, Equatable {
     public var clipping: ClippingPolicy = .rescale
     /// What the clean stem holds when a room impulse response is applied.
     public var target: ReverbTarget = .dry
+    /// The sample of each RIR that outputs are aligned on and the early window starts from
+    /// (``RIRAlignment``). New mixes use the first arrival; a `mix.json` written before the rule
+    /// existed has no such field and decodes as nil, which means the largest sample (`peak`), so a
+    /// resumed old mix keeps its alignment.
+    public var rirAlignment: RIRAlignment? = .onset
+    /// The early window after the direct path for `--target early`, ms (nil: 50).
+    public var earlyMs: Double? = nil
     /// Probability that a clip is reverberated, when RIRs are given.
     public var rirProbability: Double = 1
     /// Low-pass cut-off for band-limiting augmentation, Hz (nil: none).
@@ -73,6 +80,16 @@ public struct MixOptions: Sendable, Codable, Equatable {
     public var split: SplitSpec = .single("train")
     /// Assign speakers (not files) to splits.
     public var disjointSpeakers: Bool = false
+
+    /// Which sources `split` assigns to splits (`--split-sources`).
+    public enum SplitSources: String, Sendable, Codable, CaseIterable {
+        /// Speech only: every split draws from all noise and RIR files.
+        case speech
+        /// Speech, noise and RIR files alike (the default, as before the option existed).
+        case all
+    }
+    /// Which sources are split (nil: all).
+    public var splitSources: SplitSources? = nil
 
     /// Values of the `disjoint` setting: what splits keep apart besides files.
     public enum Disjointness: String, Sendable, CaseIterable {
@@ -152,7 +169,14 @@ public struct MixOptions: Sendable, Codable, Equatable {
         if let lowpassHz, lowpassHz.bounds.lowerBound <= 0 || lowpassHz.bounds.upperBound >= Double(sampleRate) / 2 {
             throw fail("lowpass-hz", lowpassHz, "cut-offs must be in (0, \(sampleRate / 2)) Hz")
         }
+        if let earlyMs {
+            guard earlyMs > 0 && earlyMs <= 1000 else { throw fail("early-ms", earlyMs, "must be in (0, 1000] ms") }
+            guard target == .early else { throw fail("early-ms", earlyMs, "has no effect without --target early") }
+        }
         guard crossfadeSeconds >= 0 && crossfadeSeconds < 1 else { throw fail("crossfade-seconds", crossfadeSeconds, "must be in [0, 1)") }
         try validateDegradations()
     }
 }
+        if let splitSources, split.names.count == 1 {
+            throw fail("split-sources", splitSources.rawValue, "has no effect with a single split (give --split)")
+        }

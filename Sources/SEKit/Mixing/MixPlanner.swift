@@ -31,13 +31,20 @@ public struct MixPlanner: Sendable {
         speechBySplit = try SplitAssignment.assign(self.speech, spec: options.split,
             seed: SplitMix64.childSeed(seed, index: 0, stream: Stream.speechSplit.rawValue),
             bySpeaker: options.disjointSpeakers, kind: "speech")
-        noiseBySplit = try SplitAssignment.assign(self.noise, spec: options.split,
-            seed: SplitMix64.childSeed(seed, index: 0, stream: Stream.noiseSplit.rawValue),
-            bySpeaker: false, kind: "noise")
-        rirBySplit = self.rirs.isEmpty ? Array(repeating: [], count: options.split.names.count)
-            : try SplitAssignment.assign(self.rirs, spec: options.split,
-                seed: SplitMix64.childSeed(seed, index: 0, stream: Stream.rirSplit.rawValue),
-                bySpeaker: false, kind: "rir")
+        let splits = options.split.names.count
+        if options.splitSources == .speech {
+            // Noise and RIR files are shared: every split draws from all of them.
+            noiseBySplit = Array(repeating: Array(self.noise.indices), count: splits)
+            rirBySplit = Array(repeating: Array(self.rirs.indices), count: splits)
+        } else {
+            noiseBySplit = try SplitAssignment.assign(self.noise, spec: options.split,
+                seed: SplitMix64.childSeed(seed, index: 0, stream: Stream.noiseSplit.rawValue),
+                bySpeaker: false, kind: "noise")
+            rirBySplit = self.rirs.isEmpty ? Array(repeating: [], count: splits)
+                : try SplitAssignment.assign(self.rirs, spec: options.split,
+                    seed: SplitMix64.childSeed(seed, index: 0, stream: Stream.rirSplit.rawValue),
+                    bySpeaker: false, kind: "rir")
+        }
         let planned: Int
         if let count = options.count {
             planned = count

@@ -28,6 +28,8 @@ public struct RenderedClip: Sendable {
     /// The degradations applied to the noisy stem, with their realised figures (nil when the mix
     /// enables none).
     public var degradations: [Degradation]? = nil
+    /// The RIR's first arrival, samples at the corpus rate (reverberated clips of onset-aligned mixes).
+    public var rirOnsetSamples: Int? = nil
 
     /// The stems' sample values (decoded from the codes for PCM16, each only when asked for).
     public var noisy: [Float] {
@@ -105,6 +107,7 @@ public final class MixRenderer: Sendable {
             plan: plan, stems: .float32(noisy: [], clean: [], noise: []), snrDBRealised: 0, levelDBFSRealised: 0,
             speechGain: scale, noiseGains: noise.gains.map { $0 * scale },
             clippingScale: clippingScale, clippedSamples: 0, attempts: attempts)
+        clip.rirOnsetSamples = signals.rirOnsetSamples
         try writeStems(&signals, noise: &noise, scale: scale, into: &clip)
         try degrade(&clip)
         return clip

@@ -20,12 +20,14 @@ public enum MixSettings {
         ("level-dbfs", "mixture level list or range, dBFS (default -35:-15)"),
         ("level-mode", "rms | active | lufs (default rms)"),
         ("clipping", "rescale | reject | allow (default rescale)"),
-        ("target", "clean stem under reverberation: dry | early | reverberant (default dry)"),
+        ("target", "clean stem under reverberation: dry | early | reverberant (default dry), aligned on the RIR's first arrival"),
+        ("early-ms", "early window after the RIR's first arrival for --target early, ms (default 50)"),
         ("rir-probability", "probability a clip is reverberated (default 1)"),
         ("lowpass-hz", "band-limiting cut-off list or range, Hz"),
         ("lowpass-probability", "probability a clip is band-limited (default 0.5)"),
         ("split", "source splits, e.g. train=0.9,test=0.1 (default train=1)"),
         ("disjoint", "speakers: assign speakers, not files, to splits"),
+        ("split-sources", "which files --split assigns: speech (noise and RIRs shared by all splits) | all (default all)"),
         ("speaker-pattern", "regular expression; its first group is the speaker"),
         ("seed", "run seed (default 0)"),
         ("format", "pcm16 | float32 (default pcm16)"),
@@ -109,6 +111,7 @@ public enum MixSettings {
         if let v = try number("rir-probability") { options.rirProbability = v }
         if let v = one("lowpass-hz") { options.lowpassHz = try ValueSpec(parsing: v, option: "lowpass-hz") }
         if let v = try number("lowpass-probability") { options.lowpassProbability = v }
+        options.earlyMs = try number("early-ms")
         if let v = one("split") { options.split = try SplitSpec(parsing: v) }
         if try choice("disjoint", MixOptions.Disjointness.self) == .speakers {
             options.disjointSpeakers = true
@@ -116,6 +119,7 @@ public enum MixSettings {
         if let text = one("seed") {
             guard let seed = UInt64(text) else { throw MixError.invalidOption(name: "seed", value: text, reason: "expected a whole number 0...2^64-1") }
             options.seed = seed
+        options.splitSources = try choice("split-sources", MixOptions.SplitSources.self)
         }
         if let v = try choice("format", MixOptions.OutputFormat.self) { options.format = v }
         if let v = try number("crossfade-seconds") { options.crossfadeSeconds = v }

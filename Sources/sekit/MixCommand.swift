@@ -69,6 +69,10 @@ struct MixCommand: ParsableCommand {
     @Option(name: .long, help: "Output sample format (default pcm16).") var format: WAVSampleFormat?
     @Option(name: .long, help: "Crossfade in seconds where a short noise loops (default 0.02).") var crossfadeSeconds: Double?
     @Option(name: .long, help: "Degradation: band limit of the noisy input, band edges in Hz as a list (4000,8000) or range; resampled to twice the edge and back.") var bandwidthHz: String?
+    @Option(name: .long, help: """
+        Degradation: band limit by rate, a list of rates in Hz (8000,16000,22050); each clip is resampled to one drawn \
+        among those below the corpus rate and back, with a drawn soxr quality (medium, high, very-high).
+        """) var bandwidthRates: String?
     @Option(name: .long, help: "Probability that a clip is band-limited (default 1).") var bandwidthProbability: Double?
     @Option(name: .long, help: "Clean target under --bandwidth-hz: full (bandwidth extension) or limited like the noisy input. Default full.") var targetBandwidth: MixOptions.TargetBandwidth?
     @Option(name: .long, help: "Degradation: codecs of the noisy input, one drawn per clip: mp3,opus,vorbis,ulaw,alaw,gsm (encoded and decoded in memory, sample-aligned).") var codec: String?
@@ -83,8 +87,15 @@ struct MixCommand: ParsableCommand {
     @Option(name: .long, help: "Longest burst of consecutive lost packets (default 10).") var maxBurstPackets: Int?
     @Option(name: .long, help: "Lost packets: zero, or repeat the last packet received. Default zero.") var concealment: MixOptions.Concealment?
     @Option(name: .long, help: "Degradation: hard clipping of the noisy input at a fraction of its peak, list or range (e.g. 0.1:0.5).") var clipDistortion: String?
+    @Option(name: .long, help: """
+        Degradation: clipping of the noisy input between a drawn lower and upper quantile of its samples, \
+        LOWER,UPPER each a value or range (e.g. 0:0.1,0.9:1).
+        """) var clipQuantiles: String?
     @Option(name: .long, help: "Probability that a clip is clip-distorted (default 1).") var clipDistortionProbability: Double?
     @Option(name: .long, help: "How many of the enabled degradations a clip gets, COUNT:PROBABILITY,... (e.g. 0:0.25,1:0.4,2:0.2,3:0.15); the stages are chosen uniformly. Without it each applies with its own probability.") var degradationsPerClip: String?
+    @Option(name: .long, help: """
+        With --degradations-per-clip LOW:HIGH: one weight per count, summing to 1 (e.g. 0:3 with 0.25,0.40,0.20,0.15).
+        """) var degradationsPerClipWeights: String?
     @Option(name: .long, help: "A clip the degradations leave silent (no level): keep (written, level null in the manifest) or fail (not written, counted in clips_failed). Default keep.") var silencedClips: MixOptions.SilencedClips?
     @Flag(name: .long, help: "Replace a different mix already in the output folder.") var overwrite = false
     @Option(name: .long, help: "Name of the run in the catalogue (default: the output folder's name).") var name: String?
@@ -102,6 +113,7 @@ struct MixCommand: ParsableCommand {
         set("length-mode", fullUtterance ? MixOptions.LengthMode.fullUtterance.rawValue : lengthMode?.rawValue)
         set("snr-db", snrDb); set("snr-mode", snrMode?.rawValue); set("noises-per-clip", noisesPerClip)
         set("level-dbfs", levelDbfs); set("level-mode", levelMode?.rawValue); set("clipping", clipping?.rawValue); set("target", target?.rawValue)
+        set("early-ms", earlyMs); set("split-sources", splitSources?.rawValue)
         set("rir-probability", rirProbability); set("lowpass-hz", lowpassHz); set("lowpass-probability", lowpassProbability)
         set("split", split); set("disjoint", disjoint?.rawValue); set("speaker-pattern", speakerPattern); set("seed", seed)
         set("format", format?.rawValue); set("crossfade-seconds", crossfadeSeconds)
@@ -111,9 +123,9 @@ struct MixCommand: ParsableCommand {
         set("packet-loss", packetLoss); set("packet-loss-probability", packetLossProbability); set("packet-ms", packetMs)
         set("max-burst-packets", maxBurstPackets); set("concealment", concealment?.rawValue)
         set("clip-distortion", clipDistortion); set("clip-distortion-probability", clipDistortionProbability)
-        set("degradations-per-clip", degradationsPerClip); set("silenced-clips", silencedClips?.rawValue)
+        set("degradations-per-clip", degradationsPerClip); set("degradations-per-clip-weights", degradationsPerClipWeights)
+        set("bandwidth-rates", bandwidthRates); set("clip-quantiles", clipQuantiles); set("silenced-clips", silencedClips?.rawValue)
         return values
-        set("early-ms", earlyMs); set("split-sources", splitSources?.rawValue)
     }
 
     func run() throws {

@@ -107,6 +107,9 @@ public struct MixOptions: Sendable, Codable, Equatable {
     // `validateDegradations()`, defaults in the doc comments.
     /// Band edges for band limitation, Hz (nil: no band limitation).
     public var bandwidthHz: ValueSpec? = nil
+    /// Rates the noisy input is resampled to and back, one drawn per clip among those below the
+    /// corpus rate, with a drawn resampler quality (nil: band edges from `bandwidthHz`).
+    public var bandwidthRates: [Int]? = nil
     /// Probability a clip is band-limited (default 1).
     public var bandwidthProbability: Double? = nil
     /// Whether the clean target keeps its full band (default) or is band-limited like the noisy input.
@@ -135,6 +138,8 @@ public struct MixOptions: Sendable, Codable, Equatable {
     public var concealment: Concealment? = nil
     /// Clipping thresholds as a fraction of the noisy input's peak (nil: no clipping distortion).
     public var clipDistortion: ValueSpec? = nil
+    /// Clipping between two drawn quantiles of the noisy input (nil: `clipDistortion`'s thresholds).
+    public var clipQuantiles: ClipQuantiles? = nil
     /// Probability a clip is clip-distorted (default 1).
     public var clipDistortionProbability: Double? = nil
     /// How many of the enabled degradation stages a clip gets (nil: each by its own probability).
@@ -164,19 +169,19 @@ public struct MixOptions: Sendable, Codable, Equatable {
         if count == nil && hours == nil { throw fail("count", "(none)", "give a clip count or hours") }
         if lengthMode != .fullUtterance && !(seconds > 0 && seconds <= 3600) { throw fail("seconds", seconds, "must be in (0, 3600]") }
         if levelDBFS.bounds.upperBound > 0 { throw fail("level-dbfs", levelDBFS, "levels are at most 0 dBFS") }
+        if let earlyMs {
+            guard earlyMs > 0 && earlyMs <= 1000 else { throw fail("early-ms", earlyMs, "must be in (0, 1000] ms") }
+            guard target == .early else { throw fail("early-ms", earlyMs, "has no effect without --target early") }
+        }
         guard (0...1).contains(rirProbability) else { throw fail("rir-probability", rirProbability, "must be in [0, 1]") }
         guard (0...1).contains(lowpassProbability) else { throw fail("lowpass-probability", lowpassProbability, "must be in [0, 1]") }
         if let lowpassHz, lowpassHz.bounds.lowerBound <= 0 || lowpassHz.bounds.upperBound >= Double(sampleRate) / 2 {
             throw fail("lowpass-hz", lowpassHz, "cut-offs must be in (0, \(sampleRate / 2)) Hz")
         }
-        if let earlyMs {
-            guard earlyMs > 0 && earlyMs <= 1000 else { throw fail("early-ms", earlyMs, "must be in (0, 1000] ms") }
-            guard target == .early else { throw fail("early-ms", earlyMs, "has no effect without --target early") }
+        if let splitSources, split.names.count == 1 {
+            throw fail("split-sources", splitSources.rawValue, "has no effect with a single split (give --split)")
         }
         guard crossfadeSeconds >= 0 && crossfadeSeconds < 1 else { throw fail("crossfade-seconds", crossfadeSeconds, "must be in [0, 1)") }
         try validateDegradations()
     }
 }
-        if let splitSources, split.names.count == 1 {
-            throw fail("split-sources", splitSources.rawValue, "has no effect with a single split (give --split)")
-        }

@@ -16,7 +16,7 @@ enum RIRCheck {
             if skipped.reason.hasPrefix("too short"),
                let buffer = try? AudioFile.read(at: URL(fileURLWithPath: skipped.path)), buffer.count <= 1 {
                 throw MixError.invalidOption(name: "rir", value: skipped.path,
-                                             reason: "holds \(buffer.count) sample: a room impulse response needs its direct path and reverberation")
+                    reason: "holds \(buffer.count) sample: a room impulse response needs its direct path and reverberation")
             }
         }
     }

@@ -56,6 +56,11 @@ struct MixCommand: ParsableCommand {
         """) var target: MixOptions.ReverbTarget?
     @Option(name: .long, help: "Early window after the RIR's first arrival for --target early, ms (default 50).") var earlyMs: Double?
     @Option(name: .long, help: "Probability that a clip is reverberated when --rir is given (default 1).") var rirProbability: Double?
+    @Option(name: .long, help: """
+        Probability that a clip's noise is generated wind noise (an airflow-driven model, Mirabilii and Habets 2018) \
+        instead of its noise files (default 0).
+        """) var windProbability: Double?
+    @Option(name: .long, parsing: .unconditional, help: "SNR of the wind noise in dB: list or range (default -10:15).") var windSnrDb: String?
     @Option(name: .long, help: "Band-limiting low-pass cut-off in Hz: list or range (off unless given).") var lowpassHz: String?
     @Option(name: .long, help: "Probability that a clip is band-limited (default 0.5).") var lowpassProbability: Double?
     @Option(name: .long, help: "Source splits, e.g. train=0.9,test=0.1: files (not clips) are assigned to splits.") var split: String?
@@ -113,6 +118,7 @@ struct MixCommand: ParsableCommand {
         set("length-mode", fullUtterance ? MixOptions.LengthMode.fullUtterance.rawValue : lengthMode?.rawValue)
         set("snr-db", snrDb); set("snr-mode", snrMode?.rawValue); set("noises-per-clip", noisesPerClip)
         set("level-dbfs", levelDbfs); set("level-mode", levelMode?.rawValue); set("clipping", clipping?.rawValue); set("target", target?.rawValue)
+        set("wind-probability", windProbability); set("wind-snr-db", windSnrDb)
         set("early-ms", earlyMs); set("split-sources", splitSources?.rawValue)
         set("rir-probability", rirProbability); set("lowpass-hz", lowpassHz); set("lowpass-probability", lowpassProbability)
         set("split", split); set("disjoint", disjoint?.rawValue); set("speaker-pattern", speakerPattern); set("seed", seed)

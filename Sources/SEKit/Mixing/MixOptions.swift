@@ -72,6 +72,11 @@ public struct MixOptions: Sendable, Codable, Equatable {
     public var earlyMs: Double? = nil
     /// Probability that a clip is reverberated, when RIRs are given.
     public var rirProbability: Double = 1
+    /// Probability that a clip's noise is generated wind noise (``WindNoise``) instead of its noise
+    /// sources (nil: never), drawn from the stage's own stream.
+    public var windProbability: Double? = nil
+    /// SNR of the wind noise, dB (default -10:15, as the URGENT challenge).
+    public var windSNRDB: ValueSpec? = nil
     /// Low-pass cut-off for band-limiting augmentation, Hz (nil: none).
     public var lowpassHz: ValueSpec? = nil
     /// Probability that a clip is band-limited, when `lowpassHz` is given.
@@ -173,6 +178,10 @@ public struct MixOptions: Sendable, Codable, Equatable {
             guard earlyMs > 0 && earlyMs <= 1000 else { throw fail("early-ms", earlyMs, "must be in (0, 1000] ms") }
             guard target == .early else { throw fail("early-ms", earlyMs, "has no effect without --target early") }
         }
+        if let windProbability, !(0...1).contains(windProbability) {
+            throw fail("wind-probability", windProbability, "must be in [0, 1]")
+        }
+        if let windSNRDB, windProbability == nil { throw fail("wind-snr-db", windSNRDB, "has no effect without --wind-probability") }
         guard (0...1).contains(rirProbability) else { throw fail("rir-probability", rirProbability, "must be in [0, 1]") }
         guard (0...1).contains(lowpassProbability) else { throw fail("lowpass-probability", lowpassProbability, "must be in [0, 1]") }
         if let lowpassHz, lowpassHz.bounds.lowerBound <= 0 || lowpassHz.bounds.upperBound >= Double(sampleRate) / 2 {

@@ -251,6 +251,7 @@ public final class MixRun: @unchecked Sendable {
             snrMode: options.snrMode.rawValue, snrDBRequested: plan.snrDB, snrDBRealised: clip.snrDBRealised,
             levelMode: options.levelMode.rawValue, levelDBFS: plan.levelDBFS, levelDBFSRealised: clip.levelDBFSRealised,
             speechGain: clip.speechGain, clippingScale: clip.clippingScale, clippedSamples: clip.clippedSamples,
-            lowpassHz: plan.lowpassHz, seed: plan.seed, degradations: clip.degradations, rirOnsetSamples: clip.rirOnsetSamples)
+            lowpassHz: plan.lowpassHz, seed: plan.seed, degradations: clip.degradations, rirOnsetSamples: clip.rirOnsetSamples,
+            wind: plan.wind.map { .init(snrDB: $0.snrDB, seed: $0.seed, gustiness: WindNoise.parameters(seed: $0.seed).gustiness) })
     }
 }

@@ -23,6 +23,8 @@ public enum MixSettings {
         ("target", "clean stem under reverberation: dry | early | reverberant (default dry), aligned on the RIR's first arrival"),
         ("early-ms", "early window after the RIR's first arrival for --target early, ms (default 50)"),
         ("rir-probability", "probability a clip is reverberated (default 1)"),
+        ("wind-probability", "probability a clip's noise is generated wind noise instead of its noise files (default 0)"),
+        ("wind-snr-db", "SNR of the wind noise: list or range, dB (default -10:15)"),
         ("lowpass-hz", "band-limiting cut-off list or range, Hz"),
         ("lowpass-probability", "probability a clip is band-limited (default 0.5)"),
         ("split", "source splits, e.g. train=0.9,test=0.1 (default train=1)"),
@@ -113,6 +115,8 @@ public enum MixSettings {
         if let v = try choice("target", MixOptions.ReverbTarget.self) { options.target = v }
         options.earlyMs = try number("early-ms")
         if let v = try number("rir-probability") { options.rirProbability = v }
+        options.windProbability = try number("wind-probability")
+        if let v = one("wind-snr-db") { options.windSNRDB = try ValueSpec(parsing: v, option: "wind-snr-db") }
         if let v = one("lowpass-hz") { options.lowpassHz = try ValueSpec(parsing: v, option: "lowpass-hz") }
         if let v = try number("lowpass-probability") { options.lowpassProbability = v }
         if let v = one("split") { options.split = try SplitSpec(parsing: v) }

@@ -8,6 +8,7 @@ extension MixOptions.LevelMode: ExpressibleByArgument {}
 extension MixOptions.ClippingPolicy: ExpressibleByArgument {}
 extension MixOptions.ReverbTarget: ExpressibleByArgument {}
 extension MixOptions.Disjointness: ExpressibleByArgument {}
+extension MixOptions.SplitSources: ExpressibleByArgument {}
 extension WAVSampleFormat: ExpressibleByArgument {}
 extension MixOptions.TargetBandwidth: ExpressibleByArgument {}
 extension MixOptions.Concealment: ExpressibleByArgument {}
@@ -49,17 +50,34 @@ struct MixCommand: ParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "Mixture level in dBFS: list or range (default -35:-15).") var levelDbfs: String?
     @Option(name: .long, help: "How the level is measured (default rms).") var levelMode: MixOptions.LevelMode?
     @Option(name: .long, help: "When the mix would clip: rescale (scale all stems so the mix peaks <= 0.99), reject (redraw the level) or allow. Default rescale.") var clipping: MixOptions.ClippingPolicy?
-    @Option(name: .long, help: "Clean stem under reverberation: dry, early (direct path + 50 ms) or reverberant. Default dry.") var target: MixOptions.ReverbTarget?
+    @Option(name: .long, help: """
+        Clean stem under reverberation: dry, early (direct path + 50 ms) or reverberant. Default dry. \
+        Stems are aligned on the RIR's first arrival (its first sample within 20 dB of its peak).
+        """) var target: MixOptions.ReverbTarget?
+    @Option(name: .long, help: "Early window after the RIR's first arrival for --target early, ms (default 50).") var earlyMs: Double?
     @Option(name: .long, help: "Probability that a clip is reverberated when --rir is given (default 1).") var rirProbability: Double?
+    @Option(name: .long, help: """
+        Probability that a clip's noise is generated wind noise (an airflow-driven model, Mirabilii and Habets 2018) \
+        instead of its noise files (default 0).
+        """) var windProbability: Double?
+    @Option(name: .long, parsing: .unconditional, help: "SNR of the wind noise in dB: list or range (default -10:15).") var windSnrDb: String?
     @Option(name: .long, help: "Band-limiting low-pass cut-off in Hz: list or range (off unless given).") var lowpassHz: String?
     @Option(name: .long, help: "Probability that a clip is band-limited (default 0.5).") var lowpassProbability: Double?
     @Option(name: .long, help: "Source splits, e.g. train=0.9,test=0.1: files (not clips) are assigned to splits.") var split: String?
     @Option(name: .long, help: "speakers: assign speakers, not files, to splits (needs --speaker-pattern or a catalogued corpus).") var disjoint: MixOptions.Disjointness?
+    @Option(name: .long, help: """
+        Which files --split assigns to splits: all (speech, noise and RIR files; default) or speech \
+        (noise and RIR files shared by every split).
+        """) var splitSources: MixOptions.SplitSources?
     @Option(name: .long, help: "Regular expression on the source path; its first group is the speaker.") var speakerPattern: String?
     @Option(name: .long, help: "Run seed (default 0).") var seed: String?
     @Option(name: .long, help: "Output sample format (default pcm16).") var format: WAVSampleFormat?
     @Option(name: .long, help: "Crossfade in seconds where a short noise loops (default 0.02).") var crossfadeSeconds: Double?
     @Option(name: .long, help: "Degradation: band limit of the noisy input, band edges in Hz as a list (4000,8000) or range; resampled to twice the edge and back.") var bandwidthHz: String?
+    @Option(name: .long, help: """
+        Degradation: band limit by rate, a list of rates in Hz (8000,16000,22050); each clip is resampled to one drawn \
+        among those below the corpus rate and back, with a drawn soxr quality (medium, high, very-high).
+        """) var bandwidthRates: String?
     @Option(name: .long, help: "Probability that a clip is band-limited (default 1).") var bandwidthProbability: Double?
     @Option(name: .long, help: "Clean target under --bandwidth-hz: full (bandwidth extension) or limited like the noisy input. Default full.") var targetBandwidth: MixOptions.TargetBandwidth?
     @Option(name: .long, help: "Degradation: codecs of the noisy input, one drawn per clip: mp3,opus,vorbis,ulaw,alaw,gsm (encoded and decoded in memory, sample-aligned).") var codec: String?
@@ -74,8 +92,15 @@ struct MixCommand: ParsableCommand {
     @Option(name: .long, help: "Longest burst of consecutive lost packets (default 10).") var maxBurstPackets: Int?
     @Option(name: .long, help: "Lost packets: zero, or repeat the last packet received. Default zero.") var concealment: MixOptions.Concealment?
     @Option(name: .long, help: "Degradation: hard clipping of the noisy input at a fraction of its peak, list or range (e.g. 0.1:0.5).") var clipDistortion: String?
+    @Option(name: .long, help: """
+        Degradation: clipping of the noisy input between a drawn lower and upper quantile of its samples, \
+        LOWER,UPPER each a value or range (e.g. 0:0.1,0.9:1).
+        """) var clipQuantiles: String?
     @Option(name: .long, help: "Probability that a clip is clip-distorted (default 1).") var clipDistortionProbability: Double?
     @Option(name: .long, help: "How many of the enabled degradations a clip gets, COUNT:PROBABILITY,... (e.g. 0:0.25,1:0.4,2:0.2,3:0.15); the stages are chosen uniformly. Without it each applies with its own probability.") var degradationsPerClip: String?
+    @Option(name: .long, help: """
+        With --degradations-per-clip LOW:HIGH: one weight per count, summing to 1 (e.g. 0:3 with 0.25,0.40,0.20,0.15).
+        """) var degradationsPerClipWeights: String?
     @Option(name: .long, help: "A clip the degradations leave silent (no level): keep (written, level null in the manifest) or fail (not written, counted in clips_failed). Default keep.") var silencedClips: MixOptions.SilencedClips?
     @Flag(name: .long, help: "Replace a different mix already in the output folder.") var overwrite = false
     @Option(name: .long, help: "Name of the run in the catalogue (default: the output folder's name).") var name: String?
@@ -93,6 +118,8 @@ struct MixCommand: ParsableCommand {
         set("length-mode", fullUtterance ? MixOptions.LengthMode.fullUtterance.rawValue : lengthMode?.rawValue)
         set("snr-db", snrDb); set("snr-mode", snrMode?.rawValue); set("noises-per-clip", noisesPerClip)
         set("level-dbfs", levelDbfs); set("level-mode", levelMode?.rawValue); set("clipping", clipping?.rawValue); set("target", target?.rawValue)
+        set("wind-probability", windProbability); set("wind-snr-db", windSnrDb)
+        set("early-ms", earlyMs); set("split-sources", splitSources?.rawValue)
         set("rir-probability", rirProbability); set("lowpass-hz", lowpassHz); set("lowpass-probability", lowpassProbability)
         set("split", split); set("disjoint", disjoint?.rawValue); set("speaker-pattern", speakerPattern); set("seed", seed)
         set("format", format?.rawValue); set("crossfade-seconds", crossfadeSeconds)
@@ -102,7 +129,8 @@ struct MixCommand: ParsableCommand {
         set("packet-loss", packetLoss); set("packet-loss-probability", packetLossProbability); set("packet-ms", packetMs)
         set("max-burst-packets", maxBurstPackets); set("concealment", concealment?.rawValue)
         set("clip-distortion", clipDistortion); set("clip-distortion-probability", clipDistortionProbability)
-        set("degradations-per-clip", degradationsPerClip); set("silenced-clips", silencedClips?.rawValue)
+        set("degradations-per-clip", degradationsPerClip); set("degradations-per-clip-weights", degradationsPerClipWeights)
+        set("bandwidth-rates", bandwidthRates); set("clip-quantiles", clipQuantiles); set("silenced-clips", silencedClips?.rawValue)
         return values
     }
 

@@ -8,11 +8,13 @@ extension AudioFileFormat: ExpressibleByArgument {}
 struct NoiseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "noise",
-        abstract: "Generate white, pink or brown noise with a seed (the same seed gives the same file)."
+        abstract: "Generate white, pink, brown or wind noise with a seed (the same seed gives the same file)."
     )
 
     @Argument(help: "Output WAV file.") var output: String
-    @Option(name: .long, help: "Spectrum: white (flat), pink (1/f) or brown (1/f²).") var color: NoiseColor = .white
+    @Option(name: .long, help: """
+        Spectrum: white (flat), pink (1/f), brown (1/f²) or wind (gusty airflow noise, Mirabilii and Habets 2018).
+        """) var color: NoiseColor = .white
     @Option(name: .long, help: "Duration in seconds.") var seconds: Double = 10
     @Option(name: .long, help: "Sample rate in Hz.") var sampleRate: Int = 16000
     @Option(name: .long, parsing: .unconditional, help: "RMS level in dBFS (10·log10 mean square).") var rmsDbfs: Double = -25

@@ -16,7 +16,8 @@ import SEKit
     static func sampleValue(_ key: String) -> String {
         ["length-mode": "fixed", "snr-mode": "active", "level-mode": "lufs", "clipping": "reject", "target": "early",
          "disjoint": "speakers", "format": "float32", "target-bandwidth": "limited", "concealment": "repeat",
-         "split": "train=0.5,test=0.5", "codec": "mp3", "degradations-per-clip": "0:0.5,1:0.5", "silenced-clips": "fail"][key] ?? "1"
+         "split": "train=0.5,test=0.5", "codec": "mp3", "degradations-per-clip": "0:0.5,1:0.5", "silenced-clips": "fail",
+         "split-sources": "speech"][key] ?? "1"
     }
 
     @Test func everySettingHasExactlyOneFlag() throws {

@@ -22,6 +22,7 @@
 # OPUS_COMPLEXITIES (default "0:10 5": drawn uniformly per clip, and fixed at 5). Outputs go under
 # BENCH_DIR (default .build/bench/mix, on the project's disk; a tmpfs such as /dev/shm/sekit-mix
 # takes the disk's file-creation cost, the same for every writer, out of the comparison).
+# URGENT=1: times the URGENT recipe instead, and each of its parts' share (scripts/bench/mix_urgent.inc.sh).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
@@ -33,7 +34,7 @@ runs="${RUNS:-3}"
 small=$((clips / 4))
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1
 swift build -c release --product sekit >&2
-swift build -c release --product sekit-bench >&2
+[[ "${URGENT:-0}" == 1 ]] || swift build -c release --product sekit-bench >&2
 bin="$(swift build -c release --show-bin-path)"
 work="${BENCH_DIR:-$root/.build/bench/mix}"
 mkdir -p "$work"
@@ -47,6 +48,10 @@ if compgen -G "$work/out-*" >/dev/null; then
     sleep "${PAUSE:-40}"
 fi
 cat "$fixtures"/speech/*.wav "$fixtures"/noise/*.wav >/dev/null   # warm the page cache for every side
+if [[ "${URGENT:-0}" == 1 ]]; then   # the URGENT recipe and each part's share (see mix_urgent.inc.sh)
+    source scripts/bench/mix_urgent.inc.sh
+    exit 0
+fi
 common=(--speech "$fixtures/speech" --noise "$fixtures/noise" --seconds 4 --snr-db=-5:20 --level-dbfs=-35:-15
         --seed 1 --jobs 1 --no-catalog)
 # Every degradation stage at probability 0.5, and each stage alone (for its cost).

@@ -56,7 +56,7 @@ mkdir -p "$work/base-inputs"
 cp -r "$fixtures/speech" "$fixtures/noise" "$fixtures/rir" "$work/base-inputs/"
 "$sekit" mix --speech "$work/base-inputs/speech" --noise "$work/base-inputs/noise" --count "$base_clips" --seconds 1 \
     --snr-db=-5,0,5,10 --seed 1 --jobs 2 --out "$work/base-a" --catalog "$cat" >"$log/setup-a.out" 2>"$log/setup-a.err"
-"$sekit" mix --speech "$work/base-inputs/speech" --noise "$work/base-inputs/noise" --rir "$work/base-inputs/rir" \
+"$sekit" mix --speech "$work/base-inputs/speech" --noise "$work/base-inputs/noise" --rir "$work/base-inputs/rir/small_room.wav" --rir "$work/base-inputs/rir/rir_clap.wav" \
     --count "$base_clips" --seconds 1 --snr-db=0:15 --seed 2 --jobs 2 --out "$work/base-b" \
     --catalog "$cat" >"$log/setup-b.out" 2>"$log/setup-b.err"
 "$sekit" features --corpus "$work/base-a" --out "$work/base-a.h5" --targets clean,irm --jobs 2 --catalog "$cat" \
@@ -87,7 +87,7 @@ for round in $(seq 1 "$rounds"); do
         corpus=$([[ $((k % 2)) == 1 ]] && echo a || echo b)
         kind=${kinds[$(( (k - 1) % 3 ))]}
         launch "import-$w" "$sekit" catalog import --kind "$kind" --corpus "imp-$w" --format json --catalog "$cat" "$work/imports/$k"
-        launch "mix-$w" "$sekit" mix --speech "$fixtures/speech" --noise "$fixtures/noise" --rir "$fixtures/rir" \
+        launch "mix-$w" "$sekit" mix --speech "$fixtures/speech" --noise "$fixtures/noise" --rir "$fixtures/rir/small_room.wav" --rir "$fixtures/rir/rir_clap.wav" \
             --count "$mix_clips" --seconds 1 --snr-db=-5,0,5,10,15 --seed $((100 * round + k)) --jobs 1 --out "$work/mix-$w" --catalog "$cat"
         if [[ $((k % 2)) == 1 ]]; then
             launch "features-$w" "$sekit" features --corpus "$work/base-$corpus" --out "$work/feat/f-$w.h5" --jobs 1 --catalog "$cat"

@@ -71,7 +71,7 @@ now() { date +%s.%N; }
 # same parent and their files the same mix_run_id.
 command_for() {
     case "$1" in
-        mix) cmd=("$sekit" mix --speech "$fixtures/speech" --noise "$fixtures/noise" --rir "$fixtures/rir"
+        mix) cmd=("$sekit" mix --speech "$fixtures/speech" --noise "$fixtures/noise" --rir "$fixtures/rir/small_room.wav" --rir "$fixtures/rir/rir_clap.wav"
                   --count "$clips" --seconds 1 --snr-db=-5,0,5,10,15 --seed 7 --jobs "$jobs" --out "$2" --catalog "$cat") ;;
         features) cmd=("$sekit" features --corpus "$work/ref" --out "$2" --jobs "$jobs" --catalog "$cat") ;;
         score) cmd=("$sekit" score --corpus "$work/ref" --format json --per-clip "$2" --jobs "$jobs" --catalog "$cat") ;;

@@ -23,6 +23,10 @@ public struct Degradation: Sendable, Codable, Equatable {
     public var stage: Stage
     /// Band edge, Hz (`bandwidth`): the input was resampled to twice this rate and back.
     public var bandwidthHz: Int? = nil
+    /// Rate the input was resampled to and back, Hz (`bandwidth` under `--bandwidth-rates`).
+    public var bandwidthRateHz: Int? = nil
+    /// soxr quality of that resampling: `medium`, `high` or `very-high` (`bandwidth` under `--bandwidth-rates`).
+    public var resamplerQuality: Resampler.Quality? = nil
     /// `full` or `limited` (`bandwidth`): whether the clean target was band-limited as well.
     public var targetBandwidth: MixOptions.TargetBandwidth? = nil
     /// The codec (`codec`).
@@ -51,6 +55,10 @@ public struct Degradation: Sendable, Codable, Equatable {
     public var lostFraction: Double? = nil
     /// Clipping threshold as a fraction of the noisy input's peak (`clip-distortion`).
     public var clipDistortion: Double? = nil
+    /// Lower quantile the noisy input was clipped at, 0-1 (`clip-distortion` under `--clip-quantiles`).
+    public var clipQuantileLow: Double? = nil
+    /// Upper quantile the noisy input was clipped at, 0-1 (`clip-distortion` under `--clip-quantiles`).
+    public var clipQuantileHigh: Double? = nil
     /// Samples clipped over all samples of the clip (`clip-distortion`; realised).
     public var clippedFraction: Double? = nil
 
@@ -61,6 +69,8 @@ public struct Degradation: Sendable, Codable, Equatable {
         case mp3BitrateKbps = "mp3_bitrate_kbps", opusBitrateKbps = "opus_bitrate_kbps", opusComplexity = "opus_complexity", vorbisQuality = "vorbis_quality"
         case packetLoss = "packet_loss", packetMs = "packet_ms", concealment, lostPackets = "lost_packets", lostFraction = "lost_fraction"
         case clipDistortion = "clip_distortion", clippedFraction = "clipped_fraction"
+        case bandwidthRateHz = "bandwidth_rate_hz", resamplerQuality = "resampler_quality"
+        case clipQuantileLow = "clip_quantile_low", clipQuantileHigh = "clip_quantile_high"
     }
 
     /// The kind scores and filters name: the codec for `codec` (`mp3`), else the stage (`packet-loss`).

@@ -53,6 +53,20 @@ public struct MixManifestRecord: Sendable, Codable, Equatable {
     /// The degradations of the noisy input, in the order applied, each `{stage, ...parameters}`
     /// (an empty list: the clip drew none); absent when the mix enables no degradation.
     public var degradations: [Degradation]? = nil
+    /// The RIR's first arrival (the sample the clip's stems are aligned on), samples at the corpus
+    /// rate; absent for clips without an RIR and in mixes aligned on the RIR's peak (made before).
+    public var rirOnsetSamples: Int? = nil
+    /// Wind noise that replaced the clip's noise sources (`--wind-probability`): its SNR, generator
+    /// seed and gustiness; absent otherwise.
+    public var wind: WindRecord? = nil
+
+    /// A clip's wind noise (manifest field `wind`).
+    public struct WindRecord: Sendable, Codable, Equatable {
+        public var snrDB: Double
+        public var seed: UInt64
+        public var gustiness: Double
+        enum CodingKeys: String, CodingKey { case snrDB = "snr_db", seed, gustiness }
+    }
 
     enum CodingKeys: String, CodingKey {
         case clipID = "clip_id", index, split, noisy, clean, noise
@@ -61,7 +75,7 @@ public struct MixManifestRecord: Sendable, Codable, Equatable {
         case snrMode = "snr_mode", snrDBRequested = "snr_db_requested", snrDBRealised = "snr_db_realised"
         case levelMode = "level_mode", levelDBFS = "level_dbfs", levelDBFSRealised = "level_dbfs_realised"
         case speechGain = "speech_gain", clippingScale = "clipping_scale", clippedSamples = "clipped_samples"
-        case lowpassHz = "lowpass_hz", seed, degradations
+        case lowpassHz = "lowpass_hz", seed, degradations, rirOnsetSamples = "rir_onset_samples", wind
     }
 
     /// JSON encoder used for manifests: sorted keys, so the bytes depend only on the values.

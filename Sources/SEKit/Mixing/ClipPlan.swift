@@ -1,3 +1,11 @@
+/// The wind noise of a clip: its SNR against the speech and the seed of its generator (``WindNoise``).
+public struct WindDraw: Sendable, Codable, Equatable {
+    /// SNR of the wind noise against the speech, dB (also the clip's `snrDB`).
+    public var snrDB: Double
+    /// Seed of ``WindNoise/parameters(seed:)``.
+    public var seed: UInt64
+}
+
 /// Everything that decides one clip, drawn from the clip's own generator. Pure data: rendering
 /// a plan is deterministic, so the plan (with the sources) is the clip's full recipe.
 public struct ClipPlan: Sendable, Codable, Equatable {
@@ -45,6 +53,9 @@ public struct ClipPlan: Sendable, Codable, Equatable {
     /// Degradations of the noisy input, in application order, drawn from their own streams
     /// (``DegradationDraws``); nil when the mix enables none.
     public var degradations: [Degradation]? = nil
+
+    /// Wind noise that replaces the clip's noise sources (`--wind-probability`): nil when none.
+    public var wind: WindDraw? = nil
 
     /// The id of clip `index` of a run with `seed`.
     public static func clipID(seed: UInt64, index: Int) -> String {

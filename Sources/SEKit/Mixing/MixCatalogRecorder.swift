@@ -121,6 +121,10 @@ public struct MixCatalogRecorder: Sendable {
         var params = ["clips_written": "\(result.written)", "clips_resumed": "\(result.resumed)",
                       "clips_failed": "\(result.failures.count)", "skipped_sources": "\(result.skippedSources.count)",
                       "audio_seconds": "\(result.audioSeconds)"]
+        if !planner.rirs.isEmpty {
+            params["rir_alignment"] = result.rirAlignment.rawValue
+            params["rirs_late_peak"] = "\(result.latePeakRIRs.count)"
+        }
         if !result.skippedSources.isEmpty {
             params["skipped"] = result.skippedSources.map { "\($0.kind.rawValue) \($0.path): \($0.reason)" }.joined(separator: "\n")
         }

@@ -80,6 +80,17 @@ enum MixSpecFile {
         }
     }
 
+    /// The options to mix into `layout`'s folder with: `options`, except that a folder holding the
+    /// same mix made before the onset rule (its `mix.json` options have no `rirAlignment`) keeps
+    /// aligning on the RIRs' peaks, so its resumed clips match those already made.
+    static func resumedOptions(_ options: MixOptions, layout: MixCorpusLayout) -> MixOptions {
+        guard options.rirAlignment != nil, let data = FileManager.default.contents(atPath: layout.specFile.path),
+              let existing = try? JSONDecoder().decode(Spec.self, from: data), existing.options.rirAlignment == nil else { return options }
+        var old = options
+        old.rirAlignment = nil
+        return existing.options == old ? old : options
+    }
+
     static func spec(of planner: MixPlanner) -> Spec {
         func describe(_ sources: [MixSource]) -> [String] { sources.map { "\($0.key)\t\($0.frames)\t\($0.sampleRate)" } }
         return Spec(options: planner.options, clipCount: planner.clipCount,

@@ -38,10 +38,10 @@ extension MixOptions {
     /// The degradation stages these options enable, in application order.
     public var enabledDegradationStages: [Degradation.Stage] {
         var stages: [Degradation.Stage] = []
-        if bandwidthHz != nil { stages.append(.bandwidth) }
+        if bandwidthHz != nil || bandwidthRates != nil { stages.append(.bandwidth) }
         if codecs != nil { stages.append(.codec) }
         if packetLoss != nil { stages.append(.packetLoss) }
-        if clipDistortion != nil { stages.append(.clipDistortion) }
+        if clipDistortion != nil || clipQuantiles != nil { stages.append(.clipDistortion) }
         return stages
     }
 
@@ -82,7 +82,8 @@ extension MixOptions {
         if let bandwidthHz, bandwidthHz.bounds.lowerBound < 1000 || bandwidthHz.bounds.upperBound >= nyquist {
             throw fail("bandwidth-hz", bandwidthHz, "band edges must be in [1000, \(formatNumber(nyquist))) Hz (below half the corpus rate)")
         }
-        if targetBandwidth != nil && bandwidthHz == nil { throw fail("target-bandwidth", targetBandwidth!.rawValue, "has no effect without --bandwidth-hz") }
+        try validateRateAndQuantileModes()
+        if targetBandwidth != nil && !enabledDegradationStages.contains(.bandwidth) { throw fail("target-bandwidth", targetBandwidth!.rawValue, "has no effect without --bandwidth-hz") }
         if let codecs, codecs.isEmpty { throw fail("codec", "", "name at least one of \(AudioCodec.allCases.map(\.rawValue).joined(separator: ","))") }
         let codecSettings: [(String, ValueSpec?, AudioCodec, ClosedRange<Double>)] = [
             ("mp3-bitrate-kbps", mp3BitrateKbps, .mp3, 8...320), ("opus-bitrate-kbps", opusBitrateKbps, .opus, AudioCodec.opusBitrateRangeKbps),
@@ -132,10 +133,10 @@ extension MixOptions {
     /// The flag that turns `stage` on.
     static func enablingFlag(_ stage: Degradation.Stage) -> String {
         switch stage {
-        case .bandwidth: "bandwidth-hz"
+        case .bandwidth: "bandwidth-hz or --bandwidth-rates"
         case .codec: "codec"
         case .packetLoss: "packet-loss"
-        case .clipDistortion: "clip-distortion"
+        case .clipDistortion: "clip-distortion or --clip-quantiles"
         }
     }
 }

@@ -35,7 +35,7 @@ public struct MixOptions: Sendable, Codable, Equatable {
     public enum ReverbTarget: String, Sendable, Codable, CaseIterable {
         /// The dry speech (the noisy mixture is still reverberant).
         case dry
-        /// Speech convolved with the direct path plus the first 50 ms of the impulse response.
+        /// Speech convolved with the impulse response up to the direct path plus `earlyMs` (50 ms).
         case early
         /// The reverberant speech.
         case reverberant
@@ -63,8 +63,20 @@ public struct MixOptions: Sendable, Codable, Equatable {
     public var clipping: ClippingPolicy = .rescale
     /// What the clean stem holds when a room impulse response is applied.
     public var target: ReverbTarget = .dry
+    /// The sample of each RIR that outputs are aligned on and the early window starts from
+    /// (``RIRAlignment``). New mixes use the first arrival; a `mix.json` written before the rule
+    /// existed has no such field and decodes as nil, which means the largest sample (`peak`), so a
+    /// resumed old mix keeps its alignment.
+    public var rirAlignment: RIRAlignment? = .onset
+    /// The early window after the direct path for `--target early`, ms (nil: 50).
+    public var earlyMs: Double? = nil
     /// Probability that a clip is reverberated, when RIRs are given.
     public var rirProbability: Double = 1
+    /// Probability that a clip's noise is generated wind noise (``WindNoise``) instead of its noise
+    /// sources (nil: never), drawn from the stage's own stream.
+    public var windProbability: Double? = nil
+    /// SNR of the wind noise, dB (default -10:15, as the URGENT challenge).
+    public var windSNRDB: ValueSpec? = nil
     /// Low-pass cut-off for band-limiting augmentation, Hz (nil: none).
     public var lowpassHz: ValueSpec? = nil
     /// Probability that a clip is band-limited, when `lowpassHz` is given.
@@ -73,6 +85,16 @@ public struct MixOptions: Sendable, Codable, Equatable {
     public var split: SplitSpec = .single("train")
     /// Assign speakers (not files) to splits.
     public var disjointSpeakers: Bool = false
+
+    /// Which sources `split` assigns to splits (`--split-sources`).
+    public enum SplitSources: String, Sendable, Codable, CaseIterable {
+        /// Speech only: every split draws from all noise and RIR files.
+        case speech
+        /// Speech, noise and RIR files alike (the default, as before the option existed).
+        case all
+    }
+    /// Which sources are split (nil: all).
+    public var splitSources: SplitSources? = nil
 
     /// Values of the `disjoint` setting: what splits keep apart besides files.
     public enum Disjointness: String, Sendable, CaseIterable {
@@ -90,6 +112,9 @@ public struct MixOptions: Sendable, Codable, Equatable {
     // `validateDegradations()`, defaults in the doc comments.
     /// Band edges for band limitation, Hz (nil: no band limitation).
     public var bandwidthHz: ValueSpec? = nil
+    /// Rates the noisy input is resampled to and back, one drawn per clip among those below the
+    /// corpus rate, with a drawn resampler quality (nil: band edges from `bandwidthHz`).
+    public var bandwidthRates: [Int]? = nil
     /// Probability a clip is band-limited (default 1).
     public var bandwidthProbability: Double? = nil
     /// Whether the clean target keeps its full band (default) or is band-limited like the noisy input.
@@ -118,6 +143,8 @@ public struct MixOptions: Sendable, Codable, Equatable {
     public var concealment: Concealment? = nil
     /// Clipping thresholds as a fraction of the noisy input's peak (nil: no clipping distortion).
     public var clipDistortion: ValueSpec? = nil
+    /// Clipping between two drawn quantiles of the noisy input (nil: `clipDistortion`'s thresholds).
+    public var clipQuantiles: ClipQuantiles? = nil
     /// Probability a clip is clip-distorted (default 1).
     public var clipDistortionProbability: Double? = nil
     /// How many of the enabled degradation stages a clip gets (nil: each by its own probability).
@@ -147,10 +174,21 @@ public struct MixOptions: Sendable, Codable, Equatable {
         if count == nil && hours == nil { throw fail("count", "(none)", "give a clip count or hours") }
         if lengthMode != .fullUtterance && !(seconds > 0 && seconds <= 3600) { throw fail("seconds", seconds, "must be in (0, 3600]") }
         if levelDBFS.bounds.upperBound > 0 { throw fail("level-dbfs", levelDBFS, "levels are at most 0 dBFS") }
+        if let earlyMs {
+            guard earlyMs > 0 && earlyMs <= 1000 else { throw fail("early-ms", earlyMs, "must be in (0, 1000] ms") }
+            guard target == .early else { throw fail("early-ms", earlyMs, "has no effect without --target early") }
+        }
+        if let windProbability, !(0...1).contains(windProbability) {
+            throw fail("wind-probability", windProbability, "must be in [0, 1]")
+        }
+        if let windSNRDB, windProbability == nil { throw fail("wind-snr-db", windSNRDB, "has no effect without --wind-probability") }
         guard (0...1).contains(rirProbability) else { throw fail("rir-probability", rirProbability, "must be in [0, 1]") }
         guard (0...1).contains(lowpassProbability) else { throw fail("lowpass-probability", lowpassProbability, "must be in [0, 1]") }
         if let lowpassHz, lowpassHz.bounds.lowerBound <= 0 || lowpassHz.bounds.upperBound >= Double(sampleRate) / 2 {
             throw fail("lowpass-hz", lowpassHz, "cut-offs must be in (0, \(sampleRate / 2)) Hz")
+        }
+        if let splitSources, split.names.count == 1 {
+            throw fail("split-sources", splitSources.rawValue, "has no effect with a single split (give --split)")
         }
         guard crossfadeSeconds >= 0 && crossfadeSeconds < 1 else { throw fail("crossfade-seconds", crossfadeSeconds, "must be in [0, 1)") }
         try validateDegradations()

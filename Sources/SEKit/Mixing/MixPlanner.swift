@@ -31,13 +31,20 @@ public struct MixPlanner: Sendable {
         speechBySplit = try SplitAssignment.assign(self.speech, spec: options.split,
             seed: SplitMix64.childSeed(seed, index: 0, stream: Stream.speechSplit.rawValue),
             bySpeaker: options.disjointSpeakers, kind: "speech")
-        noiseBySplit = try SplitAssignment.assign(self.noise, spec: options.split,
-            seed: SplitMix64.childSeed(seed, index: 0, stream: Stream.noiseSplit.rawValue),
-            bySpeaker: false, kind: "noise")
-        rirBySplit = self.rirs.isEmpty ? Array(repeating: [], count: options.split.names.count)
-            : try SplitAssignment.assign(self.rirs, spec: options.split,
-                seed: SplitMix64.childSeed(seed, index: 0, stream: Stream.rirSplit.rawValue),
-                bySpeaker: false, kind: "rir")
+        let splits = options.split.names.count
+        if options.splitSources == .speech {
+            // Noise and RIR files are shared: every split draws from all of them.
+            noiseBySplit = Array(repeating: Array(self.noise.indices), count: splits)
+            rirBySplit = Array(repeating: Array(self.rirs.indices), count: splits)
+        } else {
+            noiseBySplit = try SplitAssignment.assign(self.noise, spec: options.split,
+                seed: SplitMix64.childSeed(seed, index: 0, stream: Stream.noiseSplit.rawValue),
+                bySpeaker: false, kind: "noise")
+            rirBySplit = self.rirs.isEmpty ? Array(repeating: [], count: splits)
+                : try SplitAssignment.assign(self.rirs, spec: options.split,
+                    seed: SplitMix64.childSeed(seed, index: 0, stream: Stream.rirSplit.rawValue),
+                    bySpeaker: false, kind: "rir")
+        }
         let planned: Int
         if let count = options.count {
             planned = count
@@ -135,10 +142,32 @@ public struct MixPlanner: Sendable {
             var retry = SplitMix64(seed: SplitMix64.childSeed(clipSeed, index: UInt64(attempt)))
             level = options.levelDBFS.draw(using: &retry)
         }
-        return ClipPlan(
+        var plan = ClipPlan(
             index: index, clipID: ClipPlan.clipID(seed: options.seed, index: index),
             split: options.split.names[splitIndex], seed: clipSeed, length: length,
             speech: pieces, noises: noises, snrDB: snr, levelDBFS: level, rir: rir, lowpassHz: lowpass,
             degradations: DegradationDraws.draw(options: options, clipIndex: index, length: length))
+        if let wind = Self.windDraw(options: options, clipIndex: index) {
+            // Wind noise replaces the noise sources (as in the URGENT simulation), at its own SNR.
+            plan.wind = wind
+            plan.noises = []
+            plan.snrDB = wind.snrDB
+        }
+        return plan
+    }
+
+    /// The stream wind noise draws from.
+    static let windStream = "wind"
+    /// The default SNR range of wind noise, dB.
+    static let defaultWindSNRDB = ValueSpec.uniform(low: -10, high: 15)
+
+    /// Whether clip `clipIndex` gets wind noise, its SNR and its generator's seed, from the wind
+    /// stream alone (so other draws are as without `--wind-probability`).
+    static func windDraw(options: MixOptions, clipIndex: Int) -> WindDraw? {
+        guard let probability = options.windProbability else { return nil }
+        var generator = MixStageRandom.generator(seed: options.seed, clipIndex: clipIndex, stage: windStream)
+        guard generator.nextUnitInterval() < probability else { return nil }
+        let snr = (options.windSNRDB ?? defaultWindSNRDB).draw(using: &generator)
+        return WindDraw(snrDB: snr, seed: generator.next())
     }
 }

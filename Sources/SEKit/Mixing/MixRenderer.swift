@@ -28,6 +28,8 @@ public struct RenderedClip: Sendable {
     /// The degradations applied to the noisy stem, with their realised figures (nil when the mix
     /// enables none).
     public var degradations: [Degradation]? = nil
+    /// The RIR's first arrival, samples at the corpus rate (reverberated clips of onset-aligned mixes).
+    public var rirOnsetSamples: Int? = nil
 
     /// The stems' sample values (decoded from the codes for PCM16, each only when asked for).
     public var noisy: [Float] {
@@ -105,6 +107,7 @@ public final class MixRenderer: Sendable {
             plan: plan, stems: .float32(noisy: [], clean: [], noise: []), snrDBRealised: 0, levelDBFSRealised: 0,
             speechGain: scale, noiseGains: noise.gains.map { $0 * scale },
             clippingScale: clippingScale, clippedSamples: 0, attempts: attempts)
+        clip.rirOnsetSamples = signals.rirOnsetSamples
         try writeStems(&signals, noise: &noise, scale: scale, into: &clip)
         try degrade(&clip)
         return clip
@@ -121,6 +124,11 @@ public final class MixRenderer: Sendable {
             noises.append(MixSignals.loopedSegment(samples, offset: piece.offset, length: plan.length,
                 crossfade: Int((options.crossfadeSeconds * Double(options.sampleRate)).rounded())))
         }
+        if let wind = plan.wind {
+            let parameters = WindNoise.parameters(seed: wind.seed)
+            let samples = WindNoise.generate(count: plan.length, sampleRate: options.sampleRate, parameters: parameters)
+            noises = [samples.map { Float($0) }]
+        }
         var signals = ClipSignals(mixtureSpeech: dry, clean: dry, noises: noises, cleanIsSeparate: false)
         let context = MixStageContext(planner: planner, sources: sources)
         for stage in stages where stage.point != .noisy { try stage.apply(to: &signals, plan: plan, context: context) }
@@ -131,6 +139,12 @@ public final class MixRenderer: Sendable {
     /// exactly (a single noise takes its gain from the SNR directly).
     func scaledNoise(_ signals: ClipSignals, plan: ClipPlan) throws -> ScaledNoise {
         let speechPower = try speechPowerForSNR(signals.mixtureSpeech, plan: plan)
+        if plan.wind != nil {
+            let power = Levels.meanSquareChunked(signals.noises[0])
+            guard power > 0 else { throw MixError.clipFailed(index: plan.index, reason: "the wind noise is silent") }
+            let gain = (speechPower / (power * pow(10, plan.snrDB / 10))).squareRoot()
+            return ScaledNoise(noise: signals.noises[0], gain: gain, gains: [])
+        }
         var gains: [Double] = [], powers: [Double] = []
         for (stem, piece) in zip(signals.noises, plan.noises) {
             let power = Levels.meanSquareChunked(stem)

@@ -15,4 +15,9 @@ public struct MixResult: Sendable {
     public var layout: MixCorpusLayout
     /// Seconds of noisy audio in the manifest.
     public var audioSeconds: Double
+    /// RIRs the clips use whose largest sample comes more than 5 ms after their first arrival
+    /// (``RIRAlignment/hasLatePeak(_:sampleRate:)``): the summary warns, the run counts them.
+    public var latePeakRIRs: [String] = []
+    /// The rule the stems are aligned on (``MixOptions/rirAlignment``; `peak` for a resumed old mix).
+    public var rirAlignment: RIRAlignment = .onset
 }

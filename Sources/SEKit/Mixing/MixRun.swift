@@ -84,6 +84,7 @@ public final class MixRun: @unchecked Sendable {
             }
             let checked = SourceCheck.check(candidates, kind: kind, sampleRate: options.sampleRate, jobs: jobs,
                                             minimumSeconds: minimumSourceSeconds)
+            if kind == .rir { try RIRCheck.refuseUnusable(checked, candidates: candidates, options: options) }
             for bad in checked.skipped { warn(bad) }
             skipped += checked.skipped
             byKind[kind] = checked.usable.map { source in
@@ -100,8 +101,10 @@ public final class MixRun: @unchecked Sendable {
         if !inputs.rir.isEmpty && (byKind[.rir] ?? []).isEmpty {
             throw MixError.noUsableSources(kind: "rir", skipped: skipped.filter { $0.kind == .rir }.count)
         }
-        let planner = try MixPlanner(options: options, speech: byKind[.speech]!, noise: byKind[.noise]!, rirs: byKind[.rir] ?? [])
+        try RIRCheck.refuseLonger(byKind[.rir] ?? [], than: byKind[.speech]!, options: options)
         let layout = MixCorpusLayout(root: output, shard: shard)
+        let planner = try MixPlanner(options: MixSpecFile.resumedOptions(options, layout: layout),
+                                     speech: byKind[.speech]!, noise: byKind[.noise]!, rirs: byKind[.rir] ?? [])
         // One process per shard of a folder, from claiming it to the manifest (N shards of one
         // command may write into one folder at once; the same shard twice may not).
         let lock = try OutputLock(output: shard == .whole ? output.path : "\(output.path) (shard \(shard))", lockFile: layout.lockFile)
@@ -200,7 +203,18 @@ public final class MixRun: @unchecked Sendable {
         return MixResult(
             written: fresh.count, resumed: resumed, failures: failures.sorted { $0.0 < $1.0 },
             skippedSources: skippedSources, records: done, layout: layout,
-            audioSeconds: done.reduce(0) { $0 + $1.durationSeconds })
+            audioSeconds: done.reduce(0) { $0 + $1.durationSeconds }, latePeakRIRs: latePeakRIRs(of: done),
+            rirAlignment: planner.options.rirAlignment ?? .peak)
+    }
+
+    /// The RIRs the clips of `records` use whose peak comes more than
+    /// ``RIRAlignment/latePeakSeconds`` after their first arrival (sorted paths).
+    private func latePeakRIRs(of records: [MixManifestRecord]) -> [String] {
+        let used = Set(records.compactMap(\.rir))
+        return planner.rirs.filter { used.contains($0.path) }.filter { source in
+            guard let samples = try? renderer.sources.samples(of: source) else { return false }
+            return RIRAlignment.hasLatePeak(samples, sampleRate: planner.options.sampleRate)
+        }.map(\.path).sorted()
     }
 
     /// Writes the three stems of a rendered clip (each atomically) and returns its manifest record.
@@ -237,6 +251,7 @@ public final class MixRun: @unchecked Sendable {
             snrMode: options.snrMode.rawValue, snrDBRequested: plan.snrDB, snrDBRealised: clip.snrDBRealised,
             levelMode: options.levelMode.rawValue, levelDBFS: plan.levelDBFS, levelDBFSRealised: clip.levelDBFSRealised,
             speechGain: clip.speechGain, clippingScale: clip.clippingScale, clippedSamples: clip.clippedSamples,
-            lowpassHz: plan.lowpassHz, seed: plan.seed, degradations: clip.degradations)
+            lowpassHz: plan.lowpassHz, seed: plan.seed, degradations: clip.degradations, rirOnsetSamples: clip.rirOnsetSamples,
+            wind: plan.wind.map { .init(snrDB: $0.snrDB, seed: $0.seed, gustiness: WindNoise.parameters(seed: $0.seed).gustiness) })
     }
 }

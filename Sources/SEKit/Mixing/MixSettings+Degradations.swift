@@ -12,6 +12,14 @@ extension MixSettings {
         }
         func text(_ key: String) -> String? { values.one(key) }
         options.bandwidthHz = try spec("bandwidth-hz")
+        if let list = text("bandwidth-rates") {
+            options.bandwidthRates = try list.split(separator: ",", omittingEmptySubsequences: false).map { part in
+                guard let rate = Int(part.trimmingCharacters(in: .whitespaces)) else {
+                    throw MixError.invalidOption(name: "bandwidth-rates", value: list, reason: "'\(part)' is not a whole number of Hz")
+                }
+                return rate
+            }
+        }
         options.bandwidthProbability = try number("bandwidth-probability")
         options.targetBandwidth = try choice("target-bandwidth", MixOptions.TargetBandwidth.self)
         if let list = text("codec") {
@@ -35,8 +43,29 @@ extension MixSettings {
         options.maxBurstPackets = try integer("max-burst-packets")
         options.concealment = try choice("concealment", MixOptions.Concealment.self)
         options.clipDistortion = try spec("clip-distortion")
+        options.clipQuantiles = try text("clip-quantiles").map { try ClipQuantiles(parsing: $0) }
         options.clipDistortionProbability = try number("clip-distortion-probability")
-        options.degradationsPerClip = try text("degradations-per-clip").map { try DegradationCounts(parsing: $0) }
+        options.degradationsPerClip = try degradationCounts(values)
         options.silencedClips = try choice("silenced-clips", MixOptions.SilencedClips.self)
+    }
+
+    /// `degradations-per-clip` as COUNT:PROBABILITY pairs, or as a range `LOW:HIGH` with
+    /// `degradations-per-clip-weights` (one weight per count).
+    static func degradationCounts(_ values: Values) throws -> DegradationCounts? {
+        let weights = values.one("degradations-per-clip-weights")
+        guard let text = values.one("degradations-per-clip") else {
+            guard let weights else { return nil }
+            throw MixError.invalidOption(name: "degradations-per-clip-weights", value: weights,
+                                         reason: "has no effect without --degradations-per-clip LOW:HIGH")
+        }
+        if let weights { return try DegradationCounts(range: text, weights: weights) }
+        do { return try DegradationCounts(parsing: text) } catch {
+            // `0:3` reads as count 0 with probability 3: say how a range is given.
+            if (try? CountRange(parsing: text, option: "degradations-per-clip")) != nil {
+                throw MixError.invalidOption(name: "degradations-per-clip", value: text,
+                    reason: "a range of counts needs --degradations-per-clip-weights (one weight per count, summing to 1)")
+            }
+            throw error
+        }
     }
 }

@@ -20,17 +20,22 @@ public enum MixSettings {
         ("level-dbfs", "mixture level list or range, dBFS (default -35:-15)"),
         ("level-mode", "rms | active | lufs (default rms)"),
         ("clipping", "rescale | reject | allow (default rescale)"),
-        ("target", "clean stem under reverberation: dry | early | reverberant (default dry)"),
+        ("target", "clean stem under reverberation: dry | early | reverberant (default dry), aligned on the RIR's first arrival"),
+        ("early-ms", "early window after the RIR's first arrival for --target early, ms (default 50)"),
         ("rir-probability", "probability a clip is reverberated (default 1)"),
+        ("wind-probability", "probability a clip's noise is generated wind noise instead of its noise files (default 0)"),
+        ("wind-snr-db", "SNR of the wind noise: list or range, dB (default -10:15)"),
         ("lowpass-hz", "band-limiting cut-off list or range, Hz"),
         ("lowpass-probability", "probability a clip is band-limited (default 0.5)"),
         ("split", "source splits, e.g. train=0.9,test=0.1 (default train=1)"),
         ("disjoint", "speakers: assign speakers, not files, to splits"),
+        ("split-sources", "which files --split assigns: speech (noise and RIRs shared by all splits) | all (default all)"),
         ("speaker-pattern", "regular expression; its first group is the speaker"),
         ("seed", "run seed (default 0)"),
         ("format", "pcm16 | float32 (default pcm16)"),
         ("crossfade-seconds", "crossfade when a noise loops (default 0.02)"),
         ("bandwidth-hz", "band limit of the noisy input: list or range of band edges, Hz (resampled to twice the edge and back)"),
+        ("bandwidth-rates", "band limit of the noisy input: rates it is resampled to and back, one drawn below the corpus rate"),
         ("bandwidth-probability", "probability a clip is band-limited (default 1)"),
         ("target-bandwidth", "clean target under --bandwidth-hz: full | limited (default full)"),
         ("codec", "codecs of the noisy input, one drawn per clip: mp3,opus,vorbis,ulaw,alaw,gsm"),
@@ -45,8 +50,10 @@ public enum MixSettings {
         ("max-burst-packets", "longest burst of lost packets (default 10)"),
         ("concealment", "lost packets: zero | repeat (the last packet received) (default zero)"),
         ("clip-distortion", "clipping threshold list or range, fraction of the noisy peak (e.g. 0.1:0.5)"),
+        ("clip-quantiles", "clipping of the noisy input between drawn quantiles: LOWER,UPPER, values or ranges (0:0.1,0.9:1)"),
         ("clip-distortion-probability", "probability a clip is clip-distorted (default 1)"),
         ("degradations-per-clip", "how many enabled degradations a clip gets, COUNT:PROBABILITY,... (e.g. 0:0.25,1:0.4,2:0.2,3:0.15)"),
+        ("degradations-per-clip-weights", "with --degradations-per-clip LOW:HIGH: a weight per count, summing to 1 (0.25,0.40,0.20,0.15)"),
         ("silenced-clips", "a clip the degradations leave silent: keep (level null) | fail (counted in clips_failed) (default keep)"),
     ]
 
@@ -106,13 +113,17 @@ public enum MixSettings {
         if let v = try choice("level-mode", MixOptions.LevelMode.self) { options.levelMode = v }
         if let v = try choice("clipping", MixOptions.ClippingPolicy.self) { options.clipping = v }
         if let v = try choice("target", MixOptions.ReverbTarget.self) { options.target = v }
+        options.earlyMs = try number("early-ms")
         if let v = try number("rir-probability") { options.rirProbability = v }
+        options.windProbability = try number("wind-probability")
+        if let v = one("wind-snr-db") { options.windSNRDB = try ValueSpec(parsing: v, option: "wind-snr-db") }
         if let v = one("lowpass-hz") { options.lowpassHz = try ValueSpec(parsing: v, option: "lowpass-hz") }
         if let v = try number("lowpass-probability") { options.lowpassProbability = v }
         if let v = one("split") { options.split = try SplitSpec(parsing: v) }
         if try choice("disjoint", MixOptions.Disjointness.self) == .speakers {
             options.disjointSpeakers = true
         }
+        options.splitSources = try choice("split-sources", MixOptions.SplitSources.self)
         if let text = one("seed") {
             guard let seed = UInt64(text) else { throw MixError.invalidOption(name: "seed", value: text, reason: "expected a whole number 0...2^64-1") }
             options.seed = seed

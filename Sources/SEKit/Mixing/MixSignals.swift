@@ -37,13 +37,6 @@ enum MixSignals {
         }
     }
 
-    /// Index of the direct path of a room impulse response: its largest absolute sample.
-    static func directPathIndex(_ rir: [Float]) -> Int {
-        var best = 0, bestValue: Float = -1
-        for (i, v) in rir.enumerated() where abs(v) > bestValue { best = i; bestValue = abs(v) }
-        return best
-    }
-
     /// `length` samples of `x` from `offset` on, looping `x` when it is shorter than needed;
     /// each wrap joins the end to the start with a linear crossfade of `crossfade` samples. The
     /// loop period (`x` without its last `fade` samples, its first `fade` blended with them) is

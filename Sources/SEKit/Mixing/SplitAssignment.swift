@@ -100,7 +100,10 @@ public enum SplitAssignment {
         }
         var keys = units.keys.sorted()
         guard keys.count >= spec.names.count else {
-            throw MixError.invalidSplit(reason: "\(keys.count) \(kind) \(bySpeaker ? "speakers" : "files") cannot fill \(spec.names.count) disjoint splits")
+            let share = kind == "speech" ? ""
+                : " (noise and RIR files are split like speech; --split-sources speech shares them between splits)"
+            let units = "\(keys.count) \(kind) \(bySpeaker ? "speakers" : "files")"
+            throw MixError.invalidSplit(reason: "\(units) cannot fill \(spec.names.count) disjoint splits" + share)
         }
         var generator = SplitMix64(seed: seed)
         for i in stride(from: keys.count - 1, to: 0, by: -1) {

@@ -23,6 +23,13 @@ public enum MixSummaryText {
         if !result.skippedSources.isEmpty {
             lines.append("skipped sources: \(result.skippedSources.count) (listed above)")
         }
+        if !result.latePeakRIRs.isEmpty {
+            let count = result.latePeakRIRs.count
+            let rule = result.rirAlignment == .onset ? "first arrival" : "largest sample, as when this mix was begun"
+            lines.append("warning: \(count) RIR\(count == 1 ? " has its" : "s have their") largest sample more than "
+                + "\(formatNumber(RIRAlignment.latePeakSeconds * 1000)) ms after its first arrival (stems are aligned on the \(rule)): "
+                + result.latePeakRIRs.prefix(3).joined(separator: ", ") + (count > 3 ? ", ..." : ""))
+        }
         for failure in result.failures.prefix(10) { lines.append("failed clip \(failure.index): \(failure.reason)") }
         if !records.isEmpty {
             let worst = records.map { abs($0.snrDBRealised - $0.snrDBRequested) }.max() ?? 0

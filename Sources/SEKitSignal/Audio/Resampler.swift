@@ -44,11 +44,12 @@ extension Resampler {
     /// resampled back: as many samples as went in (soxr's rounding of each length is padded with
     /// zeros or trimmed at the end), at lag 0. When the two rates are equal, `process` alone.
     /// - Throws: what `process` throws; ``AudioError/invalidParameter(name:value:reason:)`` from soxr.
-    public static func through(_ samples: [Float], sampleRate: Int, intermediateRate: Int,
+    public static func through(_ samples: [Float], sampleRate: Int, intermediateRate: Int, quality: Quality = .high,
                                _ process: ([Float]) throws -> [Float] = { $0 }) throws -> [Float] {
         if intermediateRate == sampleRate { return try process(samples) }
-        let down = try resample(AudioBuffer(samples: samples, sampleRate: sampleRate), to: intermediateRate)
-        var back = try resample(AudioBuffer(samples: try process(down.samples), sampleRate: intermediateRate), to: sampleRate).samples
+        let down = try resample(AudioBuffer(samples: samples, sampleRate: sampleRate), to: intermediateRate, quality: quality)
+        let processed = AudioBuffer(samples: try process(down.samples), sampleRate: intermediateRate)
+        var back = try resample(processed, to: sampleRate, quality: quality).samples
         if back.count > samples.count { back.removeLast(back.count - samples.count) }
         if back.count < samples.count { back += repeatElement(0, count: samples.count - back.count) }
         return back

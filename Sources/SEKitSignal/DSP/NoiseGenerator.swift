@@ -8,6 +8,8 @@ public enum NoiseColor: String, Sendable, CaseIterable, Codable {
     case pink
     /// 1/f² power spectrum (−6.02 dB per octave): white noise shaped in the frequency domain.
     case brown
+    /// Wind noise from an airflow speed profile (``WindNoise``, Mirabilii and Habets 2018).
+    case wind
 }
 
 public enum NoiseGenerator {
@@ -19,6 +21,11 @@ public enum NoiseGenerator {
     /// 10 Hz are held at the 10 Hz gain so the signal does not wander.
     public static func generate(_ color: NoiseColor, count: Int, sampleRate: Int, rmsDBFS: Double, seed: UInt64) -> [Float] {
         guard count > 0 else { return [] }
+        if color == .wind {
+            let scale = pow(10, rmsDBFS / 20)
+            let wind = WindNoise.generate(count: count, sampleRate: sampleRate, parameters: WindNoise.parameters(seed: seed))
+            return wind.map { Float($0 * scale) }
+        }
         var rng = SplitMix64(seed: seed)
         var white = [Double](repeating: 0, count: count)
         var i = 0

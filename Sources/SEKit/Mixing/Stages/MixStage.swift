@@ -28,6 +28,9 @@ public struct ClipSignals: Sendable {
     public var noisy: [Float] = []
     /// The degradations applied so far, with their realised figures, in order.
     public var degradations: [Degradation] = []
+    /// The RIR's first arrival, samples at the corpus rate, when the clip is reverberated and
+    /// aligned on it (manifest `rir_onset_samples`).
+    public var rirOnsetSamples: Int? = nil
 }
 
 /// What a stage may use besides the signals: the sources and the options.

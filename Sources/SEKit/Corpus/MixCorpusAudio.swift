@@ -1,0 +1,97 @@
+import Foundation
+
+/// A mixed corpus's stems, wherever its mix put them: files under `noisy/`, `clean/` and `noise/`,
+/// or members of its archive shards (``MixArchiveLayout``). Commands name a stem as the manifest
+/// does (`CORPUS/noisy/CLIP_ID.wav`) and read it through ``location(of:)``, so a corpus written as
+/// archives reads exactly as its folder form. Thread-safe; each shard's index is read once.
+public final class MixCorpusAudio: @unchecked Sendable {
+    /// The corpus folder.
+    public let root: URL
+    /// How its clips are stored; nil: as files.
+    public let archive: MixArchiveLayout?
+    private let rootPrefix: String
+    private let lock = NSLock()
+    private var indexes: [Int: Result<TarIndex, AudioError>] = [:]
+
+    /// The stems of the corpus at `corpus`.
+    /// - Throws: ``MixError/notACorpus(path:reason:)`` when its `archive.json` does not parse.
+    public init(corpus: URL) throws {
+        root = corpus
+        archive = try MixArchiveLayout.read(corpus: corpus)
+        rootPrefix = corpus.standardizedFileURL.path + "/"
+    }
+
+    /// Where the stem `url` (`CORPUS/noisy/CLIP_ID.wav`, as the manifest names it) is: the file
+    /// itself in a folder corpus (and for any path outside the corpus), the member of its shard
+    /// in an archive corpus.
+    /// - Throws: ``AudioError/unreadable(path:reason:)`` naming the shard and member when the
+    ///   shard is missing, not a valid tar, or lacks the member.
+    public func location(of url: URL) throws -> AudioLocation {
+        guard let archive, let (clipID, stem) = stemName(url) else { return AudioLocation(url) }
+        let member = MixArchiveLayout.memberName(clipID: clipID, stem: stem)
+        guard let index = Self.clipIndex(clipID) else {
+            throw AudioError.unreadable(path: url.path, reason: "\(clipID) is not a clip id of the form s<seed>-<index>")
+        }
+        let shard = archive.shard(ofClip: index)
+        let shardPath = root.appendingPathComponent(archive.shardName(shard)).path
+        let tar: TarIndex
+        do { tar = try self.index(ofShard: shard, path: shardPath) } catch .fileNotFound {
+            throw AudioError.unreadable(path: shardPath + ":" + member, reason: "the archive shard \(archive.shardName(shard)) is missing")
+        }
+        guard let found = tar.byName[member] else {
+            throw AudioError.unreadable(path: shardPath + ":" + member,
+                                        reason: "not in the archive shard (it holds \(tar.members.count) members)")
+        }
+        return AudioLocation(member: member, of: shardPath, bytes: found.bytes)
+    }
+
+    /// Reads a stem (``location(of:)``, then ``AudioFile/read(_:channel:sampleRate:)``).
+    public func read(_ url: URL, channel: ChannelPolicy = .average, sampleRate: Int? = nil) throws -> AudioBuffer {
+        try AudioFile.read(location(of: url), channel: channel, sampleRate: sampleRate)
+    }
+
+    /// The header of a stem.
+    public func info(_ url: URL) throws -> AudioFileInfo { try AudioFile.info(location(of: url)) }
+
+    /// Whether the stem `url` exists: its file, or its shard (whose members are checked when read).
+    public func exists(_ url: URL) -> Bool {
+        guard let archive, let (clipID, _) = stemName(url), let index = Self.clipIndex(clipID) else {
+            return FileManager.default.fileExists(atPath: url.path)
+        }
+        return FileManager.default.fileExists(atPath: root.appendingPathComponent(archive.shardName(archive.shard(ofClip: index))).path)
+    }
+
+    /// Where a path names a stem of an archive corpus (`CORPUS/noisy/CLIP_ID.wav` whose
+    /// `CORPUS/archive.json` exists): that member; otherwise the file itself (`sekit info`).
+    public static func location(ofPath url: URL) throws -> AudioLocation {
+        let corpus = url.deletingLastPathComponent().deletingLastPathComponent()
+        guard !FileManager.default.fileExists(atPath: url.path),
+              FileManager.default.fileExists(atPath: MixArchiveLayout.file(in: corpus).path) else { return AudioLocation(url) }
+        return try MixCorpusAudio(corpus: corpus).location(of: url)
+    }
+
+    /// The clip id and stem of `CORPUS/STEM/CLIP_ID.wav`; nil for any other path.
+    private func stemName(_ url: URL) -> (clipID: String, stem: String)? {
+        let path = url.standardizedFileURL.path
+        guard path.hasPrefix(rootPrefix) else { return nil }
+        let parts = path.dropFirst(rootPrefix.count).split(separator: "/")
+        guard parts.count == 2, MixArchiveLayout.stems.contains(String(parts[0])), parts[1].hasSuffix(".wav") else { return nil }
+        return (String(parts[1].dropLast(4)), String(parts[0]))
+    }
+
+    /// The index in a clip id `s<seed>-<index>`.
+    static func clipIndex(_ clipID: String) -> Int? {
+        guard clipID.hasPrefix("s"), let dash = clipID.lastIndex(of: "-") else { return nil }
+        return Int(clipID[clipID.index(after: dash)...])
+    }
+
+    private func index(ofShard shard: Int, path: String) throws(AudioError) -> TarIndex {
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = indexes[shard] { return try known.get() }
+        let result: Result<TarIndex, AudioError>
+        do { result = .success(try TarIndex(path: path)) } catch { result = .failure(error) }
+        indexes[shard] = result
+        return try result.get()
+    }
+}

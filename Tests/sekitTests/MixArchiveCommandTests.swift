@@ -85,6 +85,38 @@ import Testing
         #expect(noArchive.status != 0 && noArchive.stderr.contains("--archive"), "\(noArchive.stderr)")
     }
 
+    @Test func aKilledMixResumesToTheSameShards() throws {
+        let folder = try CatalogCLIFolder()
+        defer { folder.cleanup() }
+        try MixCommandTests().makeSources(folder)
+        let arguments = ["mix", "--speech", folder.path("speech"), "--noise", folder.path("noise"), "--count", "600", "--seconds", "0.5",
+                         "--seed", "5", "--jobs", "1", "--archive", "tar", "--archive-clips", "100", "--no-catalog"]
+        let process = Process()
+        process.executableURL = SEKitBinary.url
+        process.arguments = arguments + ["--out", folder.path("killed")]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(120)
+        while Date() < deadline && process.isRunning && !FileManager.default.fileExists(atPath: folder.path("killed/shard-000001.tar")) {
+            usleep(2_000)
+        }
+        #expect(process.isRunning, "the mix finished before it could be killed")
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path("killed"))
+        #expect(!left.contains("manifest.jsonl") && !left.contains("shard-000005.tar"), "\(left)")
+        let resumed = try SEKitBinary.run(arguments + ["--out", folder.path("killed")])
+        #expect(resumed.status == 0 && !resumed.stdout.contains(" 0 resumed"), "\(resumed.stdout)")
+        let whole = try SEKitBinary.run(arguments + ["--out", folder.path("whole"), "--jobs", "2"])
+        #expect(whole.status == 0, "\(whole.stderr)")
+        for name in (0..<6).map({ String(format: "shard-%06d.tar", $0) }) + ["manifest.jsonl"] {
+            let reference = try #require(Self.bytes(folder, "whole/" + name))
+            #expect(Self.bytes(folder, "killed/" + name) == reference, "\(name)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("killed")).filter { $0.contains(".tmp-") }.isEmpty)
+    }
+
     @Test(.enabled(if: ArchivePython.available, "needs SEKIT_PYTHON with webdataset"))
     func webDatasetReadsTheShards() throws {
         let folder = try CatalogCLIFolder()

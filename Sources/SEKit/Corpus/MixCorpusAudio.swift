@@ -35,14 +35,37 @@ public final class MixCorpusAudio: @unchecked Sendable {
         let shard = archive.shard(ofClip: index)
         let shardPath = root.appendingPathComponent(archive.shardName(shard)).path
         let tar: TarIndex
-        do { tar = try self.index(ofShard: shard, path: shardPath) } catch .fileNotFound {
-            throw AudioError.unreadable(path: shardPath + ":" + member, reason: "the archive shard \(archive.shardName(shard)) is missing")
+        do { tar = try self.index(ofShard: shard, path: shardPath) } catch {
+            // Named by the member asked for; the reason says where the shard goes wrong.
+            let reason: String
+            switch error {
+            case .fileNotFound: reason = "the archive shard \(archive.shardName(shard)) is missing"
+            case .unreadable(_, let why): reason = why
+            default: reason = error.description
+            }
+            throw AudioError.unreadable(path: shardPath + ":" + member, reason: reason)
         }
         guard let found = tar.byName[member] else {
             throw AudioError.unreadable(path: shardPath + ":" + member,
                                         reason: "not in the archive shard (it holds \(tar.members.count) members)")
         }
+        try Self.checkWAVLength(found, in: shardPath)
         return AudioLocation(member: member, of: shardPath, bytes: found.bytes)
+    }
+
+    /// Refuses a WAV member whose length is not what its RIFF header says (a member replaced by a
+    /// shorter or longer one): libsndfile would read what is there and hand back a shorter clip.
+    private static func checkWAVLength(_ member: TarIndex.Member, in shardPath: String) throws {
+        guard let handle = FileHandle(forReadingAtPath: shardPath) else { throw AudioError.fileNotFound(path: shardPath) }
+        defer { try? handle.close() }
+        try handle.seek(toOffset: UInt64(member.bytes.lowerBound))
+        let head = [UInt8]((try handle.read(upToCount: min(12, member.bytes.count))) ?? Data())
+        guard head.count == 12, head[0..<4].elementsEqual("RIFF".utf8), head[8..<12].elementsEqual("WAVE".utf8) else { return }
+        let promised = 8 + head[4..<8].reversed().reduce(0) { $0 << 8 | Int($1) }
+        guard promised == member.bytes.count else {
+            throw AudioError.unreadable(path: shardPath + ":" + member.name,
+                                        reason: "the member holds \(member.bytes.count) bytes, its WAV header promises \(promised)")
+        }
     }
 
     /// Reads a stem (``location(of:)``, then ``AudioFile/read(_:channel:sampleRate:)``).
@@ -52,14 +75,6 @@ public final class MixCorpusAudio: @unchecked Sendable {
 
     /// The header of a stem.
     public func info(_ url: URL) throws -> AudioFileInfo { try AudioFile.info(location(of: url)) }
-
-    /// Whether the stem `url` exists: its file, or its shard (whose members are checked when read).
-    public func exists(_ url: URL) -> Bool {
-        guard let archive, let (clipID, _) = stemName(url), let index = Self.clipIndex(clipID) else {
-            return FileManager.default.fileExists(atPath: url.path)
-        }
-        return FileManager.default.fileExists(atPath: root.appendingPathComponent(archive.shardName(archive.shard(ofClip: index))).path)
-    }
 
     /// Where a path names a stem of an archive corpus (`CORPUS/noisy/CLIP_ID.wav` whose
     /// `CORPUS/archive.json` exists): that member; otherwise the file itself (`sekit info`).

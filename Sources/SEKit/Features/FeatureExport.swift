@@ -226,7 +226,8 @@ public enum FeatureExport {
 
     /// A stem at the corpus rate (a file, or a member of an archive shard), checked against the manifest.
     static func read(_ url: URL, record: MixManifestRecord, from corpus: MixCorpusAudio) throws -> [Float] {
-        guard corpus.exists(url) else {
+        // (A stem in an archive shard is checked as it is read: the error names the shard and member.)
+        guard corpus.archive != nil || FileManager.default.fileExists(atPath: url.path) else {
             throw FeatureFileError.input(path: url.path, reason: "missing (clip \(record.clipID) is in the manifest)")
         }
         let buffer = try corpus.read(url)

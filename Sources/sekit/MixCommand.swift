@@ -81,7 +81,8 @@ struct MixCommand: ParsableCommand {
     @Option(name: .long, help: "A clip the degradations leave silent (no level): keep (written, level null in the manifest) or fail (not written, counted in clips_failed). Default keep.") var silencedClips: MixOptions.SilencedClips?
     @Option(name: .long, help: """
         Write the clips as archive shards instead of files: tar (WebDataset: shard-000000.tar holding \
-        CLIP_ID.noisy.wav, .clean.wav, .noise.wav, .json).
+        CLIP_ID.noisy.wav, .clean.wav, .noise.wav, .json) or shar (lhotse Shar: cuts.000000.jsonl.gz, \
+        recording.000000.tar, clean.000000.tar, noise.000000.tar).
         """) var archive: MixArchiveLayout.Format?
     @Option(name: .long, help: "Clips per archive shard (default 1000); shard k holds clips [k*N, (k+1)*N).") var archiveClips: Int?
     @Flag(name: .long, help: "Replace a different mix already in the output folder.") var overwrite = false

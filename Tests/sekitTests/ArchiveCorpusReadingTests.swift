@@ -33,14 +33,14 @@ import Testing
         return files
     }
 
-    @Test func everyCommandReadsAnArchiveCorpusAsItsFolderCorpus() throws {
+    @Test(arguments: ["tar", "shar"]) func everyCommandReadsAnArchiveCorpusAsItsFolderCorpus(format: String) throws {
         let folder = try CatalogCLIFolder()
         defer { folder.cleanup() }
         try MixCommandTests().makeSources(folder)
         #expect(try MixArchiveCommandTests.mix(folder, out: "out").status == 0)
         let loose = try outputs(folder)
         try FileManager.default.removeItem(atPath: folder.path("out"))
-        let mixed = try MixArchiveCommandTests.mix(folder, out: "out", ["--archive", "tar", "--archive-clips", "3"])
+        let mixed = try MixArchiveCommandTests.mix(folder, out: "out", ["--archive", format, "--archive-clips", "3"])
         #expect(mixed.status == 0, "\(mixed.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.path("out/noisy")))
         let archived = try outputs(folder)

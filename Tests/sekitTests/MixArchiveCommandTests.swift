@@ -144,6 +144,41 @@ import Testing
     }
 
     /// Runs `command` with /bin/sh; returns what it printed (stdout, then stderr).
+    @Test(.enabled(if: ArchivePython.available, "needs SEKIT_PYTHON with lhotse"))
+    func sharShardsAreDeterministicAndLhotseLoadsThem() throws {
+        let folder = try CatalogCLIFolder()
+        defer { folder.cleanup() }
+        try MixCommandTests().makeSources(folder)
+        #expect(try Self.mix(folder, out: "loose").status == 0)
+        let shar = ["--archive", "shar", "--archive-clips", "4"]
+        #expect(try Self.mix(folder, out: "one", shar + ["--jobs", "1"]).status == 0)
+        #expect(try Self.mix(folder, out: "many", shar + ["--jobs", "3"]).status == 0)
+        for shard in ["1/3", "2/3", "3/3"] { #expect(try Self.mix(folder, out: "sharded", shar + ["--shard", shard]).status == 0) }
+        let names = (0..<3).flatMap { k in ["recording", "clean", "noise"].map { String(format: "%@.%06d.tar", $0, k) }
+            + [String(format: "cuts.%06d.jsonl.gz", k)] }
+        for name in names {
+            let reference = try #require(Self.bytes(folder, "one/" + name), "\(name)")
+            #expect(Self.bytes(folder, "many/" + name) == reference && Self.bytes(folder, "sharded/" + name) == reference, "\(name)")
+        }
+        #expect(Self.bytes(folder, "one/manifest.jsonl") == Self.bytes(folder, "loose/manifest.jsonl"))
+        // lhotse's own reader, given the fields (in_dir=OUT would take manifest.jsonl, mix.json and .sekit for fields).
+        let script = """
+        import glob, sys, numpy as np, soundfile as sf, lhotse
+        out, loose = sys.argv[1], sys.argv[2]
+        fields = {f: sorted(glob.glob(f"{out}/{f}.0*")) for f in ("cuts", "recording", "clean", "noise")}
+        n = 0
+        for cut in lhotse.CutSet.from_shar(fields=fields):
+            for stem, audio in (("noisy", cut.load_audio()), ("clean", cut.load_clean()), ("noise", cut.load_noise())):
+                want, _ = sf.read(f"{loose}/{stem}/{cut.id}.wav", dtype="float32")
+                assert np.array_equal(audio[0], want), (cut.id, stem)
+            assert isinstance(cut.snr_db_realised, float)
+            n += 1
+        print(n)
+        """
+        let output = try ArchivePython.run(script, arguments: [folder.path("one"), folder.path("loose")])
+        #expect(output == "\(Self.clips)\n", "\(output)")
+    }
+
     static func shell(_ command: String) throws -> String {
         let result = try PythonScript.run("/bin/sh", command)
         return result.stdout + result.stderr

@@ -5,7 +5,10 @@ import Foundation
 /// order, shard k holding clips [k·N, (k+1)·N), named `shard-000000.tar`, `shard-000001.tar`, ...
 /// in OUT. A `tar` shard holds each clip as WebDataset members `CLIP_ID.noisy.wav`,
 /// `CLIP_ID.clean.wav`, `CLIP_ID.noise.wav` (the bytes the folder layout writes to
-/// `noisy/CLIP_ID.wav`, ...) and `CLIP_ID.json` (the clip's manifest record).
+/// `noisy/CLIP_ID.wav`, ...) and `CLIP_ID.json` (the clip's manifest record). A `shar` shard is
+/// lhotse's Shar layout: `cuts.000000.jsonl.gz` and one tar per audio field, `recording.000000.tar`
+/// (the noisy stems), `clean.000000.tar` and `noise.000000.tar`, each holding `CLIP_ID.wav` and
+/// `CLIP_ID.json` (the recording's Shar placeholder) per clip.
 ///
 /// The manifest is the same as the folder layout's (its `noisy`, `clean` and `noise` name the
 /// stems as the folder layout does: `noisy/CLIP_ID.wav` is the member `CLIP_ID.noisy.wav` of the
@@ -15,6 +18,8 @@ public struct MixArchiveLayout: Sendable, Codable, Equatable {
     public enum Format: String, Sendable, Codable, CaseIterable {
         /// WebDataset tar shards.
         case tar
+        /// lhotse Shar shards.
+        case shar
     }
 
     public var format: Format
@@ -43,11 +48,35 @@ public struct MixArchiveLayout: Sendable, Codable, Equatable {
     /// The clip indices of shard `k`.
     public func clips(ofShard k: Int) -> Range<Int> { (k * clipsPerShard)..<min(clipCount, (k + 1) * clipsPerShard) }
 
-    /// `shard-000000.tar`: the file name of shard `k`.
-    public func shardName(_ k: Int) -> String { String(format: "shard-%06d.", k) + format.rawValue }
+    /// The files of shard `k`, the one that marks it finished (renamed last) last:
+    /// `shard-000000.tar`; or `recording.000000.tar`, `clean.000000.tar`, `noise.000000.tar`, `cuts.000000.jsonl.gz`.
+    public func files(ofShard k: Int) -> [String] {
+        switch format {
+        case .tar: [String(format: "shard-%06d.tar", k)]
+        case .shar: MixArchiveLayout.stems.map { stemFile($0, shard: k) } + [String(format: "cuts.%06d.jsonl.gz", k)]
+        }
+    }
 
-    /// The member holding a clip's stem (`noisy`, `clean`, `noise`): `CLIP_ID.noisy.wav`.
-    public static func memberName(clipID: String, stem: String) -> String { "\(clipID).\(stem).wav" }
+    /// The file of shard `k` that holds a stem (`noisy`, `clean`, `noise`).
+    public func stemFile(_ stem: String, shard k: Int) -> String {
+        switch format {
+        case .tar: files(ofShard: k)[0]
+        case .shar: String(format: "%@.%06d.tar", stem == "noisy" ? "recording" : stem, k)
+        }
+    }
+
+    /// The member holding a clip's stem: `CLIP_ID.noisy.wav` (tar), `CLIP_ID.wav` (shar, in the stem's tar).
+    public func memberName(clipID: String, stem: String) -> String {
+        format == .tar ? "\(clipID).\(stem).wav" : "\(clipID).wav"
+    }
+
+    /// Whether a file name is one an archive layout writes (`--overwrite` removes them).
+    public static func isShardFile(_ name: String) -> Bool {
+        let parts = name.split(separator: ".")
+        guard parts.count >= 3 || name.hasPrefix("shard-") else { return false }
+        if name.hasPrefix("shard-") { return name.hasSuffix(".tar") }
+        return ["recording", "clean", "noise", "cuts"].contains(String(parts[0])) && parts[1].count == 6 && parts[1].allSatisfy(\.isNumber)
+    }
 
     /// The member holding a clip's manifest record: `CLIP_ID.json`.
     public static func recordMemberName(clipID: String) -> String { "\(clipID).json" }

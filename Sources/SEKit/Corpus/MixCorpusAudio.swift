@@ -11,7 +11,7 @@ public final class MixCorpusAudio: @unchecked Sendable {
     public let archive: MixArchiveLayout?
     private let rootPrefix: String
     private let lock = NSLock()
-    private var indexes: [Int: Result<TarIndex, AudioError>] = [:]
+    private var indexes: [String: Result<TarIndex, AudioError>] = [:]
 
     /// The stems of the corpus at `corpus`.
     /// - Throws: ``MixError/notACorpus(path:reason:)`` when its `archive.json` does not parse.
@@ -28,18 +28,18 @@ public final class MixCorpusAudio: @unchecked Sendable {
     ///   shard is missing, not a valid tar, or lacks the member.
     public func location(of url: URL) throws -> AudioLocation {
         guard let archive, let (clipID, stem) = stemName(url) else { return AudioLocation(url) }
-        let member = MixArchiveLayout.memberName(clipID: clipID, stem: stem)
+        let member = archive.memberName(clipID: clipID, stem: stem)
         guard let index = Self.clipIndex(clipID) else {
             throw AudioError.unreadable(path: url.path, reason: "\(clipID) is not a clip id of the form s<seed>-<index>")
         }
-        let shard = archive.shard(ofClip: index)
-        let shardPath = root.appendingPathComponent(archive.shardName(shard)).path
+        let shardFile = archive.stemFile(stem, shard: archive.shard(ofClip: index))
+        let shardPath = root.appendingPathComponent(shardFile).path
         let tar: TarIndex
-        do { tar = try self.index(ofShard: shard, path: shardPath) } catch {
+        do { tar = try self.index(ofShard: shardPath) } catch {
             // Named by the member asked for; the reason says where the shard goes wrong.
             let reason: String
             switch error {
-            case .fileNotFound: reason = "the archive shard \(archive.shardName(shard)) is missing"
+            case .fileNotFound: reason = "the archive shard \(shardFile) is missing"
             case .unreadable(_, let why): reason = why
             default: reason = error.description
             }
@@ -100,13 +100,13 @@ public final class MixCorpusAudio: @unchecked Sendable {
         return Int(clipID[clipID.index(after: dash)...])
     }
 
-    private func index(ofShard shard: Int, path: String) throws(AudioError) -> TarIndex {
+    private func index(ofShard path: String) throws(AudioError) -> TarIndex {
         lock.lock()
         defer { lock.unlock() }
-        if let known = indexes[shard] { return try known.get() }
+        if let known = indexes[path] { return try known.get() }
         let result: Result<TarIndex, AudioError>
         do { result = .success(try TarIndex(path: path)) } catch { result = .failure(error) }
-        indexes[shard] = result
+        indexes[path] = result
         return try result.get()
     }
 }

@@ -34,61 +34,28 @@ public enum LhotseExport {
         var recordings = Data(), supervisions = Data(), cuts = Data()
         for record in records {
             let noisy = try recording(id: record.clipID, stem: record.noisy, record: record, corpus: stems)
-            let supervision = supervision(record)
-            var custom = try customFields(record)
-            custom["clean"] = try recording(id: record.clipID + ".clean", stem: record.clean, record: record, corpus: stems)
-            custom["noise"] = try recording(id: record.clipID + ".noise", stem: record.noise, record: record, corpus: stems)
-            let cut: [String: Any] = [
-                "id": record.clipID, "start": 0, "duration": record.durationSeconds, "channel": 0,
-                "supervisions": [supervision], "recording": noisy, "custom": custom, "type": "MonoCut",
-            ]
-            try append(noisy, to: &recordings)
-            try append(supervision, to: &supervisions)
-            try append(cut, to: &cuts)
+            let clean = try recording(id: record.clipID + ".clean", stem: record.clean, record: record, corpus: stems)
+            let noise = try recording(id: record.clipID + ".noise", stem: record.noise, record: record, corpus: stems)
+            recordings.append(try LhotseManifest.line(noisy))
+            supervisions.append(try LhotseManifest.line(LhotseManifest.supervision(record)))
+            cuts.append(try LhotseManifest.line(LhotseManifest.cut(record, noisy: noisy, clean: clean, noise: noise)))
         }
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         var files: [URL] = []
         for (name, lines) in zip(fileNames, [recordings, supervisions, cuts]) {
             let url = output.appendingPathComponent(name)
-            try AtomicFile.write(try Gzip.compress(lines), to: url)
+            try AtomicFile.write(try LhotseManifest.gzip(lines), to: url)
             files.append(url)
         }
         return Result(clips: records.count, files: files)
     }
 
-    /// A lhotse `Recording` of one stem (mono, the corpus rate).
+    /// A lhotse `Recording` of one stem: a file, or a command cutting an archive member's bytes out of its shard.
     static func recording(id: String, stem: String, record: MixManifestRecord, corpus: MixCorpusAudio) throws -> [String: Any] {
         let location = try corpus.location(of: corpus.root.appendingPathComponent(stem))
-        let source: [String: Any]
-        if let bytes = location.bytes {
-            let command = "tail -c +\(bytes.lowerBound + 1) \(shellQuoted(location.path)) | head -c \(bytes.count)"
-            source = ["type": "command", "channels": [0], "source": command]
-        } else {
-            source = ["type": "file", "channels": [0], "source": location.path]
-        }
-        return ["id": id, "sources": [source], "sampling_rate": record.sampleRate, "num_samples": record.numSamples,
-                "duration": record.durationSeconds, "channel_ids": [0]]
-    }
-
-    /// A lhotse `SupervisionSegment` over the whole clip.
-    static func supervision(_ record: MixManifestRecord) -> [String: Any] {
-        var supervision: [String: Any] = ["id": record.clipID, "recording_id": record.clipID, "start": 0,
-                                          "duration": record.durationSeconds, "channel": 0]
-        if let speaker = record.speechSources.first?.speaker { supervision["speaker"] = speaker }
-        return supervision
-    }
-
-    /// The manifest record's fields but the stem paths (which the recordings replace).
-    static func customFields(_ record: MixManifestRecord) throws -> [String: Any] {
-        let encoded = try MixManifestRecord.encoder().encode(record)
-        guard var fields = try JSONSerialization.jsonObject(with: encoded) as? [String: Any] else { return [:] }
-        for key in ["noisy", "clean", "noise"] { fields.removeValue(forKey: key) }
-        return fields
-    }
-
-    static func append(_ object: [String: Any], to lines: inout Data) throws {
-        lines.append(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
-        lines.append(UInt8(ascii: "\n"))
+        guard let bytes = location.bytes else { return LhotseManifest.recording(id: id, source: .file(location.path), record: record) }
+        let command = "tail -c +\(bytes.lowerBound + 1) \(shellQuoted(location.path)) | head -c \(bytes.count)"
+        return LhotseManifest.recording(id: id, source: .command(command), record: record)
     }
 
     /// `text` in single quotes for a POSIX shell.

@@ -171,7 +171,7 @@ enum MixSpecFile {
         }
         for name in (try? fm.contentsOfDirectory(atPath: layout.root.path)) ?? [] {
             let manifest = name.hasPrefix("manifest") && name.hasSuffix(".jsonl")
-            let shard = name.hasPrefix("shard-") && MixArchiveLayout.Format.allCases.contains { name.hasSuffix("." + $0.rawValue) }
+            let shard = MixArchiveLayout.isShardFile(name)
             if manifest || shard || name == MixArchiveLayout.file(in: layout.root).lastPathComponent {
                 try? fm.removeItem(at: layout.root.appendingPathComponent(name))
             }

@@ -17,7 +17,7 @@ extension MixRun {
         let fm = FileManager.default
         try fm.createDirectory(at: layout.stateFolder, withIntermediateDirectories: true)
         let shards = archiveShards
-        for name in shards.map(archive.shardName) + [layout.specFile.lastPathComponent, layout.manifest.lastPathComponent] {
+        for name in shards.flatMap(archive.files(ofShard:)) + [layout.specFile.lastPathComponent, layout.manifest.lastPathComponent] {
             AtomicFile.removeStaleTemporaries(in: layout.root, named: name)
         }
         let journal = try MixJournal(url: layout.journal)
@@ -27,36 +27,43 @@ extension MixRun {
         var resumed = 0
         var todo: [Int] = []
         for k in shards {
-            let url = layout.root.appendingPathComponent(archive.shardName(k))
-            guard fm.fileExists(atPath: url.path) else { todo.append(k); continue }
-            if archive.clips(ofShard: k).contains(where: { lines[$0] == nil }) {
-                // Killed between renaming the shard and journalling it: its records are in it.
-                for (record, line) in try Self.records(inShard: url) where lines[record.index] == nil {
+            let marker = layout.root.appendingPathComponent(archive.files(ofShard: k).last!)
+            let clips = archive.clips(ofShard: k)
+            guard fm.fileExists(atPath: marker.path) else { todo.append(k); continue }
+            if clips.contains(where: { lines[$0] == nil }) {
+                // Killed between finishing the shard and journalling it: a tar shard holds its
+                // records (CLIP_ID.json); a Shar shard is made again (the same bytes).
+                guard archive.format == .tar else { todo.append(k); continue }
+                for (record, line) in try Self.records(inShard: marker) where lines[record.index] == nil {
                     try journal.append(line: line)
                     lines[record.index] = line
                     records[record.index] = record
                 }
             }
-            resumed += archive.clips(ofShard: k).filter { lines[$0] != nil }.count
+            resumed += clips.filter { lines[$0] != nil }.count
         }
         progress(resumed, total)
         var written = 0, failures: [(Int, String)] = []
         for k in todo {
-            let writer = try TarWriter(url: layout.root.appendingPathComponent(archive.shardName(k)))
+            let files = archive.files(ofShard: k).map { layout.root.appendingPathComponent($0) }
+            let writers = try (archive.format == .tar ? files : Array(files.dropLast())).map { try TarWriter(url: $0) }
+            var cuts = Data()
             var made: [(record: MixManifestRecord, line: Data)] = []
             try ParallelMap.forEachInOrder(Array(archive.clips(ofShard: k)), jobs: jobs) { index in
-                try clipOutcome(index) { clip in try archiveMembers(clip) }
+                try clipOutcome(index) { clip in try archiveMembers(clip, format: archive.format) }
             } consume: { _, outcome in
                 switch outcome {
                 case .success(let clip):
-                    try writer.append(clip.bytes)
+                    for (writer, bytes) in zip(writers, clip.members) { try writer.append(bytes) }
+                    cuts.append(clip.cut)
                     made.append((clip.record, clip.line))
                 case .failure(let failure):
                     failures.append((failure.index, failure.reason))
                 }
                 progress(resumed + written + made.count, total)
             }
-            try writer.finish()
+            for writer in writers { try writer.finish() }
+            if archive.format == .shar { try AtomicFile.write(try LhotseManifest.gzip(cuts), to: files.last!) }
             for (record, line) in made {
                 if lines[record.index] != line { try journal.append(line: line) }
                 lines[record.index] = line
@@ -72,21 +79,33 @@ extension MixRun {
             audioSeconds: done.reduce(0) { $0 + $1.durationSeconds })
     }
 
-    /// A clip's tar members (`ID.noisy.wav`, `ID.clean.wav`, `ID.noise.wav`: the bytes the
-    /// folder layout writes; `ID.json`: its manifest line), as archive bytes, with its record.
-    private func archiveMembers(_ clip: RenderedClip) throws -> (bytes: Data, record: MixManifestRecord, line: Data) {
+    /// A clip's archive bytes, one `Data` per tar of the shard, with its record and manifest line.
+    /// tar: `ID.noisy.wav`, `ID.clean.wav`, `ID.noise.wav` (the bytes the folder layout writes) and
+    /// `ID.json` (its manifest line), in the shard's one tar. shar: `ID.wav` and `ID.json` (the
+    /// recording's Shar placeholder) in each of `recording`, `clean` and `noise`, and its cut's line.
+    private func archiveMembers(_ clip: RenderedClip, format: MixArchiveLayout.Format)
+        throws -> (members: [Data], cut: Data, record: MixManifestRecord, line: Data) {
         let record = manifestRecord(clip)
         var line = try MixManifestRecord.encoder().encode(record)
         let id = clip.plan.clipID, rate = planner.options.sampleRate
-        var bytes = Data()
+        let layout = MixArchiveLayout(format: format, clipsPerShard: 1, clipCount: 0)
+        let placeholders = ["noisy": id, "clean": id + ".clean", "noise": id + ".noise"].mapValues {
+            LhotseManifest.recording(id: $0, source: .shar, record: record)
+        }
+        var members: [Data] = []
         func add(_ stem: String, _ samples: UnsafeRawBufferPointer, frames: Int, float: Bool) throws {
             let header = AudioWriter.wavHeader(frames: frames, sampleRate: rate, float: float)
-            let name = MixArchiveLayout.memberName(clipID: id, stem: stem)
-            try header.withUnsafeBytes { bytes.append(try TarWriter.member(name: name, parts: [$0, samples])) }
+            let name = layout.memberName(clipID: id, stem: stem)
+            var bytes = try header.withUnsafeBytes { try TarWriter.member(name: name, parts: [$0, samples]) }
+            if format == .shar {
+                try LhotseManifest.line(placeholders[stem]!).withUnsafeBytes {
+                    bytes.append(try TarWriter.member(name: MixArchiveLayout.recordMemberName(clipID: id), parts: [$0]))
+                }
+            }
+            members.append(bytes)
         }
         switch clip.stems {
         case let .pcm16(noisy, clean, noise):
-            bytes.reserveCapacity(4 * TarWriter.blockBytes + 3 * (TarWriter.padded(44 + 2 * noisy.count)) + 2 * TarWriter.blockBytes)
             for (stem, codes) in [("noisy", noisy), ("clean", clean), ("noise", noise)] {
                 try codes.withUnsafeBytes { try add(stem, $0, frames: codes.count, float: false) }
             }
@@ -99,9 +118,17 @@ extension MixRun {
                 try samples.withUnsafeBytes { try add(stem, $0, frames: samples.count, float: true) }
             }
         }
-        try line.withUnsafeBytes { bytes.append(try TarWriter.member(name: MixArchiveLayout.recordMemberName(clipID: id), parts: [$0])) }
+        var cut = Data()
+        if format == .tar {
+            let name = MixArchiveLayout.recordMemberName(clipID: id)
+            try line.withUnsafeBytes { members[2].append(try TarWriter.member(name: name, parts: [$0])) }
+            members = [members.reduce(Data(), +)]
+        } else {
+            cut = try LhotseManifest.line(LhotseManifest.cut(record, noisy: placeholders["noisy"]!, clean: placeholders["clean"]!,
+                                                             noise: placeholders["noise"]!))
+        }
         line.append(UInt8(ascii: "\n"))
-        return (bytes, record, line)
+        return (members, cut, record, line)
     }
 
     /// The records in a written shard's `ID.json` members, with their manifest lines.

@@ -50,7 +50,7 @@ extension MixRun {
             var cuts = Data()
             var made: [(record: MixManifestRecord, line: Data)] = []
             try ParallelMap.forEachInOrder(Array(archive.clips(ofShard: k)), jobs: jobs) { index in
-                try clipOutcome(index) { clip in try archiveMembers(clip, format: archive.format) }
+                try clipOutcome(index) { clip in try archiveMembers(clip, archive: archive) }
             } consume: { _, outcome in
                 switch outcome {
                 case .success(let clip):
@@ -83,19 +83,19 @@ extension MixRun {
     /// tar: `ID.noisy.wav`, `ID.clean.wav`, `ID.noise.wav` (the bytes the folder layout writes) and
     /// `ID.json` (its manifest line), in the shard's one tar. shar: `ID.wav` and `ID.json` (the
     /// recording's Shar placeholder) in each of `recording`, `clean` and `noise`, and its cut's line.
-    private func archiveMembers(_ clip: RenderedClip, format: MixArchiveLayout.Format)
+    private func archiveMembers(_ clip: RenderedClip, archive: MixArchiveLayout)
         throws -> (members: [Data], cut: Data, record: MixManifestRecord, line: Data) {
         let record = manifestRecord(clip)
         var line = try MixManifestRecord.encoder().encode(record)
         let id = clip.plan.clipID, rate = planner.options.sampleRate
-        let layout = MixArchiveLayout(format: format, clipsPerShard: 1, clipCount: 0)
+        let format = archive.format
         let placeholders = ["noisy": id, "clean": id + ".clean", "noise": id + ".noise"].mapValues {
             LhotseManifest.recording(id: $0, source: .shar, record: record)
         }
         var members: [Data] = []
         func add(_ stem: String, _ samples: UnsafeRawBufferPointer, frames: Int, float: Bool) throws {
             let header = AudioWriter.wavHeader(frames: frames, sampleRate: rate, float: float)
-            let name = layout.memberName(clipID: id, stem: stem)
+            let name = archive.memberName(clipID: id, stem: stem)
             var bytes = try header.withUnsafeBytes { try TarWriter.member(name: name, parts: [$0, samples]) }
             if format == .shar {
                 try LhotseManifest.line(placeholders[stem]!).withUnsafeBytes {

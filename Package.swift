@@ -24,6 +24,7 @@ let package = Package(
         .systemLibrary(name: "CEbur128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Hand-vectorised AVX2/FMA kernels with run-time dispatch (the rest is built for baseline x86-64).
         .target(name: "CKernels", path: "Sources/CKernels"),
         // The signal layer: audio in and out, DSP, the native metrics, statistics and the shared
@@ -36,7 +37,7 @@ let package = Package(
         .target(
             name: "SEKit",
             dependencies: [
-                "SEKitSignal", "CHDF5", "CPNG", "CKernels",
+                "SEKitSignal", "CHDF5", "CPNG", "CKernels", "CZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Yams", package: "Yams"),
             ],

@@ -27,7 +27,10 @@ struct InfoCommand: ParsableCommand {
         var reports: [AudioFileReport] = []
         for file in files {
             do {
-                let report = try AudioFileReport.analyze(URL(fileURLWithPath: file))
+                // A stem of a corpus mixed as archives (CORPUS/noisy/ID.wav) is measured in its shard, named as given.
+                let url = URL(fileURLWithPath: file)
+                var report = try AudioFileReport.analyze(MixCorpusAudio.location(ofPath: url))
+                report.path = url.path
                 if format == .json { print(try report.jsonLine()) } else { reports.append(report) }
             } catch {
                 failed += 1

@@ -14,6 +14,8 @@ extension MixOptions.TargetBandwidth: ExpressibleByArgument {}
 extension MixOptions.Concealment: ExpressibleByArgument {}
 extension MixOptions.SilencedClips: ExpressibleByArgument {}
 
+extension MixArchiveLayout.Format: ExpressibleByArgument {}
+
 struct MixCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mix",
@@ -102,6 +104,12 @@ struct MixCommand: ParsableCommand {
         With --degradations-per-clip LOW:HIGH: one weight per count, summing to 1 (e.g. 0:3 with 0.25,0.40,0.20,0.15).
         """) var degradationsPerClipWeights: String?
     @Option(name: .long, help: "A clip the degradations leave silent (no level): keep (written, level null in the manifest) or fail (not written, counted in clips_failed). Default keep.") var silencedClips: MixOptions.SilencedClips?
+    @Option(name: .long, help: """
+        Write the clips as archive shards instead of files: tar (WebDataset: shard-000000.tar holding \
+        CLIP_ID.noisy.wav, .clean.wav, .noise.wav, .json) or shar (lhotse Shar: cuts.000000.jsonl.gz, \
+        recording.000000.tar, clean.000000.tar, noise.000000.tar).
+        """) var archive: MixArchiveLayout.Format?
+    @Option(name: .long, help: "Clips per archive shard (default 1000); shard k holds clips [k*N, (k+1)*N).") var archiveClips: Int?
     @Flag(name: .long, help: "Replace a different mix already in the output folder.") var overwrite = false
     @Option(name: .long, help: "Name of the run in the catalogue (default: the output folder's name).") var name: String?
     @OptionGroup var job: JobOptions
@@ -145,6 +153,13 @@ struct MixCommand: ParsableCommand {
         request.jobs = job.jobs
         request.overwrite = overwrite
         request.params = values.mapValues { $0.joined(separator: ",") }
+        if let archive {
+            request.archive = MixArchiveRequest(format: archive, clipsPerShard: archiveClips ?? MixArchiveLayout.defaultClipsPerShard)
+            request.params["archive"] = archive.rawValue
+            request.params["archive-clips"] = "\(request.archive!.clipsPerShard)"
+        } else if archiveClips != nil {
+            throw ValidationError("--archive-clips needs --archive tar")
+        }
         let (result, run) = try MixJob.run(
             request, context: try recording.context(name: name),
             warn: { skipped in printError("warning: skipping \(skipped.kind.rawValue) \(skipped.path): \(skipped.reason)") },

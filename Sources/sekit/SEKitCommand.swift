@@ -12,6 +12,7 @@ struct SEKitCommand: AsyncParsableCommand {
             // One line per subcommand; keep alphabetical.
             CatalogCommand.self,
             EnhanceCommand.self,
+            ExportCommand.self,
             FeaturesCommand.self,
             InfoCommand.self,
             ListenCommand.self,

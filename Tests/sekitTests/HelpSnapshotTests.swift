@@ -12,7 +12,7 @@ import Testing
         ["catalog", "stats"], ["enhance"], ["features"], ["features", "export"], ["features", "merge"], ["info"], ["mix"], ["noise"], ["plot"], ["report"], ["runs"], ["runs", "best"], ["runs", "diff"],
         ["runs", "export"], ["runs", "leaderboard"], ["runs", "list"], ["runs", "show"],
         ["runs", "start"], ["runs", "log"], ["runs", "artifact"], ["runs", "finish"],
-        ["features", "check"],
+        ["features", "check"], ["export"], ["export", "lhotse"],
         ["score"], ["synthesize"],
         ["listen"], ["listen", "make"], ["listen", "import"], ["listen", "show"], ["listen", "correlate"],
     ]

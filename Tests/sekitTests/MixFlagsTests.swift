@@ -8,9 +8,10 @@ import SEKit
 /// setting of that name. A flag added without its key, a key without its flag, or a flag that
 /// `MixCommand.flagValues` forgets, fails here.
 @Suite struct MixFlagsTests {
-    /// `sekit mix` options that are not mix settings: where the output goes and how the command runs.
+    /// `sekit mix` options that are not mix settings: where the output goes and how the command runs
+    /// (`archive`, `archive-clips`: how the same clips are stored, recorded in archive.json, not mix.json).
     static let commandOptions: Set<String> = ["out", "recipe", "jobs", "shard", "catalog", "no-catalog", "name", "overwrite",
-                                              "full-utterance", "help", "version"]
+                                              "full-utterance", "help", "version", "archive", "archive-clips"]
 
     /// A value each setting accepts (enumerated settings need one of their values).
     static func sampleValue(_ key: String) -> String {

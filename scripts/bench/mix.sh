@@ -23,13 +23,21 @@
 # BENCH_DIR (default .build/bench/mix, on the project's disk; a tmpfs such as /dev/shm/sekit-mix
 # takes the disk's file-creation cost, the same for every writer, out of the comparison).
 # URGENT=1: times the URGENT recipe instead, and each of its parts' share (scripts/bench/mix_urgent.inc.sh).
+#
+# --archive tar|shar (issue 31; docs/archives.md): instead, each round times, with CLIPS default
+# 1000, sekit mix --jobs 1 --archive FORMAT (shards of 1000 clips), the DNS procedure, and sekit mix
+# into loose files, then sekit features --jobs 1 on the archive corpus and on the loose corpus;
+# prints the wall and CPU medians, the DNS / archive ratio (wall and CPU), the archive mix's real time
+# per core, and the archive / loose features time.
 set -euo pipefail
+archive=""
+if [[ "${1:-}" == --archive ]]; then archive="${2:?--archive needs tar or shar}"; fi
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
 source scripts/setup.sh
 python="${SEKIT_PYTHON:-$(scripts/python-env.sh)}"
 fixtures="${SEKIT_FIXTURES:-$root/../shared/fixtures}"
-clips="${CLIPS:-2000}"
+clips="${CLIPS:-$([[ -n "$archive" ]] && echo 1000 || echo 2000)}"
 runs="${RUNS:-3}"
 small=$((clips / 4))
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1
@@ -54,6 +62,41 @@ if [[ "${URGENT:-0}" == 1 ]]; then   # the URGENT recipe and each part's share (
 fi
 common=(--speech "$fixtures/speech" --noise "$fixtures/noise" --seconds 4 --snr-db=-5:20 --level-dbfs=-35:-15
         --seed 1 --jobs 1 --no-catalog)
+if [[ -n "$archive" ]]; then
+    : >"$work/archive-rounds.txt"
+    for round in $(seq "$runs"); do
+        "$bin/sekit-bench" write-floor "$work/out-warmup-$round" "$clips"
+        read -r a_wall a_cpu _ _ < <(timed sekit-archive "$bin/sekit" mix "${common[@]}" --count "$clips" --archive "$archive" \
+            --out "$work/out-archive-$round")
+        read -r p_wall p_cpu _ _ < <(timed python "$python" scripts/bench/dns_mix_reference.py "$fixtures/speech" "$fixtures/noise" \
+            "$work/out-python-$round" "$clips" 1)
+        read -r s_wall s_cpu _ _ < <(timed sekit "$bin/sekit" mix "${common[@]}" --count "$clips" --out "$work/out-sekit-$round")
+        read -r fa_wall fa_cpu _ _ < <(timed features-archive "$bin/sekit" features --corpus "$work/out-archive-$round" \
+            --out "$work/out-features-archive-$round.h5" --jobs 1 --no-catalog)
+        read -r fl_wall fl_cpu _ _ < <(timed features-loose "$bin/sekit" features --corpus "$work/out-sekit-$round" \
+            --out "$work/out-features-loose-$round.h5" --jobs 1 --no-catalog)
+        echo "$a_wall $a_cpu $p_wall $p_cpu $s_wall $s_cpu $fa_wall $fa_cpu $fl_wall $fl_cpu" >>"$work/archive-rounds.txt"
+        echo "mix --archive: round $round: wall archive $a_wall, DNS $p_wall, loose $s_wall; features $fa_wall vs $fl_wall" >&2
+        rm -rf "$work"/out-*
+        if (( round < runs )); then sync; sleep "${PAUSE:-40}"; fi
+    done
+    "$python" - "$clips" "$archive" "$work/archive-rounds.txt" <<'PY'
+import statistics, sys
+clips, archive = int(sys.argv[1]), sys.argv[2]
+rounds = [list(map(float, line.split())) for line in open(sys.argv[3]) if line.strip()]
+med = lambda k: statistics.median(r[k] for r in rounds)
+ratio = lambda a, b: statistics.median(r[a] / r[b] for r in rounds)
+audio = clips * 4.0
+print(f"corpus: {clips} clips x 4 s at 16 kHz, three 16-bit WAV stems; medians over {len(rounds)} rounds, one core each")
+for name, w, c in ((f"sekit mix --archive {archive}", 0, 1), ("DNS procedure (numpy)", 2, 3), ("sekit mix (loose files)", 4, 5)):
+    print(f"{name:28s} {med(w):7.2f} s wall {med(c):7.2f} s CPU   {audio / med(c):8,.0f}x real time per core")
+print(f"DNS procedure / sekit mix --archive {archive}: {ratio(2, 0):.2f}x wall, {ratio(3, 1):.2f}x CPU "
+      f"(loose files: {ratio(2, 4):.2f}x wall, {ratio(3, 5):.2f}x CPU)")
+print(f"sekit features --jobs 1: archive corpus {med(6):.2f} s wall ({med(7):.2f} CPU), loose corpus {med(8):.2f} s wall "
+      f"({med(9):.2f} CPU): archive / loose {ratio(6, 8):.3f} wall, {ratio(7, 9):.3f} CPU")
+PY
+    exit 0
+fi
 # Every degradation stage at probability 0.5, and each stage alone (for its cost).
 declare -A stage_flags=(
     [bandwidth]="--bandwidth-hz 2000:7000 --bandwidth-probability 0.5"

@@ -49,6 +49,13 @@ public enum EnhanceJob {
         var clean: URL?
         var noise: URL?
         var output: URL
+        /// The mixed corpus whose stems these are (read as files or archive members); nil for a folder's files.
+        var corpus: MixCorpusAudio? = nil
+
+        /// A stem or input of this item (a file, or a member of the corpus's archive shards).
+        func read(_ url: URL) throws -> AudioBuffer { try corpus?.read(url) ?? AudioFile.read(at: url) }
+        /// The header of the noisy input.
+        func noisyInfo() throws -> AudioFileInfo { try corpus?.info(noisy) ?? AudioFile.info(at: noisy) }
     }
 
     public struct Result: Sendable {
@@ -99,9 +106,9 @@ public enum EnhanceJob {
         let result = try run.failing {
             let outcomes = ParallelMap.map(items, jobs: request.jobs, progress: progress) { item -> Outcome in
                 do {
-                    let channels = try AudioFile.info(at: item.noisy).channels
-                    let noisy = try AudioFile.read(at: item.noisy)
-                    let stems = try item.clean.map { clean in (try AudioFile.read(at: clean), try AudioFile.read(at: item.noise!)) }
+                    let channels = try item.noisyInfo().channels
+                    let noisy = try item.read(item.noisy)
+                    let stems = try item.clean.map { clean in (try item.read(clean), try item.read(item.noise!)) }
                     let samples = try enhance(noisy, stems?.0.samples, stems?.1.samples)
                     try FileManager.default.createDirectory(at: item.output.deletingLastPathComponent(), withIntermediateDirectories: true)
                     let written = try AudioWriter.write(AudioBuffer(samples: samples, sampleRate: noisy.sampleRate), to: item.output,
@@ -160,7 +167,7 @@ public enum EnhanceJob {
 
     /// Refuses, before anything is written, a model for another sample rate than the first clip's.
     static func checkRate(_ model: ONNXModel, first: Item) throws(ModelError) {
-        guard let rate = try? AudioFile.info(at: first.noisy).sampleRate, rate != model.sampleRate else { return }
+        guard let rate = try? first.noisyInfo().sampleRate, rate != model.sampleRate else { return }
         throw .mismatch(path: model.url.path, reason: "the model is for \(model.sampleRate) Hz, but \(first.id) is \(rate) Hz; "
                         + "resample the inputs or use a model trained at \(rate) Hz")
     }
@@ -182,11 +189,12 @@ public enum EnhanceJob {
                 throw EnhancementError.noInput(reason: "\(corpus.path): \(MixManifestRecord.noClipsReason(split: split, in: all))")
             }
             let stems = request.method.needsStems
+            let audio = try MixCorpusAudio(corpus: corpus)
             return records.map { record in
                 Item(id: record.clipID, noisy: corpus.appendingPathComponent(record.noisy),
                      clean: stems ? corpus.appendingPathComponent(record.clean) : nil,
                      noise: stems ? corpus.appendingPathComponent(record.noise) : nil,
-                     output: request.output.appendingPathComponent(record.clipID + ".wav"))
+                     output: request.output.appendingPathComponent(record.clipID + ".wav"), corpus: audio)
             }
         case .folder(let folder):
             let files = try ScorePairing.audioFiles(in: folder, option: "input")
@@ -217,7 +225,7 @@ public enum EnhanceJob {
     /// clip (a `--frame-seconds` too short for its sample rate): they would fail every clip alike.
     /// A sample rate that cannot be framed stays a per-clip failure (other files may have others).
     static func checkFraming(_ request: Request, first: Item) throws {
-        guard case .blind = request.method, let rate = try? AudioFile.info(at: first.noisy).sampleRate else { return }
+        guard case .blind = request.method, let rate = try? first.noisyInfo().sampleRate else { return }
         do { _ = try EnhancementFraming(parameters: request.blind, sampleRate: rate) } catch {
             if error.invalidParameter != nil { throw error }
         }

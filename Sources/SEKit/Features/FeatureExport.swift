@@ -86,6 +86,7 @@ public enum FeatureExport {
             throw FeatureFileError.nothingToExport(corpus: corpus.path, reason: "no manifest.jsonl (is it a folder made by sekit mix?)")
         }
         var (records, missingClips) = try MixManifestRecord.corpusRecords(corpus, allowIncomplete: options.allowIncomplete)
+        let stems = try MixCorpusAudio(corpus: corpus)
         let all = records
         if let split = options.split { records = records.filter { $0.split == split } }
         guard !records.isEmpty else {
@@ -134,7 +135,7 @@ public enum FeatureExport {
             // A long clip (``FeatureExportOptions/streamedClipValues``) is left to this thread, which writes it a block
             // of frames at a time: its streams are never whole in memory.
             try ParallelMap.forEachInOrder(records, jobs: options.jobs) { record -> [String: [Float]]? in
-                isLong(record, options: options) ? nil : try clipStreams(record, corpus: corpus, options: options)
+                isLong(record, options: options) ? nil : try clipStreams(record, corpus: stems, options: options)
             } consume: { record, streams in
                 let counted = copied == nil && (statisticsSplit == "all" || record.split == statisticsSplit) ? statisticsStreams : []
                 if let streams {
@@ -142,7 +143,7 @@ public enum FeatureExport {
                                       clipIndex: sharded ? record.index : nil, frames: streams)
                     for name in counted { try statistics[name]!.add(frames: streams[name]!, dtype: options.dtype) }
                 } else {
-                    try appendInBlocks(record, corpus: corpus, options: options, writer: writer, clipIndex: sharded ? record.index : nil,
+                    try appendInBlocks(record, corpus: stems, options: options, writer: writer, clipIndex: sharded ? record.index : nil,
                                        statisticsStreams: counted, statistics: &statistics)
                 }
                 done += 1
@@ -164,7 +165,8 @@ public enum FeatureExport {
     }
 
     /// The streams of one clip, `[frames × bins]` each.
-    static func clipStreams(_ record: MixManifestRecord, corpus: URL, options: FeatureExportOptions) throws -> [String: [Float]] {
+    static func clipStreams(_ record: MixManifestRecord, corpus: MixCorpusAudio,
+                            options: FeatureExportOptions) throws -> [String: [Float]] {
         var features = ClipFeatures(try readStems(record, corpus: corpus, options: options), options: options)
         let all = 0..<features.frameCount
         var streams: [String: [Float]] = [:]
@@ -176,7 +178,8 @@ public enum FeatureExport {
     /// with its statistics for `statisticsStreams`: the per-bin sums as the blocks are written,
     /// then the deviations from the clip's mean over the same blocks made again (the values of
     /// ``FeatureStatistics/add(frames:dtype:)-(UnsafeBufferPointer<Float>,_)`` on the whole clip).
-    static func appendInBlocks(_ record: MixManifestRecord, corpus: URL, options: FeatureExportOptions, writer: FeatureFileWriter,
+    static func appendInBlocks(_ record: MixManifestRecord, corpus: MixCorpusAudio, options: FeatureExportOptions,
+                               writer: FeatureFileWriter,
                                clipIndex: Int?, statisticsStreams: [String], statistics: inout [String: FeatureStatistics]) throws {
         var features = ClipFeatures(try readStems(record, corpus: corpus, options: options), options: options)
         let bins = options.stft.binCount, dtype = options.dtype
@@ -211,12 +214,12 @@ public enum FeatureExport {
     }
 
     /// The stems a clip's streams need, read and checked against the manifest and each other.
-    static func readStems(_ record: MixManifestRecord, corpus: URL, options: FeatureExportOptions) throws -> ClipStems {
+    static func readStems(_ record: MixManifestRecord, corpus: MixCorpusAudio, options: FeatureExportOptions) throws -> ClipStems {
         let needsClean = options.targets.contains { $0 != .noisyPhase }
         let needsNoise = options.targets.contains { $0 == .noise || $0 == .irm || $0 == .ibm }
-        let noisy = try read(corpus.appendingPathComponent(record.noisy), record: record)
-        let clean = needsClean ? try read(corpus.appendingPathComponent(record.clean), record: record) : nil
-        let noise = needsNoise ? try read(corpus.appendingPathComponent(record.noise), record: record) : nil
+        let noisy = try read(corpus.root.appendingPathComponent(record.noisy), record: record, from: corpus)
+        let clean = needsClean ? try read(corpus.root.appendingPathComponent(record.clean), record: record, from: corpus) : nil
+        let noise = needsNoise ? try read(corpus.root.appendingPathComponent(record.noise), record: record, from: corpus) : nil
         for (name, other) in [("clean", clean), ("noise", noise)] {
             if let other, other.count != noisy.count {
                 throw FeatureFileError.clipMismatch(clipID: record.clipID,
@@ -226,12 +229,13 @@ public enum FeatureExport {
         return ClipStems(noisy: noisy, clean: clean, noise: noise)
     }
 
-    /// A stem at the corpus rate, checked against the manifest.
-    static func read(_ url: URL, record: MixManifestRecord) throws -> [Float] {
-        guard FileManager.default.fileExists(atPath: url.path) else {
+    /// A stem at the corpus rate (a file, or a member of an archive shard), checked against the manifest.
+    static func read(_ url: URL, record: MixManifestRecord, from corpus: MixCorpusAudio) throws -> [Float] {
+        // (A stem in an archive shard is checked as it is read: the error names the shard and member.)
+        guard corpus.archive != nil || FileManager.default.fileExists(atPath: url.path) else {
             throw FeatureFileError.input(path: url.path, reason: "missing (clip \(record.clipID) is in the manifest)")
         }
-        let buffer = try AudioFile.read(at: url)
+        let buffer = try corpus.read(url)
         guard buffer.sampleRate == record.sampleRate else {
             throw FeatureFileError.input(path: url.path, reason: "sample rate \(buffer.sampleRate) Hz, the corpus is \(record.sampleRate) Hz")
         }

@@ -64,6 +64,7 @@ public enum FeatureSynthesis {
         }
         let corpusURL = corpus ?? (attributes.corpus.isEmpty ? nil : URL(fileURLWithPath: attributes.corpus))
         var manifest: [String: MixManifestRecord] = [:]
+        let stems = try corpusURL.map { try MixCorpusAudio(corpus: $0) }
         if let corpusURL {
             for record in try MixManifestRecord.read(MixManifestRecord.files(inCorpus: corpusURL)) { manifest[record.clipID] = record }
         }
@@ -84,8 +85,8 @@ public enum FeatureSynthesis {
                     phase = try features.frames(stream: FeatureTarget.noisyPhase.rawValue, range: clip.frameRange)
                     magnitude = try features.frames(stream: "noisy", range: clip.frameRange).map { feature.invert($0, exponent: exponent) }
                 } else {
-                    guard let record, let corpusURL else { throw FeatureFileError.clipMismatch(clipID: clip.clipID, reason: "not in the corpus manifest") }
-                    let noisy = try FeatureExport.read(corpusURL.appendingPathComponent(record.noisy), record: record)
+                    guard let record, let corpusURL, let stems else { throw FeatureFileError.clipMismatch(clipID: clip.clipID, reason: "not in the corpus manifest") }
+                    let noisy = try FeatureExport.read(corpusURL.appendingPathComponent(record.noisy), record: record, from: stems)
                     let Y = try STFT.forward(noisy, configuration: config)
                     guard Y.frames == clip.numFrames else {
                         throw FeatureFileError.clipMismatch(clipID: clip.clipID, reason: "noisy WAV gives \(Y.frames) frames, the file has \(clip.numFrames)")

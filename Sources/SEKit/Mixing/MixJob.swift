@@ -18,6 +18,8 @@ public enum MixJob {
         public var jobs = 1
         /// Replace a finished mix in `output` (`--overwrite`).
         public var overwrite = false
+        /// Write the clips as archive shards (`--archive`, `--archive-clips`) rather than files.
+        public var archive: MixArchiveRequest?
         /// The settings by flag name, recorded as the run's parameters (`-` becomes `_`).
         public var params: [String: String] = [:]
 
@@ -37,7 +39,7 @@ public enum MixJob {
                            progress: @escaping ProgressHandler = { _, _ in }) throws -> (result: MixResult, run: RecordedRun) {
         let mix = try MixRun.prepare(options: request.options, inputs: request.inputs, output: request.output,
                                      shard: request.shard, jobs: request.jobs, catalogued: context.catalog.map(resolver),
-                                     overwrite: request.overwrite, warn: warn)
+                                     overwrite: request.overwrite, archive: request.archive, warn: warn)
         let params = request.params
         guard let catalog = context.catalog else {
             let run = try RecordedRun.begin(.unrecorded, kind: .mix, name: "", params: [:])

@@ -161,23 +161,32 @@ enum MixSpecFile {
         }
         if let conflict {
             guard overwrite else { throw MixError.outputConflict(path: layout.root.path, reason: conflict) }
-            // Only what sekit mix writes is removed; anything else in the folder stays.
-            for folder in [layout.noisyFolder, layout.cleanFolder, layout.noiseFolder] {
-                try? fm.removeItem(at: folder)
-            }
-            // The state goes too, but for the lock files, which other writers hold or wait on.
-            for name in (try? fm.contentsOfDirectory(atPath: layout.stateFolder.path)) ?? [] where !name.hasPrefix("lock") {
-                try? fm.removeItem(at: layout.stateFolder.appendingPathComponent(name))
-            }
-            for name in entries where name.hasPrefix("manifest") && name.hasSuffix(".jsonl") {
-                try? fm.removeItem(at: layout.root.appendingPathComponent(name))
-            }
+            removeMix(layout: layout)
         }
         try fm.createDirectory(at: layout.root, withIntermediateDirectories: true)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         try AtomicFile.write(try encoder.encode(wanted), to: layout.specFile)
         return conflict != nil
+    }
+
+    /// Removes what sekit mix writes in a folder (stems, archive shards, manifests, the state but
+    /// for the lock files, which other writers hold or wait on); anything else in the folder stays.
+    static func removeMix(layout: MixCorpusLayout) {
+        let fm = FileManager.default
+        for folder in [layout.noisyFolder, layout.cleanFolder, layout.noiseFolder] {
+            try? fm.removeItem(at: folder)
+        }
+        for name in (try? fm.contentsOfDirectory(atPath: layout.stateFolder.path)) ?? [] where !name.hasPrefix("lock") {
+            try? fm.removeItem(at: layout.stateFolder.appendingPathComponent(name))
+        }
+        for name in (try? fm.contentsOfDirectory(atPath: layout.root.path)) ?? [] {
+            let manifest = name.hasPrefix("manifest") && name.hasSuffix(".jsonl")
+            let shard = MixArchiveLayout.isShardFile(name)
+            if manifest || shard || name == MixArchiveLayout.file(in: layout.root).lastPathComponent {
+                try? fm.removeItem(at: layout.root.appendingPathComponent(name))
+            }
+        }
     }
 
     /// Writes the manifest atomically, one sorted-key JSON object a line; `lines` holds records

@@ -34,7 +34,7 @@ public final class MixRun: @unchecked Sendable {
     public static func prepare(
         options: MixOptions, inputs: MixInputs, output: URL, shard: Shard = .whole, jobs: Int,
         extraSources: [MixSource] = [], catalogued: CataloguedCorpusResolver? = nil, overwrite: Bool = false,
-        warn: (SkippedSource) -> Void = { _ in }
+        archive: MixArchiveRequest? = nil, warn: (SkippedSource) -> Void = { _ in }
     ) throws -> MixRun {
         try options.validate()
         let pattern = try inputs.speakerPattern.map { text in
@@ -110,9 +110,11 @@ public final class MixRun: @unchecked Sendable {
         let lock = try OutputLock(output: shard == .whole ? output.path : "\(output.path) (shard \(shard))", lockFile: layout.lockFile)
         // The catalogue runs of the corpus now in the folder, read before an overwrite removes them.
         let existing = MixCatalogRunState.all(in: output)
-        let replaced = try MixSpecFile.claim(layout: layout, planner: planner, overwrite: overwrite)
+        let archiveLayout = try archive.map { try $0.layout(clipCount: planner.clipCount, shard: shard) }
+        var replaced = try MixSpecFile.claim(layout: layout, planner: planner, overwrite: overwrite)
+        replaced = try MixArchiveClaim.claim(layout: layout, archive: archiveLayout, replaced: replaced, overwrite: overwrite) || replaced
         return MixRun(planner: planner, layout: layout, inputs: inputs, skipped: skipped, jobs: jobs, lock: lock,
-                      replacedRuns: replaced ? existing : [])
+                      replacedRuns: replaced ? existing : [], archive: archiveLayout)
     }
 
     /// This shard's claim on the output folder, held as long as the run exists.
@@ -120,9 +122,13 @@ public final class MixRun: @unchecked Sendable {
     /// Catalogue runs of a different mix this one replaced in the folder (`overwrite`).
     public let replacedRuns: [MixCatalogRunState]
 
+    /// How the clips are stored: archive shards, or nil for files under noisy/, clean/, noise/.
+    public let archive: MixArchiveLayout?
+
     private init(planner: MixPlanner, layout: MixCorpusLayout, inputs: MixInputs, skipped: [SkippedSource], jobs: Int, lock: OutputLock,
-                 replacedRuns: [MixCatalogRunState]) {
+                 replacedRuns: [MixCatalogRunState], archive: MixArchiveLayout?) {
         self.lock = lock
+        self.archive = archive
         self.replacedRuns = replacedRuns
         self.planner = planner
         self.renderer = MixRenderer(planner: planner)
@@ -132,12 +138,16 @@ public final class MixRun: @unchecked Sendable {
         self.jobs = max(1, jobs)
     }
 
-    /// Clip indices this shard owns, in order.
-    public var shardIndices: [Int] { (0..<planner.clipCount).filter(layout.shard.contains) }
+    /// Clip indices this shard owns, in order (with archives, the clips of the archive shards it owns).
+    public var shardIndices: [Int] {
+        guard let archive else { return (0..<planner.clipCount).filter(layout.shard.contains) }
+        return archiveShards.flatMap { archive.clips(ofShard: $0) }
+    }
 
     /// Renders and writes every clip of the shard not already done.
     /// - Parameter progress: called with (clips done, clips in shard) as clips finish.
     public func run(progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws -> MixResult {
+        if archive != nil { return try runArchive(progress: progress) }
         let fm = FileManager.default
         for folder in [layout.noisyFolder, layout.cleanFolder, layout.noiseFolder, layout.stateFolder] {
             try fm.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -174,16 +184,10 @@ public final class MixRun: @unchecked Sendable {
         let total = indices.count
         let outcomes = try ParallelMap.map(todo, jobs: jobs, progress: { done, _ in progress(resumed + done, total) }) {
             index -> Result<(record: MixManifestRecord, line: Data), MixClipFailure> in
-            let clip: RenderedClip, record: MixManifestRecord
-            do {
-                clip = try renderer.render(index: index)
-                record = try writeClip(clip)
-            } catch MixError.clipFailed(_, let reason) {
-                return .failure(MixClipFailure(index: index, reason: reason))  // listed as "clip N: reason", not "clip N: clip N: ..."
-            } catch let error as MixError {
-                return .failure(MixClipFailure(index: index, reason: error.description))
-            } catch let error as AudioError {
-                return .failure(MixClipFailure(index: index, reason: error.description))
+            let record: MixManifestRecord
+            switch try clipOutcome(index, { clip in try writeClip(clip) }) {
+            case .success(let made): record = made
+            case .failure(let failure): return .failure(failure)
             }
             let line = try journal.line(for: record)  // encoded once: journal, then manifest
             try journalLock.withLock { try journal.append(line: line) }
@@ -217,11 +221,24 @@ public final class MixRun: @unchecked Sendable {
         }.map(\.path).sorted()
     }
 
+    /// Renders clip `index` and hands it to `write`; a clip that cannot be made (or written) is
+    /// a per-clip failure, anything else stops the run.
+    func clipOutcome<T>(_ index: Int, _ write: (RenderedClip) throws -> T) throws -> Result<T, MixClipFailure> {
+        do {
+            return .success(try write(try renderer.render(index: index)))
+        } catch MixError.clipFailed(_, let reason) {
+            return .failure(MixClipFailure(index: index, reason: reason))  // listed as "clip N: reason", not "clip N: clip N: ..."
+        } catch let error as MixError {
+            return .failure(MixClipFailure(index: index, reason: error.description))
+        } catch let error as AudioError {
+            return .failure(MixClipFailure(index: index, reason: error.description))
+        }
+    }
+
     /// Writes the three stems of a rendered clip (each atomically) and returns its manifest record.
     private func writeClip(_ clip: RenderedClip) throws -> MixManifestRecord {
         let options = planner.options
-        let plan = clip.plan
-        let paths = MixCorpusLayout.relativePaths(clipID: plan.clipID)
+        let paths = MixCorpusLayout.relativePaths(clipID: clip.plan.clipID)
         // Noise and clean first, noisy last: a clip counts as done only when all three exist.
         let root = layout.root.path + "/"
         switch clip.stems {
@@ -234,6 +251,14 @@ public final class MixRun: @unchecked Sendable {
                 try AudioWriter.writeFloat32(samples: samples, sampleRate: options.sampleRate, toPath: root + path)
             }
         }
+        return manifestRecord(clip)
+    }
+
+    /// The manifest record of a rendered clip (its stems named as the folder layout names them).
+    func manifestRecord(_ clip: RenderedClip) -> MixManifestRecord {
+        let options = planner.options
+        let plan = clip.plan
+        let paths = MixCorpusLayout.relativePaths(clipID: plan.clipID)
         return MixManifestRecord(
             clipID: plan.clipID, index: plan.index, split: plan.split,
             noisy: paths.noisy, clean: paths.clean, noise: paths.noise,

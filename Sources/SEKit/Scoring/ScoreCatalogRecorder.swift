@@ -11,6 +11,9 @@ struct ScoreCatalogRecorder: Sendable {
     /// The mix runs of the scored corpus (one per shard), for clip ids: those recorded in this
     /// catalogue, else those recorded in another (``ScoredCorpus/corpusMixRunsKey``).
     let mixRunByShard: [MixCatalogRunState]
+    /// Clips per archive shard when the corpus was mixed as archives: a command shard of such a mix
+    /// made whole archive shards (``MixArchiveRequest/layout(clipCount:shard:)``), not every N-th clip.
+    var clipsPerArchiveShard: Int? = nil
 
     /// Starts the `score` run.
     /// - Parameters:
@@ -42,13 +45,16 @@ struct ScoreCatalogRecorder: Sendable {
         let run = try RecordedRun.begin(named, kind: .score, name: checkpoint, params: values, parent: parent)
         // Clip ids name the corpus's mix runs wherever they were recorded: a merge then joins the
         // scores to the clips.
-        return ScoreCatalogRecorder(run: run, mixRunByShard: states.isEmpty ? recorded : states)
+        let archive = try corpus.flatMap { try MixArchiveLayout.read(corpus: $0) }
+        return ScoreCatalogRecorder(run: run, mixRunByShard: states.isEmpty ? recorded : states,
+                                    clipsPerArchiveShard: archive?.clipsPerShard)
     }
 
     /// The id a clip has in the catalogue: `MIXRUN/CLIP` when its corpus was catalogued (into this
     /// catalogue or another), else the pair's id.
     func catalogClipID(_ pair: ScorePair) -> String {
-        if let index = pair.corpusIndex, let state = mixRunByShard.first(where: { $0.shard.contains(index) }) {
+        if let index = pair.corpusIndex,
+           let state = mixRunByShard.first(where: { $0.shard.contains(clipsPerArchiveShard.map { index / $0 } ?? index) }) {
             return MixCatalogRecorder.catalogClipID(run: state.runID, clipID: pair.clipID)
         }
         return pair.clipID

@@ -127,7 +127,8 @@ public enum ScoreJob {
                                                       enhanced: enhancedFolder)
         return try recorder.run.failing {
             let clips = ScoreRunner.score(mine, metrics: request.metrics, alignment: request.alignment, jobs: request.jobs,
-                                          pythonPool: pool, progress: progress ?? { _, _ in })
+                                          pythonPool: pool, corpus: try corpus.map { try MixCorpusAudio(corpus: $0) },
+                                          progress: progress ?? { _, _ in })
             // A Python worker that did not answer in time stops the scoring (the environment hangs).
             if let expired = pool.expired {
                 let clip = clips.first { $0.metricErrors.values.contains { $0.contains(expired.description) } }?.pair.clipID

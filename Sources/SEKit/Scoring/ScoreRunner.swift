@@ -6,14 +6,17 @@ public enum ScoreRunner {
     /// - Parameters:
     ///   - pythonPool: the Python workers of metrics that run there (one per thread, taken when
     ///     first needed); nil: each thread makes its own from ``PythonEnvironment/located(_:executable:)``.
+    ///   - corpus: the mixed corpus the pairs come from, whose stems are read through it (files or
+    ///     archive members); nil: every path is a file.
     ///   - progress: called with (clips done, clips in total).
     /// - Returns: one ``ClipScores`` per pair, in the order of `pairs`.
     public static func score(
         _ pairs: [ScorePair], metrics: [Metric], alignment: ScoreAlignment, jobs: Int, pythonPool: PythonWorkerPool? = nil,
-        progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
+        corpus: MixCorpusAudio? = nil, progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
     ) -> [ClipScores] {
-        ParallelMap.map(pairs, jobs: jobs, progress: progress, workerState: { MetricWorkspace(pythonPool: pythonPool) }) { pair, workspace in
-            scoreOne(pair, metrics: metrics, alignment: alignment, workspace: workspace)
+        let state = { MetricWorkspace(pythonPool: pythonPool) }
+        return ParallelMap.map(pairs, jobs: jobs, progress: progress, workerState: state) { pair, workspace in
+            scoreOne(pair, metrics: metrics, alignment: alignment, workspace: workspace, corpus: corpus)
         }
     }
 
@@ -32,13 +35,14 @@ public enum ScoreRunner {
         return (values.filter { metrics.contains($0.key) }, errors)
     }
 
-    static func scoreOne(_ pair: ScorePair, metrics: [Metric], alignment: ScoreAlignment, workspace: MetricWorkspace) -> ClipScores {
+    static func scoreOne(_ pair: ScorePair, metrics: [Metric], alignment: ScoreAlignment, workspace: MetricWorkspace,
+                         corpus: MixCorpusAudio? = nil) -> ClipScores {
         var scores = ClipScores(pair: pair)
         do {
             guard let enhancedURL = pair.enhanced else { throw ScoreError.noPairs(reason: "no enhanced file for \(pair.clipID)") }
             guard let referenceURL = pair.reference else {
                 // Scored on its own: the non-intrusive metrics only.
-                let (samples, rate) = try readSamples(enhancedURL)
+                let (samples, rate) = try readSamples(enhancedURL, corpus: corpus)
                 let comparison = MetricComparison(processed: samples, sampleRate: rate)
                 (scores.enhanced, scores.metricErrors) = values(of: metrics, comparison, workspace: workspace)
                 if !comparison.resampledRates.isEmpty { scores.resampledFromHz = rate }
@@ -47,17 +51,17 @@ public enum ScoreRunner {
             // Signals are held as read, in Float (the metrics promote each sample to Double where
             // they compute), and the enhanced output is released before the noisy input is read:
             // at most two signals of the clip are in memory at once.
-            let (ref, rate) = try readSamples(referenceURL)
+            let (ref, rate) = try readSamples(referenceURL, corpus: corpus)
             let referenceSignal: ReferenceSignal
             do {
-                let enh = try readAligned(enhancedURL, referenceCount: ref.count, rate: rate, referenceURL: referenceURL, alignment: alignment)
+                let enh = try readAligned(enhancedURL, referenceCount: ref.count, rate: rate, referenceURL: referenceURL, alignment: alignment, corpus: corpus)
                 referenceSignal = ReferenceSignal(samples: enh.count == ref.count ? ref : Array(ref[0..<enh.count]), sampleRate: rate)
                 let comparison = MetricComparison(reference: referenceSignal, processed: enh)
                 (scores.enhanced, scores.metricErrors) = values(of: metrics, comparison, workspace: workspace)
                 if !comparison.resampledRates.isEmpty { scores.resampledFromHz = rate }
             }
             if let noisyURL = pair.noisy {
-                let noi = try readAligned(noisyURL, referenceCount: ref.count, rate: rate, referenceURL: referenceURL, alignment: alignment)
+                let noi = try readAligned(noisyURL, referenceCount: ref.count, rate: rate, referenceURL: referenceURL, alignment: alignment, corpus: corpus)
                 // The same reference signal as for the enhanced output when the lengths agree, so
                 // metrics that analyse the reference once (STOI, ESTOI) reuse that analysis.
                 let noisyReference = noi.count == referenceSignal.samples.count ? referenceSignal
@@ -77,16 +81,17 @@ public enum ScoreRunner {
     }
 
     /// A file's samples, mono, and its rate.
-    static func readSamples(_ url: URL) throws -> ([Float], Int) {
-        let buffer = try AudioFile.read(at: url)
+    static func readSamples(_ url: URL, corpus: MixCorpusAudio?) throws -> ([Float], Int) {
+        let buffer = try corpus?.read(url) ?? AudioFile.read(at: url)
         return (buffer.samples, buffer.sampleRate)
     }
 
     /// The samples of `url`, checked against the reference's rate and length: a length
     /// mismatch is an error, or with `trim` both are cut to the shorter (the caller cuts the
     /// reference to the returned count).
-    static func readAligned(_ url: URL, referenceCount: Int, rate: Int, referenceURL: URL, alignment: ScoreAlignment) throws -> [Float] {
-        let other = try AudioFile.read(at: url)
+    static func readAligned(_ url: URL, referenceCount: Int, rate: Int, referenceURL: URL, alignment: ScoreAlignment,
+                            corpus: MixCorpusAudio?) throws -> [Float] {
+        let other = try corpus?.read(url) ?? AudioFile.read(at: url)
         guard other.sampleRate == rate else {
             throw ScoreError.invalidOption(name: "enhanced", value: url.path,
                 reason: "sample rate \(other.sampleRate) Hz differs from the reference's \(rate) Hz (\(referenceURL.path))")

@@ -13,11 +13,18 @@ extension AudioFile {
     @discardableResult
     public static func forEachMonoBlock(at url: URL, blockFrames: Int = defaultBlockFrames,
                                         _ body: (UnsafeBufferPointer<Float>) throws -> Void) throws -> (sampleRate: Int, frames: Int) {
+        try forEachMonoBlock(AudioLocation(url), blockFrames: blockFrames, body)
+    }
+
+    /// ``forEachMonoBlock(at:blockFrames:_:)`` of a location (a file, or a member of an archive).
+    @discardableResult
+    public static func forEachMonoBlock(_ location: AudioLocation, blockFrames: Int = defaultBlockFrames,
+                                        _ body: (UnsafeBufferPointer<Float>) throws -> Void) throws -> (sampleRate: Int, frames: Int) {
         precondition(blockFrames > 0 && blockFrames % 8 == 0, "blockFrames must be a positive multiple of 8")
-        let reader = try SndfileReader(path: url.path)
+        let reader = try SndfileReader(location: location)
         let frames = reader.frames, channels = reader.channels
-        guard frames > 0 else { throw AudioError.zeroLength(path: url.path) }
-        guard channels > 0 else { throw AudioError.unreadable(path: url.path, reason: "header declares 0 channels") }
+        guard frames > 0 else { throw AudioError.zeroLength(path: location.name) }
+        guard channels > 0 else { throw AudioError.unreadable(path: location.name, reason: "header declares 0 channels") }
         var interleaved = [Float](repeating: 0, count: blockFrames * channels)
         var mono = [Float](repeating: 0, count: blockFrames)
         let scale = 1 / Float(channels)
@@ -26,11 +33,11 @@ extension AudioFile {
             let want = min(blockFrames, frames - done)
             let got = interleaved.withUnsafeMutableBufferPointer { reader.readFrames(into: $0.baseAddress!, frames: want) }
             guard got == want else {
-                if done + got == 0 { throw AudioError.zeroLength(path: url.path) }
-                throw AudioError.truncated(path: url.path, expectedFrames: frames, readFrames: done + got)
+                if done + got == 0 { throw AudioError.zeroLength(path: location.name) }
+                throw AudioError.truncated(path: location.name, expectedFrames: frames, readFrames: done + got)
             }
             if let bad = interleaved.withUnsafeBufferPointer({ firstNonFinite(UnsafeBufferPointer(rebasing: $0[0..<(got * channels)])) }) {
-                throw AudioError.nonFiniteSamples(path: url.path, sampleIndex: done + bad / channels)
+                throw AudioError.nonFiniteSamples(path: location.name, sampleIndex: done + bad / channels)
             }
             if channels == 1 {
                 try interleaved.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[0..<got])) }

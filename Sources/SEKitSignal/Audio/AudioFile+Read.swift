@@ -17,16 +17,21 @@ extension AudioFile {
     /// - Throws: ``AudioError`` naming the file: missing, empty, unreadable, zero-length,
     ///   truncated, non-finite samples, channel out of range.
     public static func read(at url: URL, channel: ChannelPolicy = .average, sampleRate: Int? = nil) throws -> AudioBuffer {
+        try read(AudioLocation(url), channel: channel, sampleRate: sampleRate)
+    }
+
+    /// ``read(at:channel:sampleRate:)`` of a location: a file, or a member of an archive read in place.
+    public static func read(_ location: AudioLocation, channel: ChannelPolicy = .average, sampleRate: Int? = nil) throws -> AudioBuffer {
         if let sampleRate {
-            let info = try AudioFile.info(at: url)
-            if info.sampleRate != sampleRate { return try readResampling(at: url, channel: channel, to: sampleRate) }
+            let info = try AudioFile.info(location)
+            if info.sampleRate != sampleRate { return try readResampling(location, channel: channel, to: sampleRate) }
         }
-        let channels = try readChannels(at: url)
+        let channels = try readChannels(location)
         var mono: [Float]
         switch channel {
         case .pick(let c):
             guard c >= 0 && c < channels.count else {
-                throw AudioError.channelOutOfRange(path: url.path, channel: c, channels: channels.count)
+                throw AudioError.channelOutOfRange(path: location.name, channel: c, channels: channels.count)
             }
             mono = channels[c].samples
         case .average:
@@ -49,12 +54,15 @@ extension AudioFile {
 
     /// Reads every channel of a file, one ``AudioBuffer`` per channel.
     /// - Throws: as ``read(at:channel:sampleRate:)``.
-    public static func readChannels(at url: URL) throws -> [AudioBuffer] {
-        let reader = try SndfileReader(path: url.path)
+    public static func readChannels(at url: URL) throws -> [AudioBuffer] { try readChannels(AudioLocation(url)) }
+
+    /// ``readChannels(at:)`` of a location.
+    public static func readChannels(_ location: AudioLocation) throws -> [AudioBuffer] {
+        let reader = try SndfileReader(location: location)
         let frames = reader.frames
         let channelCount = reader.channels
-        guard frames > 0 else { throw AudioError.zeroLength(path: url.path) }
-        guard channelCount > 0 else { throw AudioError.unreadable(path: url.path, reason: "header declares 0 channels") }
+        guard frames > 0 else { throw AudioError.zeroLength(path: location.name) }
+        guard channelCount > 0 else { throw AudioError.unreadable(path: location.name, reason: "header declares 0 channels") }
         // Uninitialised: the reader fills it, so every page is touched once (a zero fill first
         // would double the page-fault cost of hour-long files).
         var read = 0
@@ -64,11 +72,11 @@ extension AudioFile {
             count = frames * channelCount
         }
         guard read == frames else {
-            if read == 0 { throw AudioError.zeroLength(path: url.path) }
-            throw AudioError.truncated(path: url.path, expectedFrames: frames, readFrames: read)
+            if read == 0 { throw AudioError.zeroLength(path: location.name) }
+            throw AudioError.truncated(path: location.name, expectedFrames: frames, readFrames: read)
         }
         if let bad = firstNonFinite(interleaved) {
-            throw AudioError.nonFiniteSamples(path: url.path, sampleIndex: bad / channelCount)
+            throw AudioError.nonFiniteSamples(path: location.name, sampleIndex: bad / channelCount)
         }
         if channelCount == 1 { return [AudioBuffer(samples: interleaved, sampleRate: reader.sampleRate)] }
         return (0..<channelCount).map { c in
@@ -105,15 +113,15 @@ extension AudioFile {
     /// Reads and resamples block by block (libsoxr streaming), so a long file is never held at its
     /// own rate: memory is the output plus one block. Same output as reading then
     /// ``Resampler/resample(_:to:quality:)`` with the high-quality recipe, `round(n·new/old)` samples.
-    static func readResampling(at url: URL, channel: ChannelPolicy, to sampleRate: Int) throws -> AudioBuffer {
+    static func readResampling(_ location: AudioLocation, channel: ChannelPolicy, to sampleRate: Int) throws -> AudioBuffer {
         guard sampleRate > 0 else {
             throw AudioError.invalidParameter(name: "sampleRate", value: "\(sampleRate)", reason: "must be positive")
         }
-        let reader = try SndfileReader(path: url.path)
+        let reader = try SndfileReader(location: location)
         let frames = reader.frames, channels = reader.channels
-        guard frames > 0 else { throw AudioError.zeroLength(path: url.path) }
+        guard frames > 0 else { throw AudioError.zeroLength(path: location.name) }
         if case .pick(let c) = channel, c < 0 || c >= channels {
-            throw AudioError.channelOutOfRange(path: url.path, channel: c, channels: channels)
+            throw AudioError.channelOutOfRange(path: location.name, channel: c, channels: channels)
         }
         let outputCount = Int((Double(frames) * Double(sampleRate) / Double(reader.sampleRate)).rounded())
         let stream: SoxrStream
@@ -152,13 +160,13 @@ extension AudioFile {
                     return sum.isFinite ? nil : (0..<got).first { !dst[$0].isFinite }
                 }
             }
-            if let bad { throw AudioError.nonFiniteSamples(path: url.path, sampleIndex: position + bad) }
+            if let bad { throw AudioError.nonFiniteSamples(path: location.name, sampleIndex: position + bad) }
             do { try mono.withUnsafeBufferPointer { (p) throws(SoxrResampler.SoxrFailure) in try stream.process(UnsafeBufferPointer(rebasing: p[0..<got])) } } catch {
                 throw AudioError.invalidParameter(name: "sampleRate", value: "\(sampleRate)", reason: "libsoxr: \(error.message)")
             }
             position += got
         }
-        guard position > 0 else { throw AudioError.zeroLength(path: url.path) }
+        guard position > 0 else { throw AudioError.zeroLength(path: location.name) }
         do { try stream.process(nil) } catch {
             throw AudioError.invalidParameter(name: "sampleRate", value: "\(sampleRate)", reason: "libsoxr: \(error.message)")
         }

@@ -23,10 +23,13 @@ public struct AudioFileInfo: Sendable, Equatable, Codable {
 public enum AudioFile {
     /// Reads the header of the file at `url` (`sf_open`, `sf_command(SFC_GET_FORMAT_INFO)`).
     /// - Throws: ``AudioError`` naming the file: missing, empty, unreadable/corrupt/unsupported.
-    public static func info(at url: URL) throws(AudioError) -> AudioFileInfo {
-        let reader = try SndfileReader(path: url.path)
+    public static func info(at url: URL) throws(AudioError) -> AudioFileInfo { try info(AudioLocation(url)) }
+
+    /// ``info(at:)`` of a location (a file, or a member of an archive); `path` is its name.
+    public static func info(_ location: AudioLocation) throws(AudioError) -> AudioFileInfo {
+        let reader = try SndfileReader(location: location)
         return AudioFileInfo(
-            path: url.path,
+            path: location.name,
             format: reader.containerName,
             encoding: reader.encodingName,
             sampleRate: reader.sampleRate,

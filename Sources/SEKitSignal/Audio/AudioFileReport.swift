@@ -34,14 +34,17 @@ public struct AudioFileReport: Sendable, Codable, Equatable {
     /// Measures the file at `url` (multichannel files are averaged to mono for the levels),
     /// block by block: memory stays flat whatever the file's length (a 3-hour file is never held).
     /// - Throws: ``AudioError`` naming the file.
-    public static func analyze(_ url: URL) throws -> AudioFileReport {
-        let info = try AudioFile.info(at: url)
+    public static func analyze(_ url: URL) throws -> AudioFileReport { try analyze(AudioLocation(url)) }
+
+    /// ``analyze(_:)-(URL)`` of a location (a file, or a member of an archive; `path` is its name).
+    public static func analyze(_ location: AudioLocation) throws -> AudioFileReport {
+        let info = try AudioFile.info(location)
         var levels = LevelAccumulator()
         var active = ActiveSpeechLevel.Accumulator(sampleRate: info.sampleRate)
         let loudness = try? Ebur128Meter.Session(sampleRate: info.sampleRate)
         var loudnessFailed = false
         var doubles = [Double](repeating: 0, count: AudioFile.defaultBlockFrames)
-        try AudioFile.forEachMonoBlock(at: url) { block in
+        try AudioFile.forEachMonoBlock(location) { block in
             levels.add(block)
             let n = block.count
             doubles.withUnsafeMutableBufferPointer { out in for i in 0..<n { out[i] = Double(block[i]) } }
@@ -54,7 +57,7 @@ public struct AudioFileReport: Sendable, Codable, Equatable {
         let activeLevel = try? active.result()
         let lufs = loudnessFailed ? nil : (try? loudness?.loudness()) ?? nil
         return AudioFileReport(
-            path: url.path, format: info.format, encoding: info.encoding, sampleRate: info.sampleRate,
+            path: location.name, format: info.format, encoding: info.encoding, sampleRate: info.sampleRate,
             channels: info.channels, frames: info.frames, durationSeconds: info.durationSeconds,
             peakDBFS: levels.peakDBFS, rmsDBFS: levels.rmsDBFS,
             activeLevelDBFS: activeLevel?.levelDBFS, activeRatio: activeLevel?.activityFactor,

@@ -120,6 +120,13 @@ extension AudioWriter {
         try writeRaw(codes, float: false, sampleRate: sampleRate, toPath: path)
     }
 
+    /// The 44-byte header of the mono PCM16 or float32 WAV of `frames` frames that
+    /// ``writePCM16(codes:sampleRate:toPath:)`` and ``writeFloat32(samples:sampleRate:toPath:)``
+    /// write before the samples (an archive member holds the same bytes as the file).
+    package static func wavHeader(frames: Int, sampleRate: Int, float: Bool) -> Data {
+        WAVEncoding.header(frames: frames, sampleRate: sampleRate, float: float)
+    }
+
     /// The 44-byte header and `samples`' bytes (little-endian hosts: they are the file's bytes),
     /// written atomically without joining them first.
     private static func writeRaw<Sample>(_ samples: [Sample], float: Bool, sampleRate: Int, toPath path: String) throws -> WriteReport {

@@ -121,14 +121,8 @@ private final class MemoryFile {
             get_filelen: { user in sf_count_t(MemoryFile.from(user).bytes.count) },
             seek: { offset, whence, user in
                 let file = MemoryFile.from(user)
-                let base: Int
-                switch whence {
-                case SEEK_CUR: base = file.position
-                case SEEK_END: base = file.bytes.count
-                default: base = 0
-                }
-                let target = base + Int(offset)
-                guard target >= 0 else { return -1 }
+                let target = FileRegionIO.seekTarget(offset, whence, position: file.position, length: file.bytes.count)
+                guard let target else { return -1 }
                 file.position = target
                 return sf_count_t(target)
             },

@@ -9,6 +9,28 @@ final class SndfileReader {
     let path: String
     let info: SF_INFO
     private let handle: OpaquePointer
+    /// The byte range read through virtual I/O, kept alive as long as the handle.
+    private let region: FileRegionIO?
+
+    /// Opens a location: a whole file (``init(path:)``) or a byte range of one (virtual I/O over
+    /// the range, so a member of an archive is read in place and never past its end).
+    convenience init(location: AudioLocation) throws(AudioError) {
+        guard let bytes = location.bytes else { try self.init(path: location.path); return }
+        if bytes.isEmpty { throw .emptyFile(path: location.name) }
+        let region = try FileRegionIO(path: location.path, bytes: bytes, name: location.name)
+        var info = SF_INFO()
+        var io = FileRegionIO.callbacks
+        let user = Unmanaged.passUnretained(region).toOpaque()
+        let opened = withExtendedLifetime(region) { sf_open_virtual(&io, Int32(SFM_READ), &info, user) }
+        guard let handle = opened else {
+            throw .unreadable(path: location.name, reason: String(cString: sf_strerror(nil)))
+        }
+        self.init(name: location.name, handle: handle, info: info, region: region)
+    }
+
+    private init(name: String, handle: OpaquePointer, info: SF_INFO, region: FileRegionIO?) {
+        self.path = name; self.handle = handle; self.info = info; self.region = region
+    }
 
     /// Opens `path` for reading; checks existence and size first so the error says why.
     init(path: String) throws(AudioError) {
@@ -34,6 +56,7 @@ final class SndfileReader {
         }
         self.handle = handle
         self.info = info
+        self.region = nil
     }
 
     /// Whether the file starts like a container libsndfile reads by its header (RIFF/RF64 WAV,

@@ -392,3 +392,8 @@ def _chunk_frames(dataset, attrs):
     if dataset.chunks is not None:
         return int(dataset.chunks[0])
     return int(attrs.get("chunk_frames") or DEFAULT_CHUNK_FRAMES)
+
+# Streaming from archive corpora (sekit mix --archive tar|shar): sekit/archive.py.
+from .archive import ArchiveError, SEKitArchiveDataset  # noqa: E402
+
+__all__ += ["SEKitArchiveDataset", "ArchiveError"]

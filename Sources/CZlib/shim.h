@@ -1,0 +1,2 @@
+// zlib: deterministic gzip (mtime 0) of the lhotse manifests `sekit export lhotse` writes.
+#include <zlib.h>

@@ -24,7 +24,7 @@ public final class MixCorpusAudio: @unchecked Sendable {
     /// Where the stem `url` (`CORPUS/noisy/CLIP_ID.wav`, as the manifest names it) is: the file
     /// itself in a folder corpus (and for any path outside the corpus), the member of its shard
     /// in an archive corpus.
-    /// - Throws: ``AudioError/unreadable(path:reason:)`` naming the shard and member when the
+    /// - Throws: `AudioError/unreadable(path:reason:)` naming the shard and member when the
     ///   shard is missing, not a valid tar, or lacks the member.
     public func location(of url: URL) throws -> AudioLocation {
         guard let archive, let (clipID, stem) = stemName(url) else { return AudioLocation(url) }
@@ -68,7 +68,7 @@ public final class MixCorpusAudio: @unchecked Sendable {
         }
     }
 
-    /// Reads a stem (``location(of:)``, then ``AudioFile/read(_:channel:sampleRate:)``).
+    /// Reads a stem (``location(of:)``, then `AudioFile/read(_:channel:sampleRate:)`).
     public func read(_ url: URL, channel: ChannelPolicy = .average, sampleRate: Int? = nil) throws -> AudioBuffer {
         try AudioFile.read(location(of: url), channel: channel, sampleRate: sampleRate)
     }

@@ -19,7 +19,7 @@ struct TarIndex: Sendable {
     let byName: [String: Member]
 
     /// Reads the headers of the archive at `path`.
-    /// - Throws: ``AudioError/fileNotFound(path:)`` when it does not exist, ``AudioError/unreadable(path:reason:)``
+    /// - Throws: `AudioError/fileNotFound(path:)` when it does not exist, `AudioError/unreadable(path:reason:)`
     ///   naming the archive and what is wrong (truncated, a bad header, no end-of-archive block).
     init(path: String) throws(AudioError) {
         self.path = path

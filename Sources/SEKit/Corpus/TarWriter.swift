@@ -3,7 +3,7 @@ import Foundation
 /// Writes a POSIX ustar archive, deterministically: every member a regular file with mode 0644,
 /// uid and gid 0, empty owner names, mtime 0, in the order added; 512-byte blocks, and the two
 /// zero blocks that end an archive. The archive is written under a temporary name and appears
-/// under its final name only when ``finish()`` renames it (``AtomicFile``): a killed writer
+/// under its final name only when ``finish()`` renames it (`AtomicFile`): a killed writer
 /// leaves no archive, never a short one.
 final class TarWriter {
     /// The archive's final path.

@@ -2,10 +2,10 @@ import Foundation
 
 /// Which objective metric agrees with the listeners (`sekit listen correlate`): for every metric
 /// that every run's score run holds, the Pearson, Spearman and Kendall correlations (95% Fisher-z
-/// intervals, ``Correlation``) between the listeners' scores and the metric, at clip level (one point
+/// intervals, `Correlation`) between the listeners' scores and the metric, at clip level (one point
 /// per clip and run: the mean over kept raters against the run's value for the clip) and at system
 /// level (one point per run: the means over the test's clips), and the RMSE of the metric as a
-/// predictor after the third-order mapping of ITU-T P.1401 (``PolynomialMapping``).
+/// predictor after the third-order mapping of ITU-T P.1401 (`PolynomialMapping`).
 ///
 /// The listeners' score is the test's scale (P.835: `ovrl`). Anchors and the reference have no
 /// score run and are left out; clips where a metric failed are left out of that metric's rows.

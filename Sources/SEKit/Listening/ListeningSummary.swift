@@ -4,14 +4,14 @@ import Foundation
 /// SNR subset with its Student-t and bootstrap 95% intervals, and paired comparisons between the
 /// runs' conditions (`sekit listen show`).
 ///
-/// Every kept rater rated every stimulus. A condition's mean and Student-t interval (``Summary``) are
+/// Every kept rater rated every stimulus. A condition's mean and Student-t interval (`Summary`) are
 /// over all its ratings (kept raters × clips: the MOS and its interval of ITU-T P.800.2); its
 /// bootstrap interval resamples clips, each clip its mean over the kept raters, as `sekit runs diff`
-/// resamples clips (``Bootstrap/meanIntervals(rows:columnCount:resamples:confidence:seed:jobs:)``,
+/// resamples clips (`Bootstrap/meanIntervals(rows:columnCount:resamples:confidence:seed:jobs:)`,
 /// 10,000 resamples, the test's seed, every condition of a subset from the same resamples). A
 /// comparison of two runs A, B uses the clips' mean differences B − A: the bootstrap interval of
-/// their mean, the Wilcoxon signed-rank test (``WilcoxonSignedRank``) and Holm's correction over
-/// every comparison shown (``HolmCorrection``), as `sekit runs diff` does for metrics.
+/// their mean, the Wilcoxon signed-rank test (`WilcoxonSignedRank`) and Holm's correction over
+/// every comparison shown (`HolmCorrection`), as `sekit runs diff` does for metrics.
 public struct ListeningSummary: Sendable, Codable {
     /// One condition's score on one scale and subset.
     public struct ConditionRow: Sendable, Codable, Equatable {

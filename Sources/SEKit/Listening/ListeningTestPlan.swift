@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Strata are the distinct requested SNRs (5 dB bands when there are more than 25, as `sekit score`
 /// reports them; clips without one form their own stratum), crossed with the clip's first degradation
-/// kind (`none` without). Each stratum's clips are shuffled (Fisher-Yates with ``SplitMix64`` seeded
+/// kind (`none` without). Each stratum's clips are shuffled (Fisher-Yates with `SplitMix64` seeded
 /// from `seed`), then strata give one clip each in turn, in stratum order, until `count` are drawn:
 /// strata are as balanced as their sizes allow. The drawn clips are listed in clip-id order.
 public struct ListeningTestPlan: Sendable, Equatable {

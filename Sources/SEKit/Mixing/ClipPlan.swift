@@ -1,8 +1,8 @@
-/// The wind noise of a clip: its SNR against the speech and the seed of its generator (``WindNoise``).
+/// The wind noise of a clip: its SNR against the speech and the seed of its generator (`WindNoise`).
 public struct WindDraw: Sendable, Codable, Equatable {
     /// SNR of the wind noise against the speech, dB (also the clip's `snrDB`).
     public var snrDB: Double
-    /// Seed of ``WindNoise/parameters(seed:)``.
+    /// Seed of `WindNoise/parameters(seed:)`.
     public var seed: UInt64
 }
 

@@ -72,7 +72,7 @@ public struct MixOptions: Sendable, Codable, Equatable {
     public var earlyMs: Double? = nil
     /// Probability that a clip is reverberated, when RIRs are given.
     public var rirProbability: Double = 1
-    /// Probability that a clip's noise is generated wind noise (``WindNoise``) instead of its noise
+    /// Probability that a clip's noise is generated wind noise (`WindNoise`) instead of its noise
     /// sources (nil: never), drawn from the stage's own stream.
     public var windProbability: Double? = nil
     /// SNR of the wind noise, dB (default -10:15, as the URGENT challenge).

@@ -3,7 +3,7 @@ import Testing
 
 /// Every command reads a corpus mixed with `--archive tar` exactly as the folder corpus of the same
 /// mix (issue 31): the same mix is made both ways at the same path, and what `features`,
-/// `synthesize`, `enhance` (blind and oracle), `score --corpus` and `info` make of each is compared
+/// `synthesize`, `enhance` (blind and oracle), `score --corpus`, `info` and `plot` make of each is compared
 /// byte for byte.
 @Suite struct ArchiveCorpusReadingTests {
     /// Runs every command on `folder/out`, each output under a fixed name; returns them by name.
@@ -11,7 +11,7 @@ import Testing
         let out = folder.path("out")
         var printed: [String: Data] = [:]
         func run(_ name: String, _ arguments: [String]) throws {
-            let result = try SEKitBinary.run(arguments + (name == "info" ? [] : ["--no-catalog"]))
+            let result = try SEKitBinary.run(arguments + (name == "info" || name == "plot" ? [] : ["--no-catalog"]))
             #expect(result.status == 0, "\(name): \(result.stderr)")
             printed[name] = Data(result.stdout.utf8)
         }
@@ -22,14 +22,16 @@ import Testing
         try run("score", ["score", "--corpus", out, "--metrics", "snr,sisdr,stoi", "--format", "json"])
         try run("score-enhanced", ["score", "--corpus", out, "--enhanced", folder.path("enh"), "--metrics", "snr,stoi", "--format", "json"])
         try run("info", ["info", out + "/noisy/s3-0000004.wav", out + "/clean/s3-0000007.wav", "--format", "json"])
+        try run("plot", ["plot", out + "/noisy/s3-0000004.wav", out + "/clean/s3-0000004.wav", "--out", folder.path("p.png")])
         var files = printed.mapValues { $0 }
         files["f.h5"] = FileManager.default.contents(atPath: folder.path("f.h5"))
+        files["p.png"] = FileManager.default.contents(atPath: folder.path("p.png"))
         for dir in ["syn", "enh", "orc"] {
             for name in try FileManager.default.contentsOfDirectory(atPath: folder.path(dir)) where name.hasSuffix(".wav") {
                 files["\(dir)/\(name)"] = FileManager.default.contents(atPath: folder.path("\(dir)/\(name)"))
             }
         }
-        for name in ["f.h5", "syn", "enh", "orc"] { try FileManager.default.removeItem(atPath: folder.path(name)) }
+        for name in ["f.h5", "p.png", "syn", "enh", "orc"] { try FileManager.default.removeItem(atPath: folder.path(name)) }
         return files
     }
 

@@ -88,13 +88,15 @@ public enum PlotJob {
         return files.map { $0.deletingLastPathComponent().lastPathComponent + "/" + $0.deletingPathExtension().lastPathComponent }
     }
 
-    /// The files' samples (mono), cropped to `maxSeconds`. Without it, every file must have the
-    /// first one's rate and length.
+    /// The files' samples (mono), cropped to `maxSeconds`; a stem of an archive corpus
+    /// (`CORPUS/noisy/CLIP_ID.wav`, see ``MixCorpusAudio/location(ofPath:)``) from its shard. Without
+    /// `maxSeconds`, every file must have the first one's rate and length.
     static func read(_ files: [URL], maxSeconds: Double?) throws -> [AudioBuffer] {
         var signals: [AudioBuffer] = []
         for file in files {
             var buffer: AudioBuffer
-            do { buffer = try AudioFile.read(at: file) } catch {
+            // A stem of an archive corpus (`CORPUS/noisy/CLIP_ID.wav`) is read from its shard.
+            do { buffer = try AudioFile.read(MixCorpusAudio.location(ofPath: file)) } catch {
                 // Audio errors name the file already: say it once.
                 let said = "\(error)", prefix = file.path + ": "
                 throw PlotError.file(path: file.path, reason: said.hasPrefix(prefix) ? String(said.dropFirst(prefix.count)) : said)

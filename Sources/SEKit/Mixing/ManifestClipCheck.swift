@@ -14,9 +14,12 @@ enum ManifestClipCheck {
             return "clip_id '\(id)' cannot name a file (empty, hidden or with a '/')"
         }
         if record.sampleRate != options.sampleRate {
-            return "sample_rate \(record.sampleRate) differs from the mix's \(options.sampleRate) Hz (mix.json); offsets and lengths are at that rate"
+            return "sample_rate \(record.sampleRate) differs from the mix's \(options.sampleRate) Hz (mix.json); "
+                + "offsets and lengths are at that rate"
         }
-        if record.snrMode != options.snrMode.rawValue { return "snr_mode \(record.snrMode) differs from the mix's \(options.snrMode.rawValue) (mix.json)" }
+        if record.snrMode != options.snrMode.rawValue {
+            return "snr_mode \(record.snrMode) differs from the mix's \(options.snrMode.rawValue) (mix.json)"
+        }
         if record.levelMode != options.levelMode.rawValue {
             return "level_mode \(record.levelMode) differs from the mix's \(options.levelMode.rawValue) (mix.json)"
         }
@@ -24,12 +27,18 @@ enum ManifestClipCheck {
         if record.target != target { return "target \(record.target) differs from the mix's \(target) for this clip (mix.json)" }
         guard record.numSamples > 0 else { return "num_samples must be positive" }
         guard record.snrDBRequested.isFinite else { return "snr_db_requested must be a number" }
-        guard record.levelDBFS.isFinite && record.levelDBFS <= 0 else { return "level_dbfs \(record.levelDBFS) must be at most 0 dBFS" }
-        guard !record.speechSources.isEmpty else { return "speech_sources is empty" }
-        for piece in record.speechSources where piece.offset < 0 || piece.length <= 0 || piece.position < 0 || piece.position >= record.numSamples {
-            return "speech source \(piece.path): offset \(piece.offset), length \(piece.length), position \(piece.position) do not fit a clip of \(record.numSamples) samples"
+        guard record.levelDBFS.isFinite && record.levelDBFS <= 0 else {
+            return "level_dbfs \(record.levelDBFS) must be a level of at most 0 dBFS"
         }
-        if record.wind != nil && !record.noiseSources.isEmpty { return "a clip with wind noise has no noise_sources (the wind replaces them)" }
+        guard !record.speechSources.isEmpty else { return "speech_sources is empty" }
+        for piece in record.speechSources
+        where piece.offset < 0 || piece.length <= 0 || piece.position < 0 || piece.position >= record.numSamples {
+            return "speech source \(piece.path): offset \(piece.offset), length \(piece.length), position \(piece.position) "
+                + "do not fit a clip of \(record.numSamples) samples"
+        }
+        if record.wind != nil && !record.noiseSources.isEmpty {
+            return "a clip with wind noise has no noise_sources (the wind replaces them)"
+        }
         if record.wind == nil && record.noiseSources.isEmpty { return "noise_sources is empty (and the clip has no wind)" }
         for piece in record.noiseSources where piece.offset < 0 || !piece.snrDB.isFinite {
             return "noise source \(piece.path): offset \(piece.offset) and snr_db \(piece.snrDB) must be a non-negative sample and a number"
@@ -40,13 +49,13 @@ enum ManifestClipCheck {
         var stages = Set<Degradation.Stage>()
         for degradation in record.degradations ?? [] {
             guard stages.insert(degradation.stage).inserted else { return "degradations name stage \(degradation.stage.rawValue) twice" }
-            if let reason = problem(degradation, sampleRate: options.sampleRate) { return "degradation \(degradation.stage.rawValue): \(reason)" }
+            if let reason = problem(degradation) { return "degradation \(degradation.stage.rawValue): \(reason)" }
         }
         return nil
     }
 
     /// What a degradation entry lacks or holds out of range (nil: nothing).
-    private static func problem(_ degradation: Degradation, sampleRate: Int) -> String? {
+    private static func problem(_ degradation: Degradation) -> String? {
         switch degradation.stage {
         case .bandwidth:
             let rate = degradation.bandwidthRateHz ?? degradation.bandwidthHz.map { 2 * $0 }
@@ -60,7 +69,9 @@ enum ManifestClipCheck {
             if lost.contains(where: { $0 < 0 }) { return "lost_packets must be packet indices (0 or more)" }
         case .clipDistortion:
             if let low = degradation.clipQuantileLow, let high = degradation.clipQuantileHigh {
-                guard 0 <= low && low <= high && high <= 1 else { return "clip_quantile_low and clip_quantile_high must satisfy 0 <= low <= high <= 1" }
+                guard 0 <= low && low <= high && high <= 1 else {
+                    return "clip_quantile_low and clip_quantile_high must satisfy 0 <= low <= high <= 1"
+                }
             } else {
                 guard let fraction = degradation.clipDistortion, fraction > 0 && fraction <= 1 else {
                     return "needs clip_distortion in (0, 1], or clip_quantile_low and clip_quantile_high"
@@ -81,7 +92,8 @@ enum ManifestClipCheck {
             let index = position[.speech]![piece.path]!
             let frames = speech[index].frames(atRate: rate)
             guard piece.offset + piece.length <= frames else {
-                throw Problem(reason: "speech source \(piece.path) has \(frames) samples at \(rate) Hz; offset \(piece.offset) + length \(piece.length) goes beyond")
+                throw Problem(reason: "speech source \(piece.path) has \(frames) samples at \(rate) Hz; "
+                              + "offset \(piece.offset) + length \(piece.length) goes beyond")
             }
             return .init(source: index, offset: piece.offset, length: piece.length, position: piece.position)
         }

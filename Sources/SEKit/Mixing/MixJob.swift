@@ -41,7 +41,8 @@ public enum MixJob {
     /// - Throws: ``MixError`` for bad options, no usable sources or a folder holding another mix;
     ///   `AudioError` and ``CatalogError`` for failures that stop the run.
     public static func run(_ request: Request, context: RunContext, warn: (SkippedSource) -> Void = { _ in },
-                           note: (String) -> Void = { _ in }, progress: @escaping ProgressHandler = { _, _ in }) throws -> (result: MixResult, run: RecordedRun) {
+                           note: (String) -> Void = { _ in },
+                           progress: @escaping ProgressHandler = { _, _ in }) throws -> (result: MixResult, run: RecordedRun) {
         let mix: MixRun
         var params = request.params
         if let manifest = request.fromManifest {

@@ -164,7 +164,8 @@ enum MixSpecFile {
             if changed > 0 { parts.append("sources: \(changed) changed since the folder's mix (SHA-256 differs)") }
         }
         if existing.fromManifest != wanted.fromManifest {
-            parts.append("from-manifest: \(existing.fromManifest?.path ?? "unset") in the folder, \(wanted.fromManifest?.path ?? "unset") now")
+            let before = existing.fromManifest?.path ?? "unset", now = wanted.fromManifest?.path ?? "unset"
+            parts.append("from-manifest: \(before) in the folder, \(now) now")
         }
         return parts.isEmpty ? "see its mix.json" : parts.joined(separator: "; ")
     }

@@ -113,17 +113,20 @@ extension MixManifestPlans {
                 return (try AudioFile.info(at: url), try SHA256.hex(ofFileAt: url))
             } catch {
                 throw MixError.manifestClip(manifest: manifest, line: use.line, clipID: use.clipID,
-                                            reason: "its \(use.kind.rawValue) source \(use.path) cannot be read: \(FilePaths.reason(error, at: use.path))")
+                                            reason: "its \(use.kind.rawValue) source \(use.path) cannot be read: "
+                                                + FilePaths.reason(error, at: use.path))
             }
         }
-        let recorded = Dictionary((spec.sources ?? []).map { ("\($0.kind.rawValue)\t\($0.path)", $0) }, uniquingKeysWith: { first, _ in first })
+        let recorded = Dictionary((spec.sources ?? []).map { ("\($0.kind.rawValue)\t\($0.path)", $0) },
+                                  uniquingKeysWith: { first, _ in first })
         var unverified: [String] = []
         var sources: [MixSource] = []
         for (use, found) in zip(uses, described) {
             let identity = recorded["\(use.kind.rawValue)\t\(use.path)"]
             if let expected = identity?.sha256 {
                 guard expected == found.sha256 else {
-                    throw MixError.changedSource(path: use.path, kind: use.kind.rawValue, expectedSHA256: expected, foundSHA256: found.sha256)
+                    throw MixError.changedSource(path: use.path, kind: use.kind.rawValue, expectedSHA256: expected,
+                                                 foundSHA256: found.sha256)
                 }
             } else {
                 unverified.append(use.path)

@@ -118,12 +118,13 @@ public final class MixRun: @unchecked Sendable {
         let planner = try MixManifestPlans.planner(manifest: manifest, jobs: max(1, jobs), note: note)
         let sources = planner.speech + planner.noise + planner.rirs
         if let inside = sources.first(where: { FilePaths.isInside(FilePaths.resolved($0.path), FilePaths.resolved(output.path)) }) {
-            throw MixError.invalidOption(name: "out", value: output.path,
-                                         reason: "holds the \(inside.kind.rawValue) source \(inside.path) the manifest names; inputs and output must not overlap")
+            throw MixError.invalidOption(name: "out", value: output.path, reason: "holds the \(inside.kind.rawValue) source \(inside.path) "
+                                         + "the manifest names; inputs and output must not overlap")
         }
         if archive != nil && planner.clipIndices != Array(0..<planner.clipCount) {
             throw MixError.invalidOption(name: "archive", value: archive!.format.rawValue,
-                reason: "archive shards hold clips 0 to N-1 in order, and \(manifest.path) lists other clip indices; render it as files (without --archive)")
+                reason: "archive shards hold clips 0 to N-1 in order, and \(manifest.path) lists other clip indices; "
+                    + "render it as files (without --archive)")
         }
         let inputs = MixInputs(speech: [], noise: [], rir: [])
         return try claim(planner: planner, output: output, shard: shard, inputs: inputs, skipped: [], jobs: jobs,

@@ -47,8 +47,8 @@ struct MixFromManifestTests {
             #expect(try fm.contentsOfDirectory(atPath: b.appendingPathComponent(stem).path).sorted() == names)
             for name in names {
                 let path = "\(stem)/\(name)"
-                #expect(fm.contents(atPath: a.appendingPathComponent(path).path) == fm.contents(atPath: b.appendingPathComponent(path).path),
-                        "\(path) \(comment.map { "\($0)" } ?? "")")
+                let original = fm.contents(atPath: a.appendingPathComponent(path).path)
+                #expect(original == fm.contents(atPath: b.appendingPathComponent(path).path), "\(path) \(comment.map { "\($0)" } ?? "")")
             }
         }
     }
@@ -154,7 +154,8 @@ struct MixFromManifestTests {
         for kind in ["speech", "noise"] {
             try fm.copyItem(at: Fixtures.url(kind), to: folder.file("in-" + kind))
         }
-        let result = try mix(try settings([:], speech: folder.path("in-speech"), noise: folder.path("in-noise")), into: folder.file("original"))
+        let copies = try settings([:], speech: folder.path("in-speech"), noise: folder.path("in-noise"))
+        let result = try mix(copies, into: folder.file("original"))
         return (folder.file("original/manifest.jsonl"), result)
     }
 
@@ -209,7 +210,7 @@ struct MixFromManifestTests {
             if record["index"] as? Int == 1 { record["sample_rate"] = 8000 }
         }
         do {
-            try MixRun.prepare(fromManifest: manifest, output: folder.file("copy"), jobs: 1).run()
+            _ = try MixRun.prepare(fromManifest: manifest, output: folder.file("copy"), jobs: 1).run()
             Issue.record("an 8 kHz record in a 16 kHz mix was rendered")
         } catch let error as MixError {
             guard case .manifestClip(_, let line, let clipID, let reason) = error else { Issue.record("\(error)"); return }

@@ -38,6 +38,35 @@ struct MixFromManifestCommandTests {
         #expect(try folder.sqlite(catalog, "SELECT count(*) FROM clips") == "12")
     }
 
+    @Test func shardsAndArchivesRerenderByteIdentically() throws {
+        let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
+        let fm = FileManager.default
+        let original = try SEKitBinary.run(mixArguments(folder.path("a")) + ["--archive", "tar", "--archive-clips", "3", "--no-catalog"])
+        #expect(original.status == 0, "\(original.stderr)")
+        let manifest = folder.path("a/manifest.jsonl")
+        let archived = try SEKitBinary.run(["mix", "--from-manifest", manifest, "--out", folder.path("b"), "--archive", "tar",
+                                            "--archive-clips", "3", "--no-catalog"])
+        #expect(archived.status == 0, "\(archived.stderr)")
+        let shards = try fm.contentsOfDirectory(atPath: folder.path("a")).filter { $0.hasSuffix(".tar") }.sorted()
+        #expect(shards.count == 2)
+        for shard in shards {
+            #expect(fm.contents(atPath: folder.path("a/" + shard)) == fm.contents(atPath: folder.path("b/" + shard)), "\(shard)")
+        }
+        // Two command shards into one folder make the clips of the whole manifest.
+        for shard in ["1/2", "2/2"] {
+            let part = try SEKitBinary.run(["mix", "--from-manifest", manifest, "--out", folder.path("c"), "--shard", shard,
+                                            "--no-catalog"])
+            #expect(part.status == 0, "\(part.stderr)")
+        }
+        let loose = try SEKitBinary.run(mixArguments(folder.path("d")) + ["--no-catalog"])
+        #expect(loose.status == 0, "\(loose.stderr)")
+        let names = try fm.contentsOfDirectory(atPath: folder.path("d/noisy")).sorted()
+        #expect(try fm.contentsOfDirectory(atPath: folder.path("c/noisy")).sorted() == names && names.count == 6)
+        for name in names {
+            #expect(fm.contents(atPath: folder.path("c/noisy/" + name)) == fm.contents(atPath: folder.path("d/noisy/" + name)), "\(name)")
+        }
+    }
+
     @Test func optionsThatDrawClipsAreRefused() throws {
         let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
         let result = try SEKitBinary.run(["mix", "--from-manifest", folder.path("m.jsonl"), "--out", folder.path("b"),

@@ -115,6 +115,10 @@ public final class MixRun: @unchecked Sendable {
     /// - Throws: ``MixError`` naming the manifest line, clip or source at fault, or a folder holding another mix.
     public static func prepare(fromManifest manifest: URL, output: URL, shard: Shard = .whole, jobs: Int, overwrite: Bool = false,
                                archive: MixArchiveRequest? = nil, note: (String) -> Void = { _ in }) throws -> MixRun {
+        if FilePaths.isInside(FilePaths.resolved(manifest.path), FilePaths.resolved(output.path)) {
+            throw MixError.invalidOption(name: "out", value: output.path,
+                                         reason: "holds the manifest \(manifest.path); render it into another folder")
+        }
         let planner = try MixManifestPlans.planner(manifest: manifest, jobs: max(1, jobs), note: note)
         let sources = planner.speech + planner.noise + planner.rirs
         if let inside = sources.first(where: { FilePaths.isInside(FilePaths.resolved($0.path), FilePaths.resolved(output.path)) }) {

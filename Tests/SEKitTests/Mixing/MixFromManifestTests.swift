@@ -216,6 +216,11 @@ struct MixFromManifestTests {
             guard case .manifestClip(_, let line, let clipID, let reason) = error else { Issue.record("\(error)"); return }
             #expect(line == 2 && clipID == "s3-0000001" && reason.contains("sample_rate 8000"))
         }
+        // Rendered into its own corpus folder, a manifest would be written over.
+        #expect(throws: MixError.invalidOption(name: "out", value: folder.path("original"),
+                                               reason: "holds the manifest \(manifest.path); render it into another folder")) {
+            try MixRun.prepare(fromManifest: manifest, output: folder.file("original"), jobs: 1, overwrite: true)
+        }
         try FileManager.default.removeItem(at: folder.file("original/mix.json"))
         #expect(throws: MixError.self) { try MixRun.prepare(fromManifest: manifest, output: folder.file("copy"), jobs: 1) }
     }

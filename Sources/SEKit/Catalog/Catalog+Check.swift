@@ -72,7 +72,8 @@ extension Catalog {
     public func check(rehashAll: Bool = false, dryRun: Bool = false) throws(CatalogError) -> CheckReport {
         var report = CheckReport()
         var folding: [RunID: (host: String, pid: Int)] = [:]
-        let (sources, artifacts, integrity, foreignKeys, leaks, running): ([SourceRecord], [ArtifactRecord], [String], [String], [CheckReport.SplitLeak], [RunRecord]) = try read { db in
+        let (sources, artifacts, integrity, foreignKeys, leaks, running): ([SourceRecord], [ArtifactRecord], [String], [String],
+                                                                           [CheckReport.SplitLeak], [RunRecord]) = try read { db in
             let folds = try Self.incompleteFolds(db)
             report.incompleteFolds = folds.isEmpty ? nil : folds
             folding = try Self.foldingProcesses(db)

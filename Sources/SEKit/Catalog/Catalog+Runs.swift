@@ -110,7 +110,8 @@ extension Catalog {
             guard !idOrPrefix.isEmpty else { throw CatalogError.unknownRun(path: path, id: idOrPrefix, reason: "empty id") }
             let matches = try RunRecord.filter(RunRecord.Columns.id.like(Self.likePrefix(idOrPrefix), escape: "\\")).limit(2).fetchAll(db)
             guard matches.count == 1 else {
-                throw CatalogError.unknownRun(path: path, id: idOrPrefix, reason: matches.isEmpty ? "no such run" : "prefix matches several runs; give more characters")
+                throw CatalogError.unknownRun(path: path, id: idOrPrefix,
+                                              reason: matches.isEmpty ? "no such run" : "prefix matches several runs; give more characters")
             }
             return matches[0]
         }

@@ -169,7 +169,8 @@ public enum CatalogFilter {
             case .or(let terms): return "(" + (try emitAll(terms)).joined(separator: " OR ") + ")"
             case .not(let e): return "(NOT \(try emit(e)))"
             case .compare(let field, let op, let value) where isDegradation(field):
-                guard op == "=" || op == "!=" else { throw fail("'degradation' takes =, !=, like, in or is null, not \(op)", column: field.column) }
+                guard op == "=" || op == "!=" else { throw fail("'degradation' takes =, !=, like, in or is null, not \(op)",
+                                                                column: field.column) }
                 return try degradationSQL([value], negated: op == "!=", field: field, op: "=")
             case .like(let field, let pattern, let negated) where isDegradation(field):
                 return try degradationSQL([pattern], negated: negated, field: field, op: "LIKE")
@@ -214,7 +215,8 @@ public enum CatalogFilter {
                 }
                 // The operand was resolved once; its subquery arguments precede the list's.
                 for value in values {
-                    arguments.append(type == .unsignedInteger ? try unsignedBits(value, field: field).databaseValue : Self.databaseValue(value))
+                    arguments.append(type == .unsignedInteger ? try unsignedBits(value,
+                                                                                 field: field).databaseValue : Self.databaseValue(value))
                 }
                 let marks = Array(repeating: "?", count: values.count).joined(separator: ", ")
                 return "(\(target) \(negated ? "NOT IN" : "IN") (\(marks)))"
@@ -240,10 +242,12 @@ public enum CatalogFilter {
 
         /// Clips with (or, `negated`, without) a degradation whose kind or stage is `op` (`=`, `LIKE`
         /// or `IN`) `values`; the value `none` stands for "no degradation at all".
-        mutating func degradationSQL(_ values: [FilterValue], negated: Bool, field: FilterField, op: String) throws(CatalogError) -> String {
+        mutating func degradationSQL(_ values: [FilterValue], negated: Bool, field: FilterField,
+                                     op: String) throws(CatalogError) -> String {
             var named: [String] = [], none = false
             for value in values {
-                guard case .text(let text) = value.literal else { throw fail("'degradation' is text; quote the value", column: value.column) }
+                guard case .text(let text) = value.literal else { throw fail("'degradation' is text; quote the value",
+                                                                             column: value.column) }
                 if text == CatalogFilter.noDegradation && op != "LIKE" { none = true } else { named.append(text) }
             }
             var parts: [String] = []
@@ -262,7 +266,8 @@ public enum CatalogFilter {
         /// - Throws: a filter error unless `value` is a whole number from 0 to 2^64 − 1.
         func unsignedBits(_ value: FilterValue, field: FilterField) throws(CatalogError) -> Int64 {
             guard case .number(let number) = value.literal, let unsigned = number.unsignedInteger else {
-                throw fail("'\(field.name)' is an unsigned 64-bit integer; compare it with a whole number from 0 to \(UInt64.max)", column: value.column)
+                throw fail("'\(field.name)' is an unsigned 64-bit integer; compare it with a whole number from 0 to \(UInt64.max)",
+                           column: value.column)
             }
             return Int64(bitPattern: unsigned)
         }
@@ -270,7 +275,8 @@ public enum CatalogFilter {
         /// `target op value` by unsigned value, where `target` holds bit patterns: values with the top
         /// bit set are negative as stored and above every value without it, so order within each
         /// half is the signed order, and every value of the lower half is below the upper half.
-        mutating func unsignedComparison(_ target: String, _ op: String, _ value: FilterValue, field: FilterField) throws(CatalogError) -> String {
+        mutating func unsignedComparison(_ target: String, _ op: String, _ value: FilterValue,
+                                         field: FilterField) throws(CatalogError) -> String {
             let bits = try unsignedBits(value, field: field)
             arguments.append(bits.databaseValue)
             let upperHalf = bits < 0

@@ -48,7 +48,8 @@ extension Catalog {
     public func bestRun(_ request: BestRun.Request) throws(CatalogError) -> BestRun {
         guard let higherIsBetter = MetricRegistry.output(forSeries: request.metric)?.higherIsBetter else {
             let known = MetricRegistry.all.flatMap { $0.outputs.map(\.metric.rawValue) }.joined(separator: ", ")
-            throw .invalidParameter(name: "metric", value: request.metric, reason: "not a metric SEKit knows the direction of; known: \(known) (and their _noisy, _improvement series)")
+            throw .invalidParameter(name: "metric", value: request.metric,
+                    reason: "not a metric SEKit knows the direction of; known: \(known) (and their _noisy, _improvement series)")
         }
         let compiled = try CatalogFilter.compile(request.filter, context: .runs)
         let allowed = try request.corpus.map { reference throws(CatalogError) in Set(try scoreRuns(on: try corpus(named: reference)).map(\.id)) }

@@ -169,7 +169,8 @@ extension Catalog {
         }
         guard let requested else { return available }
         for metric in requested where !scored.contains(metric) {
-            throw .invalidParameter(name: "metrics", value: metric, reason: "no checkpoint has it in subset \(subset); available: \(available.joined(separator: ","))")
+            throw .invalidParameter(name: "metrics", value: metric,
+                                    reason: "no checkpoint has it in subset \(subset); available: \(available.joined(separator: ","))")
         }
         return requested
     }

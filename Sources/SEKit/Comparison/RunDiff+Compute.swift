@@ -35,7 +35,8 @@ extension Catalog {
             }
             diff.onlyInA = pairs.onlyInA
             diff.onlyInB = pairs.onlyInB
-            (diff.rows, diff.unpairedValues) = try RunDiffStatistics.pairedRows(scoresA, scoresB, pairs: pairs, metrics: metrics, request: request)
+            (diff.rows, diff.unpairedValues) = try RunDiffStatistics.pairedRows(scoresA, scoresB, pairs: pairs, metrics: metrics,
+                                                                                request: request)
         }
         try RunDiffStatistics.correct(&diff.rows, alpha: request.alpha)
         return diff
@@ -47,12 +48,14 @@ extension Catalog {
         let common = a.metrics.filter { b.values[$0] != nil }
         guard let requested else {
             guard !common.isEmpty else {
-                throw .invalidParameter(name: "metrics", value: "", reason: "the runs share no metric (A: \(a.metrics.joined(separator: ",")); B: \(b.metrics.joined(separator: ",")))")
+                throw .invalidParameter(name: "metrics", value: "",
+                        reason: "the runs share no metric (A: \(a.metrics.joined(separator: ",")); B: \(b.metrics.joined(separator: ",")))")
             }
             return common
         }
         for metric in requested where !common.contains(metric) {
-            throw .invalidParameter(name: "metrics", value: metric, reason: "not scored by both runs; both have: \(common.joined(separator: ","))")
+            throw .invalidParameter(name: "metrics", value: metric,
+                                    reason: "not scored by both runs; both have: \(common.joined(separator: ","))")
         }
         return requested
     }
@@ -89,7 +92,8 @@ enum RunDiffStatistics {
             guard let subset = all.first(where: { $0.label == resolved }) else {
                 let known = all.map(\.label).joined(separator: ", ")
                 let hint = snrDB.allSatisfy({ $0 == nil }) ? " (the clips are not in the catalogue, so they have no SNR or split)" : ""
-                throw .invalidParameter(name: "subset", value: label, reason: "no such subset of the clips compared; known: \(known)\(hint)")
+                throw .invalidParameter(name: "subset", value: label,
+                                        reason: "no such subset of the clips compared; known: \(known)\(hint)")
             }
             return subset
         }
@@ -120,7 +124,8 @@ enum RunDiffStatistics {
             var intervals: [Int: (Double, Double)] = [:]
             for (clips, group) in groupedByClips(members) where !clips.isEmpty {
                 var table = [Double](repeating: 0, count: clips.count * group.count)
-                for (r, clip) in clips.enumerated() { for (c, m) in group.enumerated() { table[r * group.count + c] = differences[m][clip]! } }
+                for (r, clip) in clips.enumerated() { for (c,
+                                                           m) in group.enumerated() { table[r * group.count + c] = differences[m][clip]! } }
                 let found = try checked { () throws(StatisticsError) in
                     try Bootstrap.meanIntervals(rows: table, columnCount: group.count, resamples: request.resamples,
                                                 confidence: request.confidence, seed: request.seed)

@@ -86,7 +86,8 @@ extension Catalog {
                                    values: Dictionary(uniqueKeysWithValues: zip(metrics, values)),
                                    noisyValues: Dictionary(uniqueKeysWithValues: zip(metrics, noisyValues)),
                                    snrDB: snrDB, split: split, degradations: degradations, metrics: metrics)
-            let requested = try String.fetchOne(db, sql: "SELECT value_text FROM params WHERE run_id = ? AND key = 'metrics'", arguments: [run.id])?
+            let requested = try String.fetchOne(db, sql: "SELECT value_text FROM params WHERE run_id = ? AND key = 'metrics'",
+                                                arguments: [run.id])?
                 .split(separator: ",").map(String.init) ?? []
             let present = Set(scores.metrics)
             scores.metrics = requested.filter(present.contains) + present.subtracting(requested).sorted()

@@ -127,7 +127,8 @@ extension Catalog {
             }
             guard !FileManager.default.fileExists(atPath: url.path) else {
                 discard()
-                throw .invalidParameter(name: "OUT", value: url.path, reason: "was created by another process during the merge; merge into it again")
+                throw .invalidParameter(name: "OUT", value: url.path,
+                                        reason: "was created by another process during the merge; merge into it again")
             }
             do { try AtomicFile.commit(temporary, to: url) } catch {
                 discard()
@@ -169,7 +170,8 @@ extension Catalog {
         let id = group.folded.id
         switch group.kind {
         case .mix:
-            let durations = try Double.fetchAll(db, sql: "SELECT duration_seconds FROM clips WHERE run_id = ? ORDER BY clip_index", arguments: [id])
+            let durations = try Double.fetchAll(db, sql: "SELECT duration_seconds FROM clips WHERE run_id = ? ORDER BY clip_index",
+                                                arguments: [id])
             try ParamRecord(runID: id, key: "audio_seconds", value: "\(durations.reduce(0, +))").upsert(db)
         case .score:
             try RecordedScores.recomputeRunMetrics(db, run: id)

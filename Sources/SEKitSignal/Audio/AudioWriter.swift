@@ -55,7 +55,8 @@ public enum AudioWriter {
             throw AudioError.invalidParameter(name: "sampleRate", value: "\(buffer.sampleRate)", reason: "must be positive (\(url.path))")
         }
         if !buffer.samples.withUnsafeBufferPointer(PCM16.allFinite), let bad = buffer.samples.firstIndex(where: { !$0.isFinite }) {
-            throw AudioError.invalidParameter(name: "samples", value: "sample \(bad)", reason: "NaN or infinite; not written to \(url.path)")
+            throw AudioError.invalidParameter(name: "samples", value: "sample \(bad)",
+                                              reason: "NaN or infinite; not written to \(url.path)")
         }
         switch format {
         case .wavPCM16, .wavFloat32:

@@ -63,7 +63,8 @@ import Testing
 
     /// How many runs carry the mark of a fold under way.
     static func foldingMarks(_ catalog: Catalog) throws -> Int {
-        try catalog.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM params WHERE key = ?", arguments: [Catalog.foldingKey]) ?? 0 }
+        try catalog.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM params WHERE key = ?",
+                                                  arguments: [Catalog.foldingKey]) ?? 0 }
     }
 
     static func clipCount(_ catalog: Catalog, run: RunID) throws -> Int {

@@ -163,6 +163,7 @@ struct MixCommand: ParsableCommand {
         let (result, run) = try MixJob.run(
             request, context: try recording.context(name: name),
             warn: { skipped in printError("warning: skipping \(skipped.kind.rawValue) \(skipped.path): \(skipped.reason)") },
+            curated: { s in print("\(s.kind) \(s.input): \(s.kept) files kept, \(s.excluded) excluded (the run's curated_sources says why)") },
             progress: { done, total in meter.update(done, of: total) })
         print(MixSummaryText.render(result))
         if let line = run.summaryLine { print(line) }

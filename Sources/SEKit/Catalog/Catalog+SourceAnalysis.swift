@@ -37,7 +37,8 @@ extension Catalog {
     /// - Throws: ``CatalogError/filter(expression:column:reason:)`` for a bad filter or unknown column.
     public func selectAnalysedSources(corpus name: String, filter: String?) throws(CatalogError) -> AnalysedSourceSelection {
         let records = try analysedSources(corpus: name)
-        let conditions = try filter.map { text throws(CatalogError) in try CatalogFilter.conditions(of: text, context: .sourceAnalysis) } ?? []
+        var conditions: [CatalogFilter.Condition] = []
+        if let filter { conditions = try CatalogFilter.conditions(of: filter, context: .sourceAnalysis) }
         let failing: [String: [String]] = try read { db in
             var failing: [String: [String]] = [:]
             for condition in conditions {

@@ -20,7 +20,8 @@ extension CatalogFilter {
         for term in terms {
             var compiler = Compiler(expression: expression, context: context)
             let sql = try compiler.emit(term)
-            conditions.append(Condition(text: text(of: term), compiled: Compiled(sql: sql, arguments: StatementArguments(compiler.arguments))))
+            let compiled = Compiled(sql: sql, arguments: StatementArguments(compiler.arguments))
+            conditions.append(Condition(text: text(of: term), compiled: compiled))
         }
         return conditions
     }

@@ -125,7 +125,8 @@ public enum SourceAnalysisJob {
     /// One file's row: its measures, or the reason it has none.
     static func analyse(path: String, relative: String, sha256: String?, corpus: String, dnsmos: Bool,
                         workspace: MetricWorkspace, at date: Date) -> SourceAnalysisRecord {
-        var record = SourceAnalysisRecord(corpus: corpus, relativePath: relative, path: path, sha256: sha256 ?? String(repeating: "0", count: 64),
+        let unread = String(repeating: "0", count: 64)
+        var record = SourceAnalysisRecord(corpus: corpus, relativePath: relative, path: path, sha256: sha256 ?? unread,
                                           analysedAt: date)
         do {
             guard sha256 != nil else { throw CatalogError.file(path: path, reason: "cannot be read") }
@@ -142,7 +143,9 @@ public enum SourceAnalysisJob {
             let (samples, rate) = try ScoreRunner.readSamples(URL(fileURLWithPath: path), corpus: nil)
             let (values, errors) = ScoreRunner.values(of: dnsmosMetrics, MetricComparison(processed: samples, sampleRate: rate),
                                                       workspace: workspace)
-            if let failure = errors.sorted(by: { $0.key.rawValue < $1.key.rawValue }).first { throw CatalogError.file(path: path, reason: failure.value) }
+            if let failure = errors.sorted(by: { $0.key.rawValue < $1.key.rawValue }).first {
+                throw CatalogError.file(path: path, reason: failure.value)
+            }
             (record.dnsmosSIG, record.dnsmosBAK, record.dnsmosOVRL) = (values[.dnsmosSIG], values[.dnsmosBAK], values[.dnsmosOVRL])
         } catch {
             record.error = "dnsmos: \(error)"

@@ -2,9 +2,9 @@ import Foundation
 
 /// Mix inputs `corpus:NAME where EXPR`: the files of a corpus analysed by `sekit catalog analyze`
 /// that the filter `EXPR` keeps (the catalogue's filter language over `source_analysis`'s columns),
-/// in path order. `corpus:NAME` alone is the corpus imported by `sekit catalog import` when the
-/// catalogue has one of that name and kind (as before analyses existed), else every file of the
-/// analysed corpus that was analysed without error.
+/// in path order. `corpus:NAME` alone is every file of the analysed corpus analysed without error
+/// when the catalogue has an analysed corpus of that name, else (as before analyses existed) the
+/// corpus imported by `sekit catalog import`. Speakers come from the imported sources of the same path.
 ///
 /// Each kept file is hashed again: one whose bytes changed since its analysis is refused by name.
 /// The selections are collected (``selections``) so that the mix run records what each input kept and
@@ -46,7 +46,8 @@ public final class CuratedSources: @unchecked Sendable {
         let filter = rest.dropFirst(keyword.count).trimmingCharacters(in: .whitespacesAndNewlines)
         guard keyword.lowercased() == "where", !filter.isEmpty else {
             throw MixError.invalidOption(name: option, value: MixRun.corpusPrefix + text,
-                                         reason: "write corpus:NAME or corpus:NAME where CONDITION (e.g. bandwidth_hz >= 7000 and dnsmos_bak >= 3)")
+                                         reason: "write corpus:NAME or corpus:NAME where CONDITION "
+                                             + "(e.g. bandwidth_hz >= 7000 and dnsmos_bak >= 3)")
         }
         return (name, filter)
     }
@@ -57,11 +58,12 @@ public final class CuratedSources: @unchecked Sendable {
     public func resolve(_ text: String, kind: MixSource.Kind) throws -> [(path: String, key: String, speaker: String?)] {
         let option = kind.rawValue
         let (name, filter) = try Self.parse(text, option: option)
-        if filter == nil {
-            let imported = try catalog.sources(kind: SourceKind(rawValue: kind.rawValue)!, corpus: name)
-            if !imported.isEmpty { return imported.map { ($0.path, $0.relativePath, $0.speaker) } }
+        let sourceKind = SourceKind(rawValue: kind.rawValue)!
+        let analysed = try catalog.analysedCorpus(name) != nil
+        if filter == nil && !analysed {
+            return try catalog.sources(kind: sourceKind, corpus: name).map { ($0.path, $0.relativePath, $0.speaker) }
         }
-        guard try catalog.analysedCorpus(name) != nil else {
+        guard analysed else {
             throw MixError.invalidOption(name: option, value: MixRun.corpusPrefix + text, reason: "the catalogue has no corpus '\(name)': "
                 + "neither \(kind.rawValue) files imported with `sekit catalog import` nor a corpus analysed with `sekit catalog analyze`")
         }
@@ -76,7 +78,10 @@ public final class CuratedSources: @unchecked Sendable {
             made.append(Selection(input: MixRun.corpusPrefix + text, kind: kind.rawValue, corpus: name, filter: filter,
                                   kept: selection.kept.count, excluded: selection.excluded.count, excludedFiles: selection.excluded))
         }
-        return selection.kept.map { ($0.path, $0.relativePath, nil) }
+        // Speakers of files also imported (`catalog import --speaker-pattern`), by path.
+        var speakers: [String: String] = [:]
+        for source in try catalog.sources(kind: sourceKind) { if let speaker = source.speaker { speakers[source.path] = speaker } }
+        return selection.kept.map { ($0.path, $0.relativePath, speakers[$0.path]) }
     }
 
     /// Refuses a kept file that is missing or whose bytes changed since it was analysed.

@@ -41,7 +41,8 @@ public enum MixJob {
                            progress: @escaping ProgressHandler = { _, _ in }) throws -> (result: MixResult, run: RecordedRun) {
         let sources = context.catalog.map { CuratedSources(catalog: $0, jobs: request.jobs) }
         let mix = try MixRun.prepare(options: request.options, inputs: request.inputs, output: request.output,
-                                     shard: request.shard, jobs: request.jobs, catalogued: sources.map { s in { try s.resolve($0, kind: $1) } },
+                                     shard: request.shard, jobs: request.jobs,
+                                     catalogued: sources.map { s in { try s.resolve($0, kind: $1) } },
                                      overwrite: request.overwrite, archive: request.archive, warn: warn)
         for selection in sources?.selections ?? [] { curated(selection) }
         let params = request.params.merging(sources?.runParams ?? [:]) { _, curated in curated }

@@ -64,7 +64,8 @@ import Testing
     func equalsNumpyOnFixtures() throws {
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
         let synthetic = folder.file("band.wav")
-        try TestWAV.writeFloat32(Self.bandLimitedNoise(seconds: 3, sampleRate: 16000, cutoffHz: 5500, seed: 1), sampleRate: 16000, to: synthetic)
+        let band = Self.bandLimitedNoise(seconds: 3, sampleRate: 16000, cutoffHz: 5500, seed: 1)
+        try TestWAV.writeFloat32(band, sampleRate: 16000, to: synthetic)
         let files = [Fixtures.url("speech/arctic_a0007.wav"), Fixtures.url("speech/vctk_p287_001.wav"),
                      Fixtures.url("noise/running_tap.wav"), Fixtures.url("rir/rir_clap.wav"), synthetic]
         let script = """

@@ -40,14 +40,15 @@ public struct EffectiveBandwidth: Sendable {
 
     /// Adds the next samples of the signal.
     public mutating func add<S: Sequence>(_ samples: S) where S.Element: BinaryFloatingPoint {
-        for sample in samples {
-            pending.append(Double(sample))
-            samplesSeen += 1
-            if pending.count == frameLength {
-                accumulate(pending)
-                pending.removeFirst(hop)
-            }
+        let before = pending.count
+        pending.append(contentsOf: samples.lazy.map { Double($0) })
+        samplesSeen += pending.count - before
+        var start = 0
+        while pending.count - start >= frameLength {
+            accumulate(pending[start..<(start + frameLength)])
+            start += hop
         }
+        if start > 0 { pending.removeFirst(start) }
     }
 
     /// The effective bandwidth, Hz; nil for a silent (or empty) signal.
@@ -55,7 +56,7 @@ public struct EffectiveBandwidth: Sendable {
         var sums = powerSum, count = frames
         if count == 0 && samplesSeen > 0 {
             var copy = self
-            copy.accumulate(pending + [Double](repeating: 0, count: frameLength - pending.count))
+            copy.accumulate((pending + [Double](repeating: 0, count: frameLength - pending.count))[...])
             sums = copy.powerSum; count = copy.frames
         }
         guard count > 0, let peak = sums.max(), peak > 0 else { return nil }
@@ -71,9 +72,10 @@ public struct EffectiveBandwidth: Sendable {
         return accumulator.result()
     }
 
-    mutating func accumulate(_ frame: [Double]) {
+    mutating func accumulate(_ frame: ArraySlice<Double>) {
         let fft = RealFFT<Double>.double(size: frameLength)
-        let windowed = (0..<frameLength).map { frame[$0] * window[$0] }
+        let first = frame.startIndex
+        let windowed = (0..<frameLength).map { frame[first + $0] * window[$0] }
         let spectrum = fft.forward(windowed)
         for bin in 0..<powerSum.count {
             let re = spectrum[2 * bin], im = spectrum[2 * bin + 1]

@@ -55,6 +55,8 @@ public enum SourceAnalysisJob {
 
     /// DNSMOS's outputs stored per file.
     static let dnsmosMetrics: [Metric] = [.dnsmosSIG, .dnsmosBAK, .dnsmosOVRL]
+    /// The computation of the `dnsmos` metric.
+    static var dnsmosDescriptor: MetricDescriptor { MetricRegistry.descriptor(named: "dnsmos")! }
 
     /// Analyses the folder and records it in `catalog` (one transaction at the end).
     /// - Parameter pythonPool: the Python workers for DNSMOS (nil: a pool of its own).
@@ -140,12 +142,10 @@ public enum SourceAnalysisJob {
         }
         guard dnsmos else { return record }
         do {
-            let (samples, rate) = try ScoreRunner.readSamples(URL(fileURLWithPath: path), corpus: nil)
-            let (values, errors) = ScoreRunner.values(of: dnsmosMetrics, MetricComparison(processed: samples, sampleRate: rate),
+            // As `sekit score` computes the `dnsmos` metric of a file scored on its own.
+            let buffer = try AudioFile.read(at: URL(fileURLWithPath: path))
+            let values = try dnsmosDescriptor.compute(MetricComparison(processed: buffer.samples, sampleRate: buffer.sampleRate),
                                                       workspace: workspace)
-            if let failure = errors.sorted(by: { $0.key.rawValue < $1.key.rawValue }).first {
-                throw CatalogError.file(path: path, reason: failure.value)
-            }
             (record.dnsmosSIG, record.dnsmosBAK, record.dnsmosOVRL) = (values[.dnsmosSIG], values[.dnsmosBAK], values[.dnsmosOVRL])
         } catch {
             record.error = "dnsmos: \(error)"

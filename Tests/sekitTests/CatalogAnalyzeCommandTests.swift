@@ -55,6 +55,12 @@ struct CatalogAnalyzeCommandTests {
         #expect(excluded.map { ($0["path"]! as NSString).lastPathComponent } == ["narrow1.wav", "narrow2.wav"])
         #expect(excluded.allSatisfy { $0["reason"]!.hasPrefix("fails bandwidth_hz >= 7000 (bandwidth_hz = ") }, "\(excluded)")
 
+        // The same filter selects the same files in the same order: the same corpus, byte for byte.
+        let again = try mix(folder, speech: "corpus:src where bandwidth_hz >= 7000", out: "again", catalog: catalog)
+        #expect(again.status == 0, "\(again.stderr)")
+        let clip = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path("out/noisy")).sorted().first)
+        #expect(try Data(contentsOf: folder.file("out/noisy/" + clip)) == Data(contentsOf: folder.file("again/noisy/" + clip)))
+
         // Without a filter every analysed file is used.
         let all = try mix(folder, speech: "corpus:src", out: "all", catalog: catalog)
         #expect(all.status == 0 && all.stdout.contains("4 files kept, 0 excluded"), "\(all.stderr)")

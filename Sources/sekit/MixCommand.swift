@@ -37,9 +37,13 @@ struct MixCommand: ParsableCommand {
 
     @Option(name: .long, help: "Recipe file (YAML) with any of these options.") var recipe: String?
     @Option(name: [.short, .long], help: "Output folder.") var out: String
-    @Option(name: .long, help: "Speech input: folder, file list (.txt/.lst/.scp) or file. Repeatable.") var speech: [String] = []
-    @Option(name: .long, help: "Noise input: folder, file list or file. Repeatable.") var noise: [String] = []
-    @Option(name: .long, help: "Room impulse responses: folder, file list or file. Repeatable.") var rir: [String] = []
+    @Option(name: .long, help: """
+        Speech input: folder, file list (.txt/.lst/.scp), file, or corpus:NAME [where CONDITION] (catalogue). Repeatable.
+        """) var speech: [String] = []
+    @Option(name: .long, help: "Noise input: folder, file list, file or corpus:NAME [where CONDITION]. Repeatable.")
+    var noise: [String] = []
+    @Option(name: .long, help: "Room impulse responses: folder, file list, file or corpus:NAME [where CONDITION]. Repeatable.")
+    var rir: [String] = []
     @Option(name: .long, help: "Corpus sample rate in Hz (default 16000); every source is resampled to it.") var sampleRate: Int?
     @Option(name: .long, help: "Number of clips.") var count: Int?
     @Option(name: .long, help: "Hours of noisy audio (when --count is not given).") var hours: Double?
@@ -170,6 +174,9 @@ struct MixCommand: ParsableCommand {
         let (result, run) = try MixJob.run(
             request, context: try recording.context(name: name),
             warn: { skipped in printError("warning: skipping \(skipped.kind.rawValue) \(skipped.path): \(skipped.reason)") },
+            curated: { s in
+                print("\(s.kind) \(s.input): \(s.kept) files kept, \(s.excluded) excluded (the run's curated_sources says why)")
+            },
             progress: { done, total in meter.update(done, of: total) })
         print(MixSummaryText.render(result))
         if let line = run.summaryLine { print(line) }

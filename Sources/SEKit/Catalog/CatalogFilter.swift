@@ -26,6 +26,9 @@ public enum CatalogFilter {
     /// What is being filtered.
     public enum Context: String, Sendable {
         case clips, runs
+        /// The files of an analysed corpus (`source_analysis`, `sekit catalog analyze`): the mix's
+        /// `corpus:NAME where ...`. Only its columns are fields (no `params.`, `tags.` or `metrics.`).
+        case sourceAnalysis = "analysed sources"
     }
 
     /// A compiled filter: an SQL boolean expression over the context's table and its arguments.
@@ -84,7 +87,18 @@ public enum CatalogFilter {
             "error": ("runs.error", .text),
             "clips": ("(SELECT count(*) FROM clips WHERE clips.run_id = runs.id)", .number),
         ],
+        .sourceAnalysis: sourceAnalysisFields,
     ]
+
+    /// Fields of ``Context/sourceAnalysis``: the columns of `source_analysis`, by their own names.
+    static let sourceAnalysisFields: [String: (sql: String, type: FieldType)] = {
+        let numbers = ["sample_rate", "duration_seconds", "bandwidth_hz", "active_speech_ratio", "clipping_ratio", "dc_offset",
+                       "level_dbfs", "rms_dbfs", "dnsmos_sig", "dnsmos_bak", "dnsmos_ovrl"]
+        var fields: [String: (sql: String, type: FieldType)] = [:]
+        for name in numbers { fields[name] = ("source_analysis.\(name)", .number) }
+        for name in ["path", "relative_path", "sha256", "error"] { fields[name] = ("source_analysis.\(name)", .text) }
+        return fields
+    }()
 
     /// Aggregate fields of `metrics.NAME.FIELD` → run_metrics column.
     static let metricFields: [String: String] = [
@@ -335,6 +349,13 @@ public enum CatalogFilter {
         mutating func resolve(_ field: FilterField) throws(CatalogError) -> Resolved {
             let parts = field.name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
             let head = parts[0].lowercased()
+            if context == .sourceAnalysis {
+                guard parts.count == 1, let entry = fields[context]?[head] else {
+                    throw fail("unknown field '\(field.name)' for analysed sources; known: \(fieldNames(for: context).joined(separator: ", "))",
+                               column: field.column)
+                }
+                return .column(sql: entry.sql, type: entry.type)
+            }
             if head == "params" {
                 guard parts.count >= 2 else { throw fail("write params.KEY, e.g. params.snr_db", column: field.column) }
                 return .param(key: parts.dropFirst().joined(separator: "."))

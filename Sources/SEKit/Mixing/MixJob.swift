@@ -35,12 +35,17 @@ public enum MixJob {
     /// - Parameter warn: called once per source left out, with the reason.
     /// - Throws: ``MixError`` for bad options, no usable sources or a folder holding another mix;
     ///   `AudioError` and ``CatalogError`` for failures that stop the run.
+    /// - Parameter curated: called once per input that selected from an analysed corpus (``CuratedSources``).
     public static func run(_ request: Request, context: RunContext, warn: (SkippedSource) -> Void = { _ in },
+                           curated: (CuratedSources.Selection) -> Void = { _ in },
                            progress: @escaping ProgressHandler = { _, _ in }) throws -> (result: MixResult, run: RecordedRun) {
+        let sources = context.catalog.map { CuratedSources(catalog: $0, jobs: request.jobs) }
         let mix = try MixRun.prepare(options: request.options, inputs: request.inputs, output: request.output,
-                                     shard: request.shard, jobs: request.jobs, catalogued: context.catalog.map(resolver),
+                                     shard: request.shard, jobs: request.jobs,
+                                     catalogued: sources.map { s in { try s.resolve($0, kind: $1) } },
                                      overwrite: request.overwrite, archive: request.archive, warn: warn)
-        let params = request.params
+        for selection in sources?.selections ?? [] { curated(selection) }
+        let params = request.params.merging(sources?.runParams ?? [:]) { _, curated in curated }
         guard let catalog = context.catalog else {
             let run = try RecordedRun.begin(.unrecorded, kind: .mix, name: "", params: [:])
             return (try mix.run(progress: progress), run)
@@ -53,13 +58,5 @@ public enum MixJob {
             return result
         }
         return (result, recorder.run)
-    }
-
-    /// Resolves `corpus:NAME` inputs through the catalogue's imported sources.
-    static func resolver(_ catalog: Catalog) -> MixRun.CataloguedCorpusResolver {
-        { name, kind in
-            let sourceKind = SourceKind(rawValue: kind.rawValue)!
-            return try catalog.sources(kind: sourceKind, corpus: name).map { ($0.path, $0.relativePath, $0.speaker) }
-        }
     }
 }

@@ -76,7 +76,8 @@ public final class MixRun: @unchecked Sendable {
                                                  reason: "the catalogue has no \(kind.rawValue) files in corpus '\(name)' (import them with `sekit catalog import`)")
                 }
                 for file in files.sorted(by: { $0.key < $1.key }) {
-                    candidates.append((file.path, name + "/" + file.key))
+                    // The corpus name without its `where` filter (``CuratedSources``).
+                    candidates.append((file.path, (try CuratedSources.parse(name, option: kind.rawValue)).name + "/" + file.key))
                     if let speaker = file.speaker { cataloguedSpeakers[file.path] = speaker }
                 }
             }

@@ -49,6 +49,12 @@ import Testing
         }
     }
 
+    static var sourceAnalysisColumns: [Column] {
+        typealias A = SourceAnalysisRecord.Columns
+        return [A.corpus, A.relativePath, A.path, A.sha256, A.sampleRate, A.durationSeconds, A.bandwidthHz, A.activeSpeechRatio,
+                A.clippingRatio, A.dcOffset, A.levelDBFS, A.rmsDBFS, A.dnsmosSIG, A.dnsmosBAK, A.dnsmosOVRL, A.error, A.analysedAt]
+    }
+
     @Test func recordColumnsNameEveryColumn() throws {
         typealias Run = RunRecord.Columns
         typealias Param = ParamRecord.Columns
@@ -101,6 +107,10 @@ import Testing
             (ListeningRatingRecord.databaseTableName, [ListeningRatingRecord.Columns.test, ListeningRatingRecord.Columns.rater,
                                                        ListeningRatingRecord.Columns.stimulus, ListeningRatingRecord.Columns.scale,
                                                        ListeningRatingRecord.Columns.score, ListeningRatingRecord.Columns.timeSeconds]),
+            (AnalysedCorpusRecord.databaseTableName, [AnalysedCorpusRecord.Columns.name, AnalysedCorpusRecord.Columns.folder,
+                                                      AnalysedCorpusRecord.Columns.analysedAt, AnalysedCorpusRecord.Columns.toolVersion,
+                                                      AnalysedCorpusRecord.Columns.dnsmosBackend]),
+            (SourceAnalysisRecord.databaseTableName, Self.sourceAnalysisColumns),
         ]
         let queue = try DatabaseQueue()
         try CatalogSchema.migrator.migrate(queue)

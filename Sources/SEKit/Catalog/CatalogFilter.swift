@@ -351,8 +351,8 @@ public enum CatalogFilter {
             let head = parts[0].lowercased()
             if context == .sourceAnalysis {
                 guard parts.count == 1, let entry = fields[context]?[head] else {
-                    throw fail("unknown field '\(field.name)' for analysed sources; known: \(fieldNames(for: context).joined(separator: ", "))",
-                               column: field.column)
+                    let known = fieldNames(for: context).joined(separator: ", ")
+                    throw fail("unknown field '\(field.name)' for analysed sources; known: \(known)", column: field.column)
                 }
                 return .column(sql: entry.sql, type: entry.type)
             }

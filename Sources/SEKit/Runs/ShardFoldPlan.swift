@@ -45,8 +45,8 @@ public enum ShardFoldPlanner {
     ///   - runs: the shard runs of every input (a run present in several inputs once).
     ///   - folded: ids of runs the output already holds (an earlier fold's runs).
     /// - Returns: the groups in lineage order (mix before features before score, ...).
-    /// - Throws: ``CatalogError/shardMismatch(path:reason:)``.
-    public static func plan(_ runs: [ShardRun], existing: Set<RunID>) throws(CatalogError) -> [ShardFoldGroup] {
+    /// - Throws: ``RunsError/shardMismatch(path:reason:)``.
+    public static func plan(_ runs: [ShardRun], existing: Set<RunID>) throws(RunsError) -> [ShardFoldGroup] {
         var groups: [ShardFoldGroup] = []
         var mapped: [RunID: RunID] = [:]
         for run in runs where !ShardFoldRules.foldableKinds.contains(run.record.kind) {
@@ -76,7 +76,7 @@ public enum ShardFoldPlanner {
     }
 
     private static func makeGroup(_ members: [ShardRun], others: [[ShardRun]], mapped: [RunID: RunID],
-                                  existing: Set<RunID>) throws(CatalogError) -> ShardFoldGroup {
+                                  existing: Set<RunID>) throws(RunsError) -> ShardFoldGroup {
         let first = members.min { $0.shard.index < $1.shard.index }!
         let count = first.shard.count
         var byIndex: [Int: ShardRun] = [:]

@@ -160,33 +160,12 @@ public enum ShardFoldPlanner {
     static func unshardedCommandLine(_ line: String) -> String {
         var kept: [String] = []
         var skipNext = false
-        for word in shellWords(line) {
+        for word in Catalog.shellWords(line) {
             if skipNext { skipNext = false; continue }
             if word == "--shard" || word == "--catalog" { skipNext = true; continue }
             if word.hasPrefix("--shard=") || word.hasPrefix("--catalog=") { continue }
             kept.append(word)
         }
         return Catalog.shellQuoted(kept)
-    }
-
-    /// The arguments of a line written by `Catalog.shellQuoted` (words, `'…'` quoting, `'\''`).
-    static func shellWords(_ line: String) -> [String] {
-        var words: [String] = [], word = "", inWord = false, quoted = false, escaped = false
-        for character in line {
-            if escaped { word.append(character); escaped = false; continue }
-            if quoted {
-                if character == "'" { quoted = false } else { word.append(character) }
-            } else if character == "'" {
-                quoted = true; inWord = true
-            } else if character == "\\" {
-                escaped = true; inWord = true
-            } else if character == " " {
-                if inWord { words.append(word); word = ""; inWord = false }
-            } else {
-                word.append(character); inWord = true
-            }
-        }
-        if inWord { words.append(word) }
-        return words
     }
 }

@@ -242,7 +242,7 @@ extension Catalog {
         }.joined(separator: " ")
     }
 
-    /// The arguments of a line written by ``shellQuoted(_:)`` (words, `'…'` quoting, `'\''`).
+    /// The arguments of a line written by `shellQuoted` (words, `'…'` quoting, `'\''`).
     static func shellWords(_ line: String) -> [String] {
         var words: [String] = [], word = "", inWord = false, quoted = false, escaped = false
         for character in line {

@@ -12,6 +12,7 @@ extension Catalog {
         do { return try lineageParamDifferences(a, b) } catch { throw .catalog(error) }
     }
 
+    /// ``paramDifferences(_:_:)`` read from the catalogue.
     private func lineageParamDifferences(_ a: RunRecord, _ b: RunRecord) throws(CatalogError) -> [RunDiff.ParamDifference] {
         let lineageA = try lineage(of: a)
         let lineageB = try lineage(of: b)

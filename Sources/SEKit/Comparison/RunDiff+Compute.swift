@@ -2,13 +2,17 @@ import Foundation
 
 extension Catalog {
     /// Compares score runs `a` and `b` (ids, unique id prefixes or names; see ``resolveRun(_:kind:preferring:)``).
-    /// - Throws: ``CatalogError`` for unknown or ambiguous runs, runs scored on different corpora
-    ///   without `request.unpaired`, runs without common clips, unknown metrics or subsets.
-    public func diff(_ a: String, _ b: String, request: RunDiff.Request = .init()) throws(CatalogError) -> RunDiff {
-        let runA = try resolveRun(a, kind: .score)
-        let runB = try resolveRun(b, kind: .score)
-        let corpusA = try scoredCorpus(of: runA)
-        let corpusB = try scoredCorpus(of: runB)
+    /// - Throws: ``ComparisonError`` for runs scored on different corpora
+    ///   without `request.unpaired`, runs without common clips, unknown metrics or subsets; unknown or
+    ///   ambiguous runs as ``ComparisonError/catalog(_:)``.
+    public func diff(_ a: String, _ b: String, request: RunDiff.Request = .init()) throws(ComparisonError) -> RunDiff {
+        let runA: RunRecord, runB: RunRecord, corpusA: ScoredCorpus, corpusB: ScoredCorpus
+        do {
+            runA = try resolveRun(a, kind: .score)
+            runB = try resolveRun(b, kind: .score)
+            corpusA = try scoredCorpus(of: runA)
+            corpusB = try scoredCorpus(of: runB)
+        } catch { throw .catalog(error) }
         if corpusA != corpusB && !request.unpaired {
             // The runs are at fault, not an option: --unpaired was not given.
             throw .invalidParameter(name: "runs", value: "\(a) \(b)", reason: """
@@ -44,7 +48,7 @@ extension Catalog {
 
     /// The metrics to compare: those asked for (each must have been scored by both runs), or
     /// every metric both runs scored, in A's order.
-    static func comparedMetrics(_ requested: [String]?, _ a: RunScores, _ b: RunScores) throws(CatalogError) -> [String] {
+    static func comparedMetrics(_ requested: [String]?, _ a: RunScores, _ b: RunScores) throws(ComparisonError) -> [String] {
         let common = a.metrics.filter { b.values[$0] != nil }
         guard let requested else {
             guard !common.isEmpty else {
@@ -82,10 +86,10 @@ enum RunDiffStatistics {
 
     /// The subsets to report, given the clips' SNRs, splits and degradations, filtered to `requested`.
     static func subsets(snrDB: [Double?], split: [String?], degradations: [[String]?],
-                        requested: [String]?) throws(CatalogError) -> [(label: String, members: [Int])] {
+                        requested: [String]?) throws(ComparisonError) -> [(label: String, members: [Int])] {
         let all = ScoreSummary.subsets(snrDB: snrDB, split: split, degradations: degradations)
         guard let requested else { return all }
-        return try requested.map { label throws(CatalogError) in
+        return try requested.map { label throws(ComparisonError) in
             let wanted = label == "" ? "all" : label
             // `snr=0` also names the 5 dB band of continuous draws holding 0 dB (`snr=[0,5)`).
             let resolved = SNRSubset.resolve(wanted, among: all.map(\.label)) ?? wanted
@@ -101,7 +105,7 @@ enum RunDiffStatistics {
 
     /// Paired rows: per subset and metric, the clips of the subset where both values are finite.
     static func pairedRows(_ scoresA: RunScores, _ scoresB: RunScores, pairs: ClipPairs, metrics: [String],
-                           request: RunDiff.Request) throws(CatalogError) -> ([RunDiff.Row], [String: Int]) {
+                           request: RunDiff.Request) throws(ComparisonError) -> ([RunDiff.Row], [String: Int]) {
         // Per metric: the value pairs of every paired clip (nil where one is missing or not finite).
         var unpairedValues: [String: Int] = [:]
         let columnsA = metrics.map { scoresA.values[$0]! }, columnsB = metrics.map { scoresB.values[$0]! }
@@ -152,7 +156,7 @@ enum RunDiffStatistics {
     /// Unpaired rows: per subset and metric, each run's finite values in the subset. Metrics whose
     /// values cover the same clips of both runs are bootstrapped together.
     static func unpairedRows(_ scoresA: RunScores, _ scoresB: RunScores, metrics: [String],
-                             request: RunDiff.Request) throws(CatalogError) -> [RunDiff.Row] {
+                             request: RunDiff.Request) throws(ComparisonError) -> [RunDiff.Row] {
         let countA = scoresA.clipIDs.count
         let subsets = try subsets(snrDB: scoresA.snrDB + scoresB.snrDB, split: scoresA.split + scoresB.split,
                                   degradations: scoresA.degradations + scoresB.degradations, requested: request.subsets)
@@ -203,7 +207,7 @@ enum RunDiffStatistics {
 
     /// Holm-corrects the rows' p-values (rows without a p are left out of the family) and marks
     /// the rows whose corrected p is below `alpha`.
-    static func correct(_ rows: inout [RunDiff.Row], alpha: Double) throws(CatalogError) {
+    static func correct(_ rows: inout [RunDiff.Row], alpha: Double) throws(ComparisonError) {
         let tested = rows.indices.filter { rows[$0].p != nil }
         let adjusted = try checked { () throws(StatisticsError) in try HolmCorrection.adjusted(tested.map { rows[$0].p! }) }
         for (k, index) in tested.enumerated() {
@@ -212,8 +216,8 @@ enum RunDiffStatistics {
         }
     }
 
-    /// Runs a statistic, turning its parameter errors into catalogue parameter errors.
-    static func checked<T>(_ body: () throws(StatisticsError) -> T) throws(CatalogError) -> T {
+    /// Runs a statistic, turning its parameter errors into comparison parameter errors.
+    static func checked<T>(_ body: () throws(StatisticsError) -> T) throws(ComparisonError) -> T {
         do { return try body() } catch {
             let (name, value, reason) = error.invalidParameter ?? ("statistics", "", error.description)
             throw .invalidParameter(name: name, value: value, reason: reason)

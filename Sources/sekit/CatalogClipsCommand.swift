@@ -22,6 +22,7 @@ struct CatalogClipsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let store = try catalog.openForReading()
-        try store.exportClips(filter: listing.filter, format: listing.outputFormat.resolved, limit: listing.limit, sink: writeToStandardOutput)
+        try store.exportClips(filter: listing.filter, format: listing.outputFormat.resolved, limit: listing.limit,
+                              sink: writeToStandardOutput)
     }
 }

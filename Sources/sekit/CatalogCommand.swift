@@ -6,6 +6,7 @@ struct CatalogCommand: AsyncParsableCommand {
         commandName: "catalog",
         abstract: "Import sources and inspect, check and merge the catalogue (an SQLite file).",
         subcommands: [
+            CatalogAnalyzeCommand.self,
             CatalogCheckCommand.self,
             CatalogClipsCommand.self,
             CatalogImportCommand.self,

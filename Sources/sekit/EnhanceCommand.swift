@@ -119,7 +119,8 @@ struct EnhanceCommand: ParsableCommand {
 
     /// One enhance run: `method` into `output`.
     func enhance(_ method: EnhanceMethod, output: URL) throws {
-        let source: EnhanceJob.Source = corpus.map { .corpus(URL(fileURLWithPath: $0), split: split) } ?? .folder(URL(fileURLWithPath: input!))
+        let source: EnhanceJob.Source = corpus.map { .corpus(URL(fileURLWithPath: $0),
+                                                             split: split) } ?? .folder(URL(fileURLWithPath: input!))
         var request = EnhanceJob.Request(method: method, source: source, output: output)
         request.format = format
         request.lcDB = lcDB
@@ -130,7 +131,8 @@ struct EnhanceCommand: ParsableCommand {
         request.overwrite = overwrite
         request.streaming = streaming
         let meter = ProgressMeter(label: "enhance")
-        let (result, _) = try EnhanceJob.run(request, context: try recording.context(annotations: annotations), progress: { done, total in meter.update(done, of: total) })
+        let (result, _) = try EnhanceJob.run(request, context: try recording.context(annotations: annotations), progress: { done,
+                total in meter.update(done, of: total) })
         print("enhanced (\(method)): \(result.written) clips into \(request.output.path)")
         if let first = result.downmixed.first {
             printError("warning: \(result.downmixed.count) input\(result.downmixed.count == 1 ? " has" : "s have") several channels " +

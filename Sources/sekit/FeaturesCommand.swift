@@ -74,7 +74,8 @@ struct FeaturesExportCommand: ParsableCommand {
     @Option(name: .long, help: "Centre frames with zero padding of n_fft/2 on both sides: true | false.") var center: Bool = true
     @Option(name: .long, help: "Stored feature.") var feature: FeatureKind = .magnitude
     @Option(name: .long, help: "Exponent of --feature compressed (|X|^c).") var exponent: Double = 0.3
-    @Option(name: .long, help: "Target streams besides noisy, comma-separated: clean, noise, irm, ibm, psm, noisy_phase.") var targets: String = "clean"
+    @Option(name: .long,
+            help: "Target streams besides noisy, comma-separated: clean, noise, irm, ibm, psm, noisy_phase.") var targets: String = "clean"
     @Option(name: .long, parsing: .unconditional, help: "Local criterion of the ideal binary mask, dB.") var lcDb: Double = 0
     @Option(name: .long, help: "Stored type.") var dtype: FeatureDType = .float32
     @Option(name: .long, help: ArgumentHelp("none, or gzip:LEVEL (1-9; gzip alone is gzip:\(FeatureCompression.defaultGzipLevel)) after HDF5's shuffle filter.", valueName: "none|gzip[:level]")) var compression: FeatureCompression = .none

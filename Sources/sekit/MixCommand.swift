@@ -43,16 +43,21 @@ struct MixCommand: ParsableCommand {
         option that draws clips (--count, --snr-db, --seed, inputs, a recipe).
         """, valueName: "FILE.jsonl")) var fromManifest: String?
     @Option(name: [.short, .long], help: "Output folder.") var out: String
-    @Option(name: .long, help: "Speech input: folder, file list (.txt/.lst/.scp) or file. Repeatable.") var speech: [String] = []
-    @Option(name: .long, help: "Noise input: folder, file list or file. Repeatable.") var noise: [String] = []
-    @Option(name: .long, help: "Room impulse responses: folder, file list or file. Repeatable.") var rir: [String] = []
+    @Option(name: .long, help: """
+        Speech input: folder, file list (.txt/.lst/.scp), file, or corpus:NAME [where CONDITION] (catalogue). Repeatable.
+        """) var speech: [String] = []
+    @Option(name: .long, help: "Noise input: folder, file list, file or corpus:NAME [where CONDITION]. Repeatable.")
+    var noise: [String] = []
+    @Option(name: .long, help: "Room impulse responses: folder, file list, file or corpus:NAME [where CONDITION]. Repeatable.")
+    var rir: [String] = []
     @Option(name: .long, help: "Corpus sample rate in Hz (default 16000); every source is resampled to it.") var sampleRate: Int?
     @Option(name: .long, help: "Number of clips.") var count: Int?
     @Option(name: .long, help: "Hours of noisy audio (when --count is not given).") var hours: Double?
     @Option(name: .long, help: "Clip length in seconds (default 4): longer speech is cropped, shorter padded.") var seconds: Double?
     @Flag(name: .long, help: "Clips as long as their utterance (same as --length-mode full-utterance).") var fullUtterance = false
     @Option(name: .long, help: "Clip length: fixed (--seconds), full-utterance, or concatenate (one speaker's utterances joined to --seconds). Default fixed.") var lengthMode: MixOptions.LengthMode?
-    @Option(name: .long, parsing: .unconditional, help: "SNR in dB: a list (-5,0,5,10) or a uniform range (-5:20). Default -5,0,5,10,15,20.") var snrDb: String?
+    @Option(name: .long, parsing: .unconditional,
+            help: "SNR in dB: a list (-5,0,5,10) or a uniform range (-5:20). Default -5,0,5,10,15,20.") var snrDb: String?
     @Option(name: .long, help: "SNR measure: global (energy over the clip) or active (speech over its P.56 active frames). Default global.") var snrMode: MixOptions.SNRMode?
     @Option(name: .long, help: "Noise sources per clip: N or LOW:HIGH (default 1).") var noisesPerClip: String?
     @Option(name: .long, parsing: .unconditional, help: "Mixture level in dBFS: list or range (default -35:-15).") var levelDbfs: String?
@@ -68,7 +73,8 @@ struct MixCommand: ParsableCommand {
         Probability that a clip's noise is generated wind noise (an airflow-driven model, Mirabilii and Habets 2018) \
         instead of its noise files (default 0).
         """) var windProbability: Double?
-    @Option(name: .long, parsing: .unconditional, help: "SNR of the wind noise in dB: list or range (default -10:15).") var windSnrDb: String?
+    @Option(name: .long, parsing: .unconditional,
+            help: "SNR of the wind noise in dB: list or range (default -10:15).") var windSnrDb: String?
     @Option(name: .long, help: "Band-limiting low-pass cut-off in Hz: list or range (off unless given).") var lowpassHz: String?
     @Option(name: .long, help: "Probability that a clip is band-limited (default 0.5).") var lowpassProbability: Double?
     @Option(name: .long, help: "Source splits, e.g. train=0.9,test=0.1: files (not clips) are assigned to splits.") var split: String?
@@ -90,15 +96,18 @@ struct MixCommand: ParsableCommand {
     @Option(name: .long, help: "Clean target under --bandwidth-hz: full (bandwidth extension) or limited like the noisy input. Default full.") var targetBandwidth: MixOptions.TargetBandwidth?
     @Option(name: .long, help: "Degradation: codecs of the noisy input, one drawn per clip: mp3,opus,vorbis,ulaw,alaw,gsm (encoded and decoded in memory, sample-aligned).") var codec: String?
     @Option(name: .long, help: "Probability that a clip is coded (default 1).") var codecProbability: Double?
-    @Option(name: .long, help: "MP3 bitrate in kbps: list or range (default 16:128; the nearest MP3 bitrate is used).") var mp3BitrateKbps: String?
+    @Option(name: .long,
+            help: "MP3 bitrate in kbps: list or range (default 16:128; the nearest MP3 bitrate is used).") var mp3BitrateKbps: String?
     @Option(name: .long, help: "Opus bitrate in kbps: list or range (default 6:64).") var opusBitrateKbps: String?
-    @Option(name: .long, help: "Opus encoder complexity 0-10: N or LOW:HIGH, drawn per clip (default 10; lower is faster).") var opusComplexity: String?
+    @Option(name: .long,
+            help: "Opus encoder complexity 0-10: N or LOW:HIGH, drawn per clip (default 10; lower is faster).") var opusComplexity: String?
     @Option(name: .long, help: "Vorbis quality 0-1: list or range (default 0.1:0.6).") var vorbisQuality: String?
     @Option(name: .long, help: "Degradation: packet-loss rate 0-1 per clip, list or range (e.g. 0.05:0.25).") var packetLoss: String?
     @Option(name: .long, help: "Probability that a clip loses packets (default 1).") var packetLossProbability: Double?
     @Option(name: .long, help: "Packet length in ms (default 20).") var packetMs: Double?
     @Option(name: .long, help: "Longest burst of consecutive lost packets (default 10).") var maxBurstPackets: Int?
-    @Option(name: .long, help: "Lost packets: zero, or repeat the last packet received. Default zero.") var concealment: MixOptions.Concealment?
+    @Option(name: .long,
+            help: "Lost packets: zero, or repeat the last packet received. Default zero.") var concealment: MixOptions.Concealment?
     @Option(name: .long, help: "Degradation: hard clipping of the noisy input at a fraction of its peak, list or range (e.g. 0.1:0.5).") var clipDistortion: String?
     @Option(name: .long, help: """
         Degradation: clipping of the noisy input between a drawn lower and upper quantile of its samples, \
@@ -131,13 +140,15 @@ struct MixCommand: ParsableCommand {
         set("sample-rate", sampleRate); set("count", count); set("hours", hours); set("seconds", seconds)
         set("length-mode", fullUtterance ? MixOptions.LengthMode.fullUtterance.rawValue : lengthMode?.rawValue)
         set("snr-db", snrDb); set("snr-mode", snrMode?.rawValue); set("noises-per-clip", noisesPerClip)
-        set("level-dbfs", levelDbfs); set("level-mode", levelMode?.rawValue); set("clipping", clipping?.rawValue); set("target", target?.rawValue)
+        set("level-dbfs", levelDbfs); set("level-mode", levelMode?.rawValue); set("clipping", clipping?.rawValue); set("target",
+                                                                                                                       target?.rawValue)
         set("wind-probability", windProbability); set("wind-snr-db", windSnrDb)
         set("early-ms", earlyMs); set("split-sources", splitSources?.rawValue)
         set("rir-probability", rirProbability); set("lowpass-hz", lowpassHz); set("lowpass-probability", lowpassProbability)
         set("split", split); set("disjoint", disjoint?.rawValue); set("speaker-pattern", speakerPattern); set("seed", seed)
         set("format", format?.rawValue); set("crossfade-seconds", crossfadeSeconds)
-        set("bandwidth-hz", bandwidthHz); set("bandwidth-probability", bandwidthProbability); set("target-bandwidth", targetBandwidth?.rawValue)
+        set("bandwidth-hz", bandwidthHz); set("bandwidth-probability", bandwidthProbability); set("target-bandwidth",
+                                                                                                  targetBandwidth?.rawValue)
         set("codec", codec); set("codec-probability", codecProbability); set("mp3-bitrate-kbps", mp3BitrateKbps)
         set("opus-bitrate-kbps", opusBitrateKbps); set("opus-complexity", opusComplexity); set("vorbis-quality", vorbisQuality)
         set("packet-loss", packetLoss); set("packet-loss-probability", packetLossProbability); set("packet-ms", packetMs)
@@ -190,6 +201,9 @@ struct MixCommand: ParsableCommand {
             request, context: try recording.context(name: name),
             warn: { skipped in printError("warning: skipping \(skipped.kind.rawValue) \(skipped.path): \(skipped.reason)") },
             note: { printError("warning: " + $0) },
+            curated: { s in
+                print("\(s.kind) \(s.input): \(s.kept) files kept, \(s.excluded) excluded (the run's curated_sources says why)")
+            },
             progress: { done, total in meter.update(done, of: total) })
         print(MixSummaryText.render(result))
         if let line = run.summaryLine { print(line) }

@@ -40,7 +40,8 @@ struct RunsLeaderboardCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Comma-separated metrics (default: every metric scored).", valueName: "metrics"))
     var metrics: String?
 
-    @Option(help: ArgumentHelp("Subset: all, snr=0, split=test, degradation=mp3, degradation=codec (any codec), degradation=none, ...", valueName: "subset"))
+    @Option(help: ArgumentHelp("Subset: all, snr=0, split=test, degradation=mp3, degradation=codec (any codec), degradation=none, ...",
+                               valueName: "subset"))
     var subset = "all"
 
     @Flag(help: "Every score run on the corpus, not only the latest per checkpoint name.")

@@ -32,7 +32,8 @@ struct RunsListCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Only runs of this kind.", valueName: "kind"))
     var kind: RunKind?
 
-    @Option(name: .customLong("order-by"), help: ArgumentHelp("Sort by these fields (FIELD [asc|desc], comma-separated).", valueName: "fields"))
+    @Option(name: .customLong("order-by"), help: ArgumentHelp("Sort by these fields (FIELD [asc|desc], comma-separated).",
+                                                              valueName: "fields"))
     var orderBy: String?
 
     @Option(help: ArgumentHelp("Also show these fields as columns (comma-separated).", valueName: "fields"))

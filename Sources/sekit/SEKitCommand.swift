@@ -35,7 +35,7 @@ struct SEKitCommand: AsyncParsableCommand {
         do {
             var running = command
             if var asynchronous = running as? AsyncParsableCommand { try await asynchronous.run() } else { try running.run() }
-        } catch let error as CatalogError where error.code == "ambiguous-run" || error.code == "no-such-run" {
+        } catch where ["ambiguous-run", "no-such-run"].contains(ErrorPresentation.catalogError(in: error)?.code) {
             // A run reference that means several runs or none is a usage error (exit 2), with the candidates to choose from.
             FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
             exit(withError: ExitCode(2))

@@ -46,7 +46,8 @@ struct ScoreCommand: ParsableCommand {
     @Option(name: .long, help: "Score only this split of the corpus (e.g. test).") var split: String?
     @Option(name: .long, help: "Comma-separated metrics (default snr,segsnr,sisdr,stoi,estoi; e.g. pesq_wb,composite,stoi or dnsmos).") var metrics: String = "snr,segsnr,sisdr,stoi,estoi"
     @Option(name: .long, help: "Name of the model checkpoint or system being scored (default: the enhanced folder's name, or 'noisy').") var checkpoint: String?
-    @Option(name: .long, help: "Length mismatch: strict (error for that clip) or trim (to the shorter).") var align: ScoreAlignment = .strict
+    @Option(name: .long,
+            help: "Length mismatch: strict (error for that clip) or trim (to the shorter).") var align: ScoreAlignment = .strict
     @OptionGroup var outputFormat: OutputFormatOptions
     @Option(name: .long, help: "Also write per-clip scores to this CSV file.") var perClip: String?
     @Flag(name: .long, help: "Exit 0 even when some clips or metric values could not be scored.") var allowFailures = false
@@ -115,7 +116,8 @@ struct ScoreCommand: ParsableCommand {
         request.perClipCSV = perClip.map { URL(fileURLWithPath: $0) }
         request.allowIncomplete = allowIncomplete
         let meter = ProgressMeter(label: "score")
-        let outcome = try ScoreJob.run(request, context: try recording.context(annotations: annotations), progress: { done, total in meter.update(done, of: total) })
+        let outcome = try ScoreJob.run(request, context: try recording.context(annotations: annotations), progress: { done,
+                total in meter.update(done, of: total) })
         try printScores(checkpoint: name, clips: outcome.clips, summary: outcome.summary, metrics: request.metrics)
         if let line = outcome.run.summaryLine { printError(line) }
         if outcome.missingClips > 0 { printError("score: the corpus's mix did not finish: \(outcome.missingClips) planned clips are missing") }

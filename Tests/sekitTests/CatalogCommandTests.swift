@@ -50,7 +50,8 @@ typealias CatalogCLIFolder = TemporaryFolder
         #expect(imported.status != 0)
         #expect(imported.stdout.contains("2 added") && imported.stderr.contains("bad.wav"))
         #expect(try folder.sqlite(shard, "SELECT group_concat(speaker) FROM (SELECT speaker FROM sources ORDER BY id)") == "spk1,spk2")
-        let again = try SEKitBinary.run(["catalog", "import", "--catalog", shard, "--kind", "speech", "--corpus", "toy", folder.path("speech/spk1")])
+        let again = try SEKitBinary.run(["catalog", "import", "--catalog", shard, "--kind", "speech", "--corpus", "toy",
+                                         folder.path("speech/spk1")])
         #expect(again.status == 0 && again.stdout.contains("0 added"))
 
         // A mix run with clips, written the way sekit mix records them (by SQL here, as sekit mix is not part of this issue).
@@ -63,7 +64,8 @@ typealias CatalogCLIFolder = TemporaryFolder
                    ('k1', 'mixrun', 1, 'test', 'toy:spk2/b.wav', 7.5, 2, 16000, 1),
                    ('k2', 'mixrun', 2, 'test', 'toy:spk1/a.wav', 12.5, 3, 16000, 1);
             """)
-        let csv = try SEKitBinary.run(["catalog", "clips", "--catalog", shard, "--filter", "split = 'test' and snr_realised_db > 5", "--format", "csv"])
+        let csv = try SEKitBinary.run(["catalog", "clips", "--catalog", shard, "--filter", "split = 'test' and snr_realised_db > 5",
+                                       "--format", "csv"])
         #expect(csv.status == 0)
         let lines = csv.stdout.split(separator: "\n")
         #expect(lines.first?.hasPrefix("id,run_id,clip_index,split") == true && lines.count == 3)
@@ -90,7 +92,8 @@ typealias CatalogCLIFolder = TemporaryFolder
         let second = try SEKitBinary.run(["catalog", "merge", merged, shard])
         #expect(second.stdout.contains("0 rows added"))
         for table in ["runs", "params", "sources", "clips"] {
-            #expect(try folder.sqlite(merged, "SELECT count(*) FROM \(table)") == (try folder.sqlite(shard, "SELECT count(*) FROM \(table)")), "\(table)")
+            #expect(try folder.sqlite(merged, "SELECT count(*) FROM \(table)") == (try folder.sqlite(shard,
+                    "SELECT count(*) FROM \(table)")), "\(table)")
         }
 
         let list = try SEKitBinary.run(["runs", "list", "--catalog", merged, "--filter", "params.snr_db >= 5", "--format", "csv"])
@@ -117,7 +120,8 @@ typealias CatalogCLIFolder = TemporaryFolder
         let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
         let catalog = folder.path("c.sqlite")
         try folder.writeWAV("n/a.wav")
-        #expect(try SEKitBinary.run(["catalog", "import", "--catalog", catalog, "--kind", "noise", "--corpus", "n", folder.path("n")]).status == 0)
+        #expect(try SEKitBinary.run(["catalog", "import", "--catalog", catalog, "--kind", "noise", "--corpus", "n",
+                                     folder.path("n")]).status == 0)
         _ = try folder.sqlite(catalog, """
             INSERT INTO runs (id, kind, status, started_at, finished_at, tool_version, command_line, working_directory, host, pid)
             VALUES ('mixrun', 'mix', 'finished', '2026-01-01 00:00:00.000', '2026-01-01 00:00:01.000', 'x', 'sekit mix', '/', 'h', 1);
@@ -125,7 +129,8 @@ typealias CatalogCLIFolder = TemporaryFolder
             VALUES ('big', 'mixrun', 0, 'train', -7116203787178743192, 16000, 1), ('small', 'mixrun', 1, 'train', 7, 16000, 1);
             """)
         for format in ["table", "csv", "json"] {
-            let listed = try SEKitBinary.run(["catalog", "clips", "--catalog", catalog, "--format", format, "--filter", "seed = 11330540286530808424"])
+            let listed = try SEKitBinary.run(["catalog", "clips", "--catalog", catalog, "--format", format, "--filter",
+                                              "seed = 11330540286530808424"])
             #expect(listed.status == 0, "\(listed.stderr)")
             #expect(listed.stdout.contains("11330540286530808424") && listed.stdout.contains("big"), "\(format): \(listed.stdout)")
             #expect(!listed.stdout.contains("-7116203787178743192") && !listed.stdout.contains("small"), "\(format): \(listed.stdout)")
@@ -144,7 +149,8 @@ typealias CatalogCLIFolder = TemporaryFolder
         for (shard, seed) in [("a", 1), ("b", 2)] {
             try folder.writeWAV("\(shard)/toy/a.wav", seed: seed)
             let catalog = folder.path("\(shard).sqlite")
-            let imported = try SEKitBinary.run(["catalog", "import", "--catalog", catalog, "--kind", "speech", "--corpus", "toy", folder.path("\(shard)/toy")])
+            let imported = try SEKitBinary.run(["catalog", "import", "--catalog", catalog, "--kind", "speech", "--corpus", "toy",
+                                                folder.path("\(shard)/toy")])
             #expect(imported.status == 0, "\(imported.stderr)")
             _ = try folder.sqlite(catalog, """
                 INSERT INTO runs (id, kind, status, started_at, finished_at, tool_version, command_line, working_directory, host, pid)
@@ -161,14 +167,16 @@ typealias CatalogCLIFolder = TemporaryFolder
         let out = folder.path("out.sqlite")
         let refused = try SEKitBinary.run(["catalog", "merge", out, a, b])
         #expect(refused.status != 0)
-        #expect(refused.stderr.contains(b) && refused.stderr.contains("sources toy:a.wav") && refused.stderr.contains("--on-conflict"), "\(refused.stderr)")
+        #expect(refused.stderr.contains(b) && refused.stderr.contains("sources toy:a.wav") && refused.stderr.contains("--on-conflict"),
+                "\(refused.stderr)")
         #expect(try folder.sqlite(out, "SELECT count(*) FROM runs WHERE id = 'mix-b' OR kind = 'import'") == "1")  // a's import only
         #expect(try folder.sqlite(out, "SELECT count(*) FROM clips WHERE id = 'clip-b'") == "0")
 
         let keepFirst = folder.path("keep.sqlite")
         let kept = try SEKitBinary.run(["catalog", "merge", "--on-conflict", "keep-first", keepFirst, a, b])
         #expect(kept.status == 0 && kept.stderr.contains("kept-first") && kept.stderr.contains("toy:a.wav"), "\(kept.stderr)")
-        #expect(try folder.sqlite(keepFirst, "SELECT count(*) || ' ' || min(sha256) FROM sources") == "1 " + (try folder.sqlite(a, "SELECT sha256 FROM sources")))
+        #expect(try folder.sqlite(keepFirst, "SELECT count(*) || ' ' || min(sha256) FROM sources") == "1 " + (try folder.sqlite(a,
+                "SELECT sha256 FROM sources")))
 
         let renamed = folder.path("renamed.sqlite")
         for _ in 0..<2 {   // the second merge adds nothing
@@ -186,7 +194,8 @@ typealias CatalogCLIFolder = TemporaryFolder
         // A clip with the same id but other values cannot be renamed: refused under every policy but keep-first.
         _ = try folder.sqlite(b, "UPDATE clips SET seed = 99 WHERE id = 'clip-b'")
         let clipConflict = try SEKitBinary.run(["catalog", "merge", "--on-conflict", "rename", renamed, b])
-        #expect(clipConflict.status != 0 && clipConflict.stderr.contains("clips clip-b: same clip id, different seed"), "\(clipConflict.stderr)")
+        #expect(clipConflict.status != 0 && clipConflict.stderr.contains("clips clip-b: same clip id, different seed"),
+                "\(clipConflict.stderr)")
         #expect(try folder.sqlite(renamed, "SELECT seed FROM clips WHERE id = 'clip-b'") == "2")
     }
 
@@ -204,7 +213,8 @@ typealias CatalogCLIFolder = TemporaryFolder
         #expect(result.status == 1)
         #expect(result.stdout.contains("1 added") && result.stdout.contains("3 failed"), "\(result.stdout)")
         let lines = result.stderr.split(separator: "\n").filter { $0.hasPrefix("failed:") }.map(String.init)
-        #expect(lines == ["dangling", "loop1", "loop2"].map { "failed: \(folder.path("corpus/\($0).wav")): dangling or looping symbolic link" },
+        #expect(lines == ["dangling", "loop1",
+                          "loop2"].map { "failed: \(folder.path("corpus/\($0).wav")): dangling or looping symbolic link" },
                 "\(result.stderr)")
     }
 }

@@ -19,7 +19,8 @@ import Testing
     static func makeCatalogue(in folder: CatalogCLIFolder, name: String) throws -> (path: String, run: String) {
         try folder.writeWAV("noise/n.wav")
         let path = folder.path(name)
-        let imported = try SEKitBinary.run(["catalog", "import", "--catalog", path, "--kind", "noise", "--corpus", "n", folder.path("noise")])
+        let imported = try SEKitBinary.run(["catalog", "import", "--catalog", path, "--kind", "noise", "--corpus", "n",
+                                            folder.path("noise")])
         #expect(imported.status == 0, "\(imported.stderr)")
         return (path, try folder.sqlite(path, "SELECT id FROM runs"))
     }
@@ -65,7 +66,8 @@ import Testing
             #expect(try Self.fingerprint(corrupt) == before, "\(arguments) changed the corrupt file")
         }
         // A writing command refuses it before switching it to WAL, and says so truthfully.
-        let imported = try SEKitBinary.run(["catalog", "import", "--catalog", corrupt, "--kind", "noise", "--corpus", "m", folder.path("noise")])
+        let imported = try SEKitBinary.run(["catalog", "import", "--catalog", corrupt, "--kind", "noise", "--corpus", "m",
+                                            folder.path("noise")])
         #expect(imported.status != 0 && imported.stderr.contains("corrupt") && imported.stderr.contains(corrupt), "\(imported.stderr)")
         #expect(try Self.fingerprint(corrupt) == before, "import changed the corrupt file")
     }
@@ -96,7 +98,8 @@ import Testing
     @Test(.enabled(if: sqliteAvailable, "needs /usr/bin/sqlite3")) func olderSchemaIsRefusedForReadingThenMigratedByAWriter() throws {
         let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
         let path = folder.path("old.sqlite")
-        _ = try folder.sqlite(path, "PRAGMA application_id = 1397050196; CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+        _ = try folder.sqlite(path,
+                              "PRAGMA application_id = 1397050196; CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
         let before = try Self.fingerprint(path)
         let listed = try SEKitBinary.run(["runs", "list", "--catalog", path])
         #expect(listed.status != 0)

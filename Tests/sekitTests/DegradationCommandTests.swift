@@ -41,7 +41,8 @@ struct DegradationCommandTests {
         #expect(try clipIDs("degradation = 'codec'", catalog: catalog) == expected { $0.degradations!.contains { $0.stage == "codec" } })
         #expect(try clipIDs("degradation = 'none'", catalog: catalog) == expected { $0.degradations!.isEmpty })
         #expect(try clipIDs("degradation is null", catalog: catalog) == expected { $0.degradations!.isEmpty })
-        #expect(try clipIDs("degradation != 'packet-loss'", catalog: catalog) == expected { !$0.degradations!.contains { $0.stage == "packet-loss" } })
+        #expect(try clipIDs("degradation != 'packet-loss'",
+                            catalog: catalog) == expected { !$0.degradations!.contains { $0.stage == "packet-loss" } })
         #expect(try clipIDs("degradation in ('gsm', 'bandwidth')", catalog: catalog)
                 == expected { $0.degradations!.contains { $0.codec == "gsm" || $0.stage == "bandwidth" } })
         #expect(try clipIDs("params.lost_fraction > 0.15", catalog: catalog)
@@ -151,7 +152,8 @@ struct OpusComplexityCommandTests {
         var text = try String(contentsOfFile: corpus + "/manifest.jsonl", encoding: .utf8)
         text = text.replacingOccurrences(of: GoldenCorpus.fixtures.path, with: "$FIXTURES")
         let uuid = try NSRegularExpression(pattern: "[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}")
-        text = uuid.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "00000000-0000-0000-0000-000000000000")
+        text = uuid.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text),
+                                             withTemplate: "00000000-0000-0000-0000-000000000000")
         return (GoldenCorpus.sha256(noisy), GoldenCorpus.sha256(Data(text.utf8)))
     }
 
@@ -182,7 +184,8 @@ struct OpusComplexityCommandTests {
         #expect(!opus.isEmpty && opus.allSatisfy { $0.degradations.allSatisfy { $0.codec != "opus" || $0.opus_complexity != nil } })
         #expect(records.allSatisfy { $0.degradations.allSatisfy { $0.codec == "opus" || $0.opus_complexity == nil } })
         let low = Set(opus.filter { $0.degradations.contains { ($0.opus_complexity ?? 99) < 5 } }.map(\.clip_id))
-        let listed = try SEKitBinary.run(["catalog", "clips", "--filter", "params.opus_complexity < 5", "--format", "csv", "--catalog", catalog])
+        let listed = try SEKitBinary.run(["catalog", "clips", "--filter", "params.opus_complexity < 5", "--format", "csv", "--catalog",
+                                          catalog])
         #expect(listed.status == 0, "\(listed.stderr)")
         let ids = Set(listed.stdout.split(separator: "\n").dropFirst().map { String($0.split(separator: ",")[0].split(separator: "/").last!) })
         #expect(ids == low)

@@ -22,7 +22,8 @@ import Testing
             let longOptions = arguments.filter { ($0["shouldDisplay"] as? Bool) ?? true }.flatMap { argument in
                 (argument["names"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String == "long" }.compactMap { $0["name"] as? String }
             }.map { "--" + $0 }
-            if !path.isEmpty, path != ["help"] { found.append(Command(path: "sekit " + path.joined(separator: " "), longOptions: longOptions)) }
+            if !path.isEmpty, path != ["help"] { found.append(Command(path: "sekit " + path.joined(separator: " "),
+                                                                      longOptions: longOptions)) }
             for sub in command["subcommands"] as? [[String: Any]] ?? [] {
                 walk(sub, path + [sub["commandName"] as? String ?? "?"])
             }

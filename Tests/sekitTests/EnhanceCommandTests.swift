@@ -36,7 +36,8 @@ struct EnhanceCommandTests {
             let seg = try Self.mean(scored.stdout, "segsnr"), segNoisy = try Self.mean(scored.stdout, "segsnr", noisy: true)
             let sisdr = try Self.mean(scored.stdout, "sisdr"), sisdrNoisy = try Self.mean(scored.stdout, "sisdr", noisy: true)
             let stoi = try Self.mean(scored.stdout, "stoi"), stoiNoisy = try Self.mean(scored.stdout, "stoi", noisy: true)
-            table += method.padding(toLength: 12, withPad: " ", startingAt: 0) + String(format: " %7.2f %8.2f %7.2f %8.2f %6.3f %8.3f\n", seg, segNoisy, sisdr, sisdrNoisy, stoi, stoiNoisy)
+            table += method.padding(toLength: 12, withPad: " ", startingAt: 0) + String(format: " %7.2f %8.2f %7.2f %8.2f %6.3f %8.3f\n",
+                                                                                        seg, segNoisy, sisdr, sisdrNoisy, stoi, stoiNoisy)
             // More than level alone moves segSNR here: halving the noisy input raises it by about 1 dB.
             #expect(seg > segNoisy + 1.5, "\(method) should raise segSNR: \(seg) vs \(segNoisy)")
             if method.hasPrefix("oracle") {
@@ -92,15 +93,18 @@ struct EnhanceCommandTests {
         let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
         for i in 0..<3 { try folder.writeWAV("noisy/a\(i).wav", frames: 16_000, seed: i) }
         // Oracle masks need a corpus.
-        let oracle = try SEKitBinary.run(["enhance", "--method", "oracle-irm", "--input", folder.path("noisy"), "--out", folder.path("o"), "--no-catalog"])
+        let oracle = try SEKitBinary.run(["enhance", "--method", "oracle-irm", "--input", folder.path("noisy"), "--out", folder.path("o"),
+                                          "--no-catalog"])
         #expect(oracle.status != 0 && oracle.stderr.contains("--corpus"), "\(oracle.stderr)")
         // A folder without audio is named.
         try FileManager.default.createDirectory(atPath: folder.path("empty"), withIntermediateDirectories: true)
-        let empty = try SEKitBinary.run(["enhance", "--method", "wiener", "--input", folder.path("empty"), "--out", folder.path("o"), "--no-catalog"])
+        let empty = try SEKitBinary.run(["enhance", "--method", "wiener", "--input", folder.path("empty"), "--out", folder.path("o"),
+                                         "--no-catalog"])
         #expect(empty.status != 0 && empty.stderr.contains(folder.path("empty")), "\(empty.stderr)")
         // Random bytes named .wav: that clip fails with its name, the others are written.
         try Data((0..<4000).map { UInt8(truncatingIfNeeded: $0 &* 2654435761 >> 7) }).write(to: URL(fileURLWithPath: folder.path("noisy/bad.wav")))
-        let run = try SEKitBinary.run(["enhance", "--method", "wiener", "--input", folder.path("noisy"), "--out", folder.path("out"), "--no-catalog"])
+        let run = try SEKitBinary.run(["enhance", "--method", "wiener", "--input", folder.path("noisy"), "--out", folder.path("out"),
+                                       "--no-catalog"])
         #expect(run.status == 1)
         #expect(run.stderr.contains("bad.wav") && run.stdout.contains("3 clips"), "\(run.stdout) \(run.stderr)")
         let written = try FileManager.default.contentsOfDirectory(atPath: folder.path("out")).filter { $0.hasSuffix(".wav") }.sorted()
@@ -112,11 +116,13 @@ struct EnhanceCommandTests {
         #expect(mixed.status == 0, "\(mixed.stderr)")
         let stems = try FileManager.default.contentsOfDirectory(atPath: folder.path("corpus/clean")).filter { $0.hasSuffix(".wav") }.sorted()
         try FileManager.default.removeItem(atPath: folder.path("corpus/clean/\(stems[1])"))
-        let masked = try SEKitBinary.run(["enhance", "--method", "oracle-psm", "--corpus", folder.path("corpus"), "--out", folder.path("psm"), "--no-catalog"])
+        let masked = try SEKitBinary.run(["enhance", "--method", "oracle-psm", "--corpus", folder.path("corpus"), "--out",
+                                          folder.path("psm"), "--no-catalog"])
         #expect(masked.status == 1 && masked.stderr.contains("clean/\(stems[1])"), "\(masked.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("psm")).filter { $0.hasSuffix(".wav") }.count == 2)
         // Output inside the input is refused.
-        let inside = try SEKitBinary.run(["enhance", "--method", "wiener", "--input", folder.path("noisy"), "--out", folder.path("noisy/x"), "--no-catalog"])
+        let inside = try SEKitBinary.run(["enhance", "--method", "wiener", "--input", folder.path("noisy"), "--out", folder.path("noisy/x"),
+                                          "--no-catalog"])
         #expect(inside.status != 0 && inside.stderr.contains("inside the input folder"), "\(inside.stderr)")
     }
 }

@@ -42,7 +42,8 @@ import Testing
         let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
         var generator = SystemRandomNumberGenerator()
         for name in ["noise.wav", "noise.mp3"] {
-            try Data((0..<20_000).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(to: folder.url.appendingPathComponent(name))
+            try Data((0..<20_000).map { _ in UInt8.random(in: 0...255,
+                                                          using: &generator) }).write(to: folder.url.appendingPathComponent(name))
         }
         let result = try SEKitBinary.run(["info", folder.path("noise.wav"), folder.path("noise.mp3")])
         #expect(result.status == 1)

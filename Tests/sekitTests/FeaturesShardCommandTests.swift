@@ -43,8 +43,10 @@ struct FeaturesShardCommandTests {
         let merged = try Self.expectSuccess(["features", "merge", "merged.h5", "s1.h5", "s2.h5", "s3.h5"], in: folder)
         #expect(merged.stdout.contains("virtual datasets"))
         // The merged file feeds synthesize like the unsharded one.
-        try Self.expectSuccess(["synthesize", "--features", "merged.h5", "--dataset", "irm", "--out", "from-merged", "--no-catalog"], in: folder)
-        try Self.expectSuccess(["synthesize", "--features", "whole.h5", "--dataset", "irm", "--out", "from-whole", "--no-catalog"], in: folder)
+        try Self.expectSuccess(["synthesize", "--features", "merged.h5", "--dataset", "irm", "--out", "from-merged", "--no-catalog"],
+                               in: folder)
+        try Self.expectSuccess(["synthesize", "--features", "whole.h5", "--dataset", "irm", "--out", "from-whole", "--no-catalog"],
+                               in: folder)
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("from-whole").path).filter { $0.hasSuffix(".wav") }
         #expect(names.count == 12)
         for name in names {

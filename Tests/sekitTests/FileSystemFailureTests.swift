@@ -64,7 +64,8 @@ import Glibc
         #expect(mix.status == 1 && mix.stderr.contains("\(mixOut)/.sekit: cannot create the folder"), "\(mix.stderr)")
         #expect(try SEKitBinary.run(["mix", "--speech", folder.path("speech"), "--noise", folder.path("noise"), "--count", "2",
                                      "--seconds", "0.5", "--out", folder.path("corpus"), "--no-catalog"]).status == 0)
-        let features = try SEKitBinary.run(["features", "--corpus", folder.path("corpus"), "--out", disk.appendingPathComponent("f.h5").path,
+        let features = try SEKitBinary.run(["features", "--corpus", folder.path("corpus"), "--out",
+                                            disk.appendingPathComponent("f.h5").path,
                                             "--no-catalog"])
         #expect(features.status == 1 && features.stderr.contains("\(disk.path)/.f.h5.lock") && features.stderr.contains("Read-only file system"),
                 "\(features.stderr)")

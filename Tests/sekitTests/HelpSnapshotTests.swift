@@ -8,8 +8,9 @@ import Testing
 @Suite struct HelpSnapshotTests {
     /// Every command path, the root first (keep in step with the subcommand lists).
     static let commands: [[String]] = [
-        [], ["catalog"], ["catalog", "check"], ["catalog", "clips"], ["catalog", "import"], ["catalog", "merge"],
-        ["catalog", "stats"], ["enhance"], ["features"], ["features", "export"], ["features", "merge"], ["info"], ["mix"], ["noise"], ["plot"], ["report"], ["runs"], ["runs", "best"], ["runs", "diff"],
+        [], ["catalog"], ["catalog", "analyze"], ["catalog", "check"], ["catalog", "clips"], ["catalog", "import"],
+        ["catalog", "merge"], ["catalog", "stats"], ["enhance"], ["features"], ["features", "export"], ["features", "merge"],
+        ["info"], ["mix"], ["noise"], ["plot"], ["report"], ["runs"], ["runs", "best"], ["runs", "diff"],
         ["runs", "export"], ["runs", "leaderboard"], ["runs", "list"], ["runs", "show"],
         ["runs", "start"], ["runs", "log"], ["runs", "artifact"], ["runs", "finish"],
         ["features", "check"], ["export"], ["export", "lhotse"],

@@ -22,7 +22,8 @@ import Testing
                 "\(allowed.stdout)\(allowed.stderr)")
         let score = try SEKitBinary.run(["score", "--corpus", folder.path("out"), "--metrics", "snr", "--no-catalog"])
         #expect(score.status == 1 && score.stderr.contains("3 missing"), "\(score.stderr)")
-        let scored = try SEKitBinary.run(["score", "--corpus", folder.path("out"), "--metrics", "snr", "--allow-incomplete", "--no-catalog"])
+        let scored = try SEKitBinary.run(["score", "--corpus", folder.path("out"), "--metrics", "snr", "--allow-incomplete",
+                                          "--no-catalog"])
         #expect(scored.status == 0 && scored.stderr.contains("3 planned clips are missing"), "\(scored.stderr)")
     }
 }

@@ -3,7 +3,8 @@ import Testing
 
 /// A `sekit` copied out of the build tree (as `scripts/install.sh` does) runs PESQ from another
 /// folder: its Python worker is built in, and the interpreter is found beside the binary.
-@Suite(.serialized, .enabled(if: GoldenCorpus.fixturesRequired && PaperMetrics.pythonRequired, "needs ../shared/fixtures and SEKIT_PYTHON (run scripts/test.sh)"))
+@Suite(.serialized, .enabled(if: GoldenCorpus.fixturesRequired && PaperMetrics.pythonRequired,
+                             "needs ../shared/fixtures and SEKIT_PYTHON (run scripts/test.sh)"))
 struct InstalledBinaryTests {
     /// The project's interpreter with the worker's packages.
     static var python: String {
@@ -82,8 +83,10 @@ struct InstalledBinaryTests {
         #expect(installed.status == 0, "\(installed.stderr)")
         let metrics = GoldenCorpus.fixtures.appendingPathComponent("metrics")
         let bare = ["PATH": "/usr/bin:/bin", "HOME": folder.path("home")]
-        let scored = try Self.run(prefix.appendingPathComponent("bin/sekit"), ["score", "--reference", metrics.path, "--enhanced", metrics.path,
-                                  "--metrics", "pesq_wb", "--format", "csv", "--no-catalog", "--allow-failures"], in: folder.url, environment: bare)
+        let scored = try Self.run(prefix.appendingPathComponent("bin/sekit"), ["score", "--reference", metrics.path, "--enhanced",
+                                                                               metrics.path,
+                                  "--metrics", "pesq_wb", "--format", "csv", "--no-catalog", "--allow-failures"], in: folder.url,
+                                          environment: bare)
         #expect(scored.status == 0, "\(scored.stderr)")
         #expect(scored.stdout.contains("speech_bab_0dB.wav"), "\(scored.stdout)")
     }

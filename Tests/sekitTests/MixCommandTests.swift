@@ -62,7 +62,8 @@ import Glibc
         #expect(try folder.sqlite(catalog, "SELECT count(*) FROM artifacts WHERE kind = 'mix-manifest'") == "1")
         #expect(try folder.sqlite(catalog, "SELECT count(*) FROM clips WHERE abs(snr_realised_db - snr_requested_db) > 0.05") == "0")
         // Sources: registered once each, with hashes, in the corpus named by their folder.
-        #expect(try folder.sqlite(catalog, "SELECT kind || ':' || count(*) FROM sources GROUP BY kind ORDER BY kind") == "noise:3\nspeech:6")
+        #expect(try folder.sqlite(catalog,
+                                  "SELECT kind || ':' || count(*) FROM sources GROUP BY kind ORDER BY kind") == "noise:3\nspeech:6")
         #expect(try folder.sqlite(catalog, "SELECT DISTINCT corpus FROM sources WHERE kind = 'speech'") == "speech")
     }
 
@@ -86,7 +87,8 @@ import Glibc
         // The replaced run's clip rows are gone (their files hold the new mix now); the run stays as history.
         #expect(try folder.sqlite(catalog, "SELECT count(*) FROM clips") == "4")
         #expect(try folder.sqlite(catalog, "SELECT count(*) FROM clip_noises") == "4")
-        #expect(try folder.sqlite(catalog, "SELECT p.value_text FROM params p JOIN runs r ON r.id = p.run_id WHERE p.key = 'clips_superseded'") == "4")
+        #expect(try folder.sqlite(catalog,
+                "SELECT p.value_text FROM params p JOIN runs r ON r.id = p.run_id WHERE p.key = 'clips_superseded'") == "4")
         let newRun = try folder.sqlite(catalog, "SELECT DISTINCT run_id FROM clips")
         #expect(try folder.sqlite(catalog, "SELECT value_text FROM params WHERE key = 'superseded_by'") == newRun)
 
@@ -121,7 +123,8 @@ import Glibc
         let speech = try SEKitBinary.run(["catalog", "import", "--kind", "speech", "--corpus", "ramps", "--speaker-pattern", "(spk[0-9])/",
                                           "--catalog", catalog, folder.path("speech")])
         #expect(speech.status == 0, "\(speech.stderr)")
-        let noise = try SEKitBinary.run(["catalog", "import", "--kind", "noise", "--corpus", "hum", "--catalog", catalog, folder.path("noise")])
+        let noise = try SEKitBinary.run(["catalog", "import", "--kind", "noise", "--corpus", "hum", "--catalog", catalog,
+                                         folder.path("noise")])
         #expect(noise.status == 0, "\(noise.stderr)")
         let mixed = try SEKitBinary.run(["mix", "--speech", "corpus:ramps", "--noise", "corpus:hum", "--count", "12", "--seconds", "0.5",
                                          "--split", "train=0.5,test=0.5", "--disjoint", "speakers", "--out", folder.path("out"),
@@ -194,6 +197,7 @@ import Glibc
                                           "--seconds", "0.5", "--out", folder.path("writable/out"), "--no-catalog"],
                                          launcher: ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("warning: skipping speech \(folder.path("speech/locked")): cannot list this folder"), "\(result.stderr)")
+        #expect(result.stderr.contains("warning: skipping speech \(folder.path("speech/locked")): cannot list this folder"),
+                "\(result.stderr)")
     }
 }

@@ -73,8 +73,10 @@ import Testing
             (["score", "--corpus", folder.path("c"), "--format", "xml"], ["--format", "table", "csv", "json"]),
             (["score", "--corpus", folder.path("c"), "--align", "pad"], ["--align", "strict", "trim"]),
             (["score", "--corpus", folder.path("c"), "--shard", "3/2"], ["--shard", "i of N"]),
-            (["features", "--corpus", folder.path("c"), "--out", folder.path("f.h5"), "--compression", "gzip:12"], ["--compression", "gzip:LEVEL"]),
-            (["synthesize", "--features", "f.h5", "--dataset", "irm", "--out", folder.path("o"), "--format", "pcm24"], ["--format", "pcm16", "float32"]),
+            (["features", "--corpus", folder.path("c"), "--out", folder.path("f.h5"), "--compression", "gzip:12"], ["--compression",
+                                                                                                                    "gzip:LEVEL"]),
+            (["synthesize", "--features", "f.h5", "--dataset", "irm", "--out", folder.path("o"), "--format", "pcm24"], ["--format", "pcm16",
+                                                                                                                        "float32"]),
             (["info", "--json", "--format", "csv", folder.path("a.wav")], ["--json", "--format csv"]),
         ]
         for (arguments, mentions) in cases {

@@ -28,7 +28,8 @@ struct PlotCommandTests {
         let mismatched = try SEKitBinary.run(["plot", fixtures + "/metrics/speech.wav", fixtures + "/metrics/1_speech_16000_Hz.wav",
                                               "--out", folder.path("x.png")])
         #expect(mismatched.status == 1)
-        #expect(mismatched.stderr.contains(fixtures + "/metrics/1_speech_16000_Hz.wav") && mismatched.stderr.contains("--max-seconds"), "\(mismatched.stderr)")
+        #expect(mismatched.stderr.contains(fixtures + "/metrics/1_speech_16000_Hz.wav") && mismatched.stderr.contains("--max-seconds"),
+                "\(mismatched.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.path("x.png")))
         let cropped = try SEKitBinary.run(["plot", fixtures + "/metrics/speech.wav", fixtures + "/metrics/1_speech_16000_Hz.wav",
                                            "--max-seconds", "2", "--out", folder.path("x.png")])

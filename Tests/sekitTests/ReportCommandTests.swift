@@ -5,7 +5,8 @@ import Testing
 /// (scripts/test-support/chromium_check.py): no console errors or requests, charts and
 /// spectrograms drawn with a size, the per-clip table sorts on a click and is there without
 /// JavaScript, nothing wider than a phone's screen; a screenshot is kept in .build/test-artifacts.
-@Suite(.serialized, .enabled(if: GoldenCorpus.fixturesRequired && Chromium.required, "needs ../shared/fixtures and chromium (scripts/setup.sh)"))
+@Suite(.serialized, .enabled(if: GoldenCorpus.fixturesRequired && Chromium.required,
+                             "needs ../shared/fixtures and chromium (scripts/setup.sh)"))
 struct ReportCommandTests {
     static let checker = GoldenCorpus.projectRoot.appendingPathComponent("scripts/test-support/chromium_check.py")
 
@@ -18,13 +19,15 @@ struct ReportCommandTests {
                                          "--catalog", catalog])
         #expect(mixed.status == 0, "\(mixed.stderr)")
         for method in ["logmmse", "oracle-irm"] {
-            let enhanced = try SEKitBinary.run(["enhance", "--method", method, "--corpus", folder.path("corpus"), "--out", folder.path("enhanced/\(method)"),
+            let enhanced = try SEKitBinary.run(["enhance", "--method", method, "--corpus", folder.path("corpus"), "--out",
+                                                folder.path("enhanced/\(method)"),
                                                 "--catalog", catalog])
             #expect(enhanced.status == 0, "\(enhanced.stderr)")
         }
         for (name, extra) in [("noisy", [String]()), ("logmmse", ["--enhanced", folder.path("enhanced/logmmse")]),
                               ("oracle-irm", ["--enhanced", folder.path("enhanced/oracle-irm")])] {
-            let scored = try SEKitBinary.run(["score", "--corpus", folder.path("corpus"), "--checkpoint", name, "--metrics", "stoi,sisdr,segsnr",
+            let scored = try SEKitBinary.run(["score", "--corpus", folder.path("corpus"), "--checkpoint", name, "--metrics",
+                                              "stoi,sisdr,segsnr",
                                               "--catalog", catalog] + extra)
             #expect(scored.status == 0, "\(scored.stderr)")
         }
@@ -71,10 +74,12 @@ struct ReportCommandTests {
         #expect(sort["ascendingSorted"] as? Bool == true && sort["descendingSorted"] as? Bool == true, "\(page): sorting \(sort)")
         #expect(sort["before"] as? [Double] != sort["ascending"] as? [Double], "the clicked column was not already in order")
         let phone = try #require(report["phone"] as? [String: Any])
-        #expect((phone["scrollWidth"] as? Double ?? 999) <= (phone["innerWidth"] as? Double ?? 0) + 1, "\(page): wider than a phone \(phone)")
+        #expect((phone["scrollWidth"] as? Double ?? 999) <= (phone["innerWidth"] as? Double ?? 0) + 1,
+                "\(page): wider than a phone \(phone)")
         let plain = try #require(report["without_javascript"] as? [String: Any])
         let tables = try #require(plain["tables"] as? [[String: Any]])
-        #expect(tables.first { $0["id"] as? String == "clips" }?["rows"] as? Double == Double(clips), "\(page): no clip table without JavaScript")
+        #expect(tables.first { $0["id"] as? String == "clips" }?["rows"] as? Double == Double(clips),
+                "\(page): no clip table without JavaScript")
     }
 
     @Test func oneRunAndSeveralRunsRenderInChromium() throws {
@@ -98,7 +103,8 @@ struct ReportCommandTests {
         try expectReadable(try check(one, name: "report-one-run"), clips: 8, page: "one run")
 
         let several = folder.path("pages/several.html")
-        let multi = try SEKitBinary.run(["report", "noisy", "logmmse", "oracle-irm", "--out", several, "--audio", "link", "--catalog", catalog])
+        let multi = try SEKitBinary.run(["report", "noisy", "logmmse", "oracle-irm", "--out", several, "--audio", "link", "--catalog",
+                                         catalog])
         #expect(multi.status == 0, "\(multi.stderr)")
         let text = try String(contentsOfFile: several, encoding: .utf8)
         #expect(text.contains("id=\"leaderboard\"") && text.contains("The best two: oracle-irm against logmmse"), "leaderboard and diff")
@@ -116,8 +122,10 @@ struct ReportCommandTests {
         #expect(unknown.status != 0 && unknown.stderr.contains("no-such-run"), "\(unknown.stderr)")
         let notScore = try SEKitBinary.run(["report", "corpus", "--out", folder.path("r.html"), "--catalog", catalog])
         #expect(notScore.status != 0, "\(notScore.stderr)")
-        let badMetric = try SEKitBinary.run(["report", "logmmse", "--worst-metric", "pesq_wb", "--out", folder.path("r.html"), "--catalog", catalog])
-        #expect(badMetric.status != 0 && badMetric.stderr.contains("worst-metric") && badMetric.stderr.contains("stoi"), "\(badMetric.stderr)")
+        let badMetric = try SEKitBinary.run(["report", "logmmse", "--worst-metric", "pesq_wb", "--out", folder.path("r.html"), "--catalog",
+                                             catalog])
+        #expect(badMetric.status != 0 && badMetric.stderr.contains("worst-metric") && badMetric.stderr.contains("stoi"),
+                "\(badMetric.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.path("r.html")))
     }
 }
@@ -126,6 +134,7 @@ enum Chromium {
     /// Whether the report tests run: when Chromium is installed, and always under CI (where a
     /// missing browser fails them).
     static var required: Bool {
-        ["/usr/bin/chromium", "/usr/bin/chromium-browser"].contains { FileManager.default.isExecutableFile(atPath: $0) } || TestEnvironment.isCI
+        ["/usr/bin/chromium",
+         "/usr/bin/chromium-browser"].contains { FileManager.default.isExecutableFile(atPath: $0) } || TestEnvironment.isCI
     }
 }

@@ -54,7 +54,8 @@ struct RunsCompareCommandTests {
     @Test func anAmbiguousNameExitsTwoListingTheCandidates() throws {
         let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
         let catalog = try scoredCorpus(folder)
-        let again = try SEKitBinary.run(["score", "--corpus", folder.path("out"), "--metrics", "snr", "--checkpoint", "noisy", "--catalog", catalog])
+        let again = try SEKitBinary.run(["score", "--corpus", folder.path("out"), "--metrics", "snr", "--checkpoint", "noisy", "--catalog",
+                                         catalog])
         #expect(again.status == 0)
         let diff = try SEKitBinary.run(["runs", "diff", "noisy", "copy", "--catalog", catalog])
         #expect(diff.status == 2)
@@ -80,7 +81,8 @@ struct RunsCompareCommandTests {
         let best = try SEKitBinary.run(["runs", "best", "--metric", "segsnr", "--catalog", catalog, "--format", "csv"])
         #expect(best.status == 0, "\(best.stderr)")
         #expect(best.stdout.split(separator: "\n").count == 3)
-        let listed = try SEKitBinary.run(["runs", "list", "--kind", "score", "--order-by", "name desc", "--format", "csv", "--catalog", catalog])
+        let listed = try SEKitBinary.run(["runs", "list", "--kind", "score", "--order-by", "name desc", "--format", "csv", "--catalog",
+                                          catalog])
         #expect(listed.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",")[2] } == ["noisy", "copy", "copy"])
         let bad = try SEKitBinary.run(["runs", "list", "--order-by", "name sideways", "--catalog", catalog])
         #expect(bad.status != 0 && bad.stderr.contains("asc or desc"))

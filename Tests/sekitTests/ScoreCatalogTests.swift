@@ -22,13 +22,15 @@ import Testing
                                           "--checkpoint", "copy-of-noisy", "--catalog", catalog, "--jobs", "2"])
         #expect(scored.status == 1)
         #expect(try folder.sqlite(catalog, "SELECT name || ' ' || status FROM runs WHERE kind = 'score'") == "copy-of-noisy finished")
-        #expect(try folder.sqlite(catalog, "SELECT count(*) FROM runs r JOIN runs m ON m.id = r.parent_id WHERE r.kind = 'score' AND m.kind = 'mix'") == "1")
+        #expect(try folder.sqlite(catalog,
+                "SELECT count(*) FROM runs r JOIN runs m ON m.id = r.parent_id WHERE r.kind = 'score' AND m.kind = 'mix'") == "1")
         // Every score row names a catalogued clip; the failed clip has rows with its reason.
         #expect(try folder.sqlite(catalog, "SELECT count(*) FROM clip_scores") == "16")
         #expect(try folder.sqlite(catalog, "SELECT count(*) FROM clip_scores s JOIN clips c ON c.id = s.clip_id") == "16")
         #expect(try folder.sqlite(catalog, "SELECT count(*) FROM clip_scores WHERE error IS NOT NULL AND value IS NULL") == "2")
         // The copy of the noisy input scores exactly as the noisy input: improvement 0, over 7 clips.
-        #expect(try folder.sqlite(catalog, "SELECT n || ' ' || mean FROM run_metrics WHERE metric = 'snr_improvement' AND subset = ''") == "7 0.0")
+        #expect(try folder.sqlite(catalog,
+                                  "SELECT n || ' ' || mean FROM run_metrics WHERE metric = 'snr_improvement' AND subset = ''") == "7 0.0")
         #expect(try folder.sqlite(catalog, "SELECT group_concat(subset) FROM (SELECT subset FROM run_metrics WHERE metric = 'snr' ORDER BY subset)") == ",snr=0,snr=10")
         let snr0 = try folder.sqlite(catalog, "SELECT round(mean, 2) FROM run_metrics WHERE metric = 'snr' AND subset = 'snr=0'")
         #expect(snr0 == "0.0" || snr0 == "-0.0")

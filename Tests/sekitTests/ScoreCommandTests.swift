@@ -34,7 +34,8 @@ import Testing
     @Test func helpNamesTheFlags() throws {
         let help = try SEKitBinary.run(["score", "--help"])
         #expect(help.status == 0)
-        for flag in ["--reference", "--enhanced", "--noisy", "--corpus", "--metrics", "--align", "--format", "--per-clip", "--allow-failures", "--jobs"] {
+        for flag in ["--reference", "--enhanced", "--noisy", "--corpus", "--metrics", "--align", "--format", "--per-clip",
+                     "--allow-failures", "--jobs"] {
             #expect(help.stdout.contains(flag), "score --help lacks \(flag)")
         }
     }

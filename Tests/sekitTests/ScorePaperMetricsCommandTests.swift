@@ -4,7 +4,8 @@ import Testing
 /// `sekit score` with the metrics papers report (PESQ, CSIG/CBAK/COVL, DNSMOS) end to end: real
 /// speech, the Python workers, the catalogue record, the comparison commands, and scoring without
 /// a reference.
-@Suite(.serialized, .enabled(if: GoldenCorpus.fixturesRequired && PaperMetrics.pythonRequired, "needs ../shared/fixtures and SEKIT_PYTHON (run scripts/test.sh)"))
+@Suite(.serialized, .enabled(if: GoldenCorpus.fixturesRequired && PaperMetrics.pythonRequired,
+                             "needs ../shared/fixtures and SEKIT_PYTHON (run scripts/test.sh)"))
 struct ScorePaperMetricsCommandTests {
     /// Mixes 6 clips of 3 s from the fixtures at 0 and 5 dB into `folder/corpus`.
     func corpus(_ folder: CatalogCLIFolder, catalog: String) throws -> String {
@@ -20,7 +21,8 @@ struct ScorePaperMetricsCommandTests {
         let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
         let catalog = folder.path("catalog.sqlite")
         let corpus = try corpus(folder, catalog: catalog)
-        let enhanced = try SEKitBinary.run(["enhance", "--method", "oracle-irm", "--corpus", corpus, "--out", folder.path("irm"), "--catalog", catalog])
+        let enhanced = try SEKitBinary.run(["enhance", "--method", "oracle-irm", "--corpus", corpus, "--out", folder.path("irm"),
+                                            "--catalog", catalog])
         #expect(enhanced.status == 0, "\(enhanced.stderr)")
         for (name, extra) in [("noisy", [String]()), ("irm", ["--enhanced", folder.path("irm")])] {
             let scored = try SEKitBinary.run(["score", "--corpus", corpus, "--metrics", "pesq_wb,composite,stoi", "--jobs", "2",
@@ -31,7 +33,8 @@ struct ScorePaperMetricsCommandTests {
             #expect(clips.count == 6)
             for clip in clips {
                 let metrics = try #require(clip["metrics"] as? [String: Double])
-                for metric in ["pesq_wb", "csig", "cbak", "covl", "stoi"] { #expect(metrics[metric] != nil, "\(name) \(clip["clip_id"]!): no \(metric)") }
+                for metric in ["pesq_wb", "csig", "cbak", "covl", "stoi"] { #expect(metrics[metric] != nil,
+                                                                                    "\(name) \(clip["clip_id"]!): no \(metric)") }
                 if let pesq = metrics["pesq_wb"] { #expect(pesq >= 1 && pesq <= 4.65) }
             }
         }
@@ -41,10 +44,12 @@ struct ScorePaperMetricsCommandTests {
         let python = try folder.sqlite(catalog, "SELECT value_text FROM params p JOIN runs r ON r.id = p.run_id WHERE r.name = 'irm' AND r.kind = 'score' AND key = 'backend_python'")
         #expect(python.contains("python"), "\(python)")
         // The comparison commands know the new metrics from the registry.
-        let diff = try SEKitBinary.run(["runs", "diff", "noisy", "irm", "--metrics", "pesq_wb,csig,covl", "--subset", "all", "--catalog", catalog])
+        let diff = try SEKitBinary.run(["runs", "diff", "noisy", "irm", "--metrics", "pesq_wb,csig,covl", "--subset", "all", "--catalog",
+                                        catalog])
         #expect(diff.status == 0, "\(diff.stderr)")
         for metric in ["pesq_wb", "csig", "covl"] { #expect(diff.stdout.contains(metric), "\(diff.stdout)") }
-        let board = try SEKitBinary.run(["runs", "leaderboard", "--corpus", "noisy", "--metrics", "pesq_wb,cbak", "--format", "csv", "--catalog", catalog])
+        let board = try SEKitBinary.run(["runs", "leaderboard", "--corpus", "noisy", "--metrics", "pesq_wb,cbak", "--format", "csv",
+                                         "--catalog", catalog])
         #expect(board.status == 0, "\(board.stderr)")
         let rows = board.stdout.split(separator: "\n")
         #expect(rows.first?.contains("pesq_wb") == true && rows.count == 3, "\(board.stdout)")
@@ -56,12 +61,14 @@ struct ScorePaperMetricsCommandTests {
         let recordings = folder.url.appendingPathComponent("recordings")
         try FileManager.default.createDirectory(at: recordings.appendingPathComponent("day2"), withIntermediateDirectories: true)
         for (name, file) in [("a.wav", "speech/vctk_p287_001.wav"), ("day2/b.wav", "metrics/speech_bab_0dB.wav")] {
-            try FileManager.default.copyItem(at: GoldenCorpus.fixtures.appendingPathComponent(file), to: recordings.appendingPathComponent(name))
+            try FileManager.default.copyItem(at: GoldenCorpus.fixtures.appendingPathComponent(file),
+                                             to: recordings.appendingPathComponent(name))
         }
         let scored = try SEKitBinary.run(["score", "--enhanced", recordings.path, "--metrics", "dnsmos", "--format", "csv", "--no-catalog"])
         #expect(scored.status == 0, "\(scored.stderr)")
         let lines = scored.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.first?.hasPrefix("clip_id,split,snr_db,dnsmos_sig,dnsmos_sig_noisy,dnsmos_sig_improvement,dnsmos_bak") == true, "\(scored.stdout)")
+        #expect(lines.first?.hasPrefix("clip_id,split,snr_db,dnsmos_sig,dnsmos_sig_noisy,dnsmos_sig_improvement,dnsmos_bak") == true,
+                "\(scored.stdout)")
         #expect(lines.count == 3)
         for line in lines.dropFirst() {
             let cells = line.split(separator: ",", omittingEmptySubsequences: false)

@@ -32,7 +32,8 @@ struct ShardFoldCommandTests {
     /// Every row of every table as text, run ids replaced by their kind, `root` by `ROOT`, without
     /// the columns and parameters a fold cannot make equal.
     static func canonicalRows(_ database: String, root: String) throws -> [String: [String]] {
-        let runs = try sqlite(database, "SELECT id, kind FROM runs").split(separator: "\n").map { $0.split(separator: "|").map(String.init) }
+        let runs = try sqlite(database,
+                              "SELECT id, kind FROM runs").split(separator: "\n").map { $0.split(separator: "|").map(String.init) }
         let ignored = ["runs": ["started_at", "finished_at", "pid", "host", "command_line", "working_directory"]]
         var dump: [String: [String]] = [:]
         for table in ["runs", "params", "sources", "clips", "clip_noises", "clip_degradations", "clip_degradation_params",
@@ -76,7 +77,8 @@ struct ShardFoldCommandTests {
         }
         for (table, rows) in expected {
             let got = actual[table] ?? []
-            #expect(got == rows, "\(table): \(Set(rows).subtracting(got).prefix(3)) expected; \(Set(got).subtracting(rows).prefix(3)) found")
+            #expect(got == rows,
+                    "\(table): \(Set(rows).subtracting(got).prefix(3)) expected; \(Set(got).subtracting(rows).prefix(3)) found")
         }
         // The folded runs record their shards; the shard runs are gone.
         #expect(try Self.sqlite(merged, "SELECT DISTINCT value_text FROM params WHERE key = 'folded_shards'") == "3")
@@ -89,10 +91,13 @@ struct ShardFoldCommandTests {
                                              "--per-clip", sharded + "/per-clip.csv"])
         #expect(reprinted.status == 0, "\(reprinted.stderr)")
         let singleCSV = try Data(contentsOf: URL(fileURLWithPath: single + "/per-clip-1.csv"))
-        #expect(try Data(contentsOf: URL(fileURLWithPath: sharded + "/per-clip.csv")) == singleCSV, "per-clip CSV differs from the single run's")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: sharded + "/per-clip.csv")) == singleCSV,
+                "per-clip CSV differs from the single run's")
         let singleRun = try Self.sqlite(single + "/single.sqlite", "SELECT id FROM runs WHERE kind = 'score'")
-        let singleJSON = try SEKitBinary.run(["score", "--from-run", String(singleRun.prefix(8)), "--catalog", single + "/single.sqlite", "--format", "json"])
-        #expect(reprinted.stdout.replacingOccurrences(of: sharded, with: "ROOT") == singleJSON.stdout.replacingOccurrences(of: single, with: "ROOT"))
+        let singleJSON = try SEKitBinary.run(["score", "--from-run", String(singleRun.prefix(8)), "--catalog", single + "/single.sqlite",
+                                              "--format", "json"])
+        #expect(reprinted.stdout.replacingOccurrences(of: sharded, with: "ROOT") == singleJSON.stdout.replacingOccurrences(of: single,
+                                                                                                                           with: "ROOT"))
         #expect(singleJSON.stdout.contains("\"summary\"") && singleJSON.stdout.contains("snr=5"))
 
         // Merging again adds nothing; the fold is the same run.
@@ -129,8 +134,10 @@ struct ShardFoldCommandTests {
         let fixtures = GoldenCorpus.fixtures.path
         let again = sharded + "/again.sqlite"
         let rerun = try SEKitBinary.run(["mix", "--speech", fixtures + "/speech", "--noise", fixtures + "/noise/running_tap.wav",
-                                         "--noise", fixtures + "/noise/exercise_bike.wav", "--count", "12", "--seconds", "2", "--snr-db", "0,5,10",
-                                         "--split", "train=0.5,test=0.5", "--codec", "ulaw,mp3", "--codec-probability", "0.5", "--seed", "11",
+                                         "--noise", fixtures + "/noise/exercise_bike.wav", "--count", "12", "--seconds", "2", "--snr-db",
+                                                 "0,5,10",
+                                         "--split", "train=0.5,test=0.5", "--codec", "ulaw,mp3", "--codec-probability", "0.5", "--seed",
+                                                 "11",
                                          "--out", sharded + "/corpus", "--shard", "2/3", "--catalog", again])
         #expect(rerun.status == 0, "\(rerun.stderr)")
         try refused(shardFiles + [again], naming: [again], saying: "shard 2/3 of the mix run")

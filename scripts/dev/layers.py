@@ -4,6 +4,8 @@ declared in which other folder, and the cycles among them. Read-only; for review
 that ARCHITECTURE.md describes (docs: ARCHITECTURE.md, "Layers").
 
     scripts/dev/layers.py [--matrix] [ROOT]     ROOT default Sources/SEKit (and Sources/SEKitSignal if present)
+    scripts/dev/layers.py --check               exit 1 unless the pairs that name each other are exactly
+                                                those scripts/dev/layers-baseline.txt lists (LayeringTests)
 
 A reference is one occurrence of a type's name declared at file level (struct, enum, class,
 protocol, actor, typealias; nested types are left out, their short names repeat) as a whole word in another folder's code, comments and strings
@@ -57,6 +59,17 @@ def main():
     if "--matrix" in sys.argv:
         for (a, b), n in sorted(refs.items()):
             print(f"  {a} -> {b}: {n}")
+    if "--check" in sys.argv:
+        baseline = os.path.join(os.path.dirname(os.path.abspath(__file__)), "layers-baseline.txt")
+        allowed = {tuple(part.strip() for part in line.split("<->")) for line in open(baseline, encoding="utf-8")
+                   if line.strip() and not line.startswith("#")}
+        found = set(cycles)
+        for a, b in sorted(found - allowed):
+            print(f"new cycle: {a} <-> {b} name each other (ARCHITECTURE.md, Layers: dependencies point down)")
+        for a, b in sorted(allowed - found):
+            print(f"cycle broken: remove '{a} <-> {b}' from scripts/dev/layers-baseline.txt")
+        if found != allowed:
+            sys.exit(1)
 
 if __name__ == "__main__":
     main()

@@ -72,7 +72,8 @@ extension Catalog {
     public func check(rehashAll: Bool = false, dryRun: Bool = false) throws(CatalogError) -> CheckReport {
         var report = CheckReport()
         var folding: [RunID: (host: String, pid: Int)] = [:]
-        let (sources, artifacts, integrity, foreignKeys, leaks, running): ([SourceRecord], [ArtifactRecord], [String], [String], [CheckReport.SplitLeak], [RunRecord]) = try read { db in
+        let (sources, artifacts, integrity, foreignKeys, leaks, running): ([SourceRecord], [ArtifactRecord], [String], [String],
+                                                                           [CheckReport.SplitLeak], [RunRecord]) = try read { db in
             let folds = try Self.incompleteFolds(db)
             report.incompleteFolds = folds.isEmpty ? nil : folds
             folding = try Self.foldingProcesses(db)
@@ -129,6 +130,9 @@ extension Catalog {
         return report
     }
 
+    /// The parameter a run folded from shard runs (`sekit catalog merge`) records their number under.
+    static let foldedShardsKey = "folded_shards"
+
     /// Finished folded runs (`folded_shards`) whose rows do not match their counts: a mix's clips
     /// against `clips_written + clips_resumed`, a score run's scored clips against `clips`.
     static func incompleteFolds(_ db: Database) throws -> [CheckReport.FoldProblem] {
@@ -143,7 +147,7 @@ extension Catalog {
             WHERE r.status = 'finished' AND r.kind IN ('mix', 'score')
                 AND EXISTS (SELECT 1 FROM params WHERE run_id = r.id AND key = ?)
             ORDER BY r.started_at, r.id
-            """, arguments: [ShardFoldRules.foldedShardsKey])
+            """, arguments: [Self.foldedShardsKey])
         return rows.compactMap { row in
             let kind: String = row[1]
             guard let expected: Int = row[3], let found: Int = row[2], expected != found else { return nil }

@@ -4,7 +4,8 @@ import GRDB
 extension Catalog {
     /// File extensions taken from folders by ``ImportJob``
     /// (files named directly are always tried).
-    public static let audioExtensions: Set<String> = ["wav", "flac", "ogg", "oga", "opus", "aif", "aiff", "aifc", "au", "snd", "w64", "caf", "mp3", "sph", "nist"]
+    public static let audioExtensions: Set<String> = ["wav", "flac", "ogg", "oga", "opus", "aif", "aiff", "aifc", "au", "snd", "w64", "caf",
+                                                      "mp3", "sph", "nist"]
 
     /// What an import did.
     public struct ImportReport: Sendable, Codable {

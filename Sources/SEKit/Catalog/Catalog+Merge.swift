@@ -94,7 +94,8 @@ extension Catalog {
                         .map { ($0.key.rawValue, $0.value.rawValue) }
                         .sorted { owners.contains($0.0) == owners.contains($1.0) ? $0.0 < $1.0 : owners.contains($0.0) })
                     try db.inTransaction(.immediate) {
-                        result.conflicts = try Self.resolveConflicts(db, input: inputURL.path, output: url.path, policy: onConflict, mapping: mapping)
+                        result.conflicts = try Self.resolveConflicts(db, input: inputURL.path, output: url.path, policy: onConflict,
+                                                                     mapping: mapping)
                         result.counts = try Self.copyRows(db, mapping: mapping, sourcesRenamed: try Self.sourcesRenamed(db))
                         try db.execute(sql: """
                             UPDATE main.runs SET status = s.status, finished_at = s.finished_at, error = s.error
@@ -136,7 +137,8 @@ extension Catalog {
         for table in mergeOrder {
             let names = try db.columns(in: table).map(\.name)
             let columns = names.map { "\"\($0)\"" }.joined(separator: ", ")
-            let values = names.map { incomingSQL(table: table, column: $0, mapping: mapping, sourcesRenamed: sourcesRenamed) }.joined(separator: ", ")
+            let values = names.map { incomingSQL(table: table, column: $0, mapping: mapping,
+                                                 sourcesRenamed: sourcesRenamed) }.joined(separator: ", ")
             try db.execute(sql: """
                 INSERT INTO main.\(table) (\(columns)) SELECT \(values) FROM shard.\(table) AS s WHERE \(mapping.keptSQL(table))
                 ON CONFLICT DO NOTHING
@@ -233,7 +235,8 @@ extension Catalog {
             if policy == .rename {
                 let newID = "\(id)~\(incomingSHA.prefix(8))"
                 // The new id may be present from an earlier merge of the same file; another file under it is a conflict.
-                if let taken = try String.fetchOne(db, sql: "SELECT sha256 FROM main.sources WHERE id = ?", arguments: [newID]), taken != incomingSHA {
+                if let taken = try String.fetchOne(db, sql: "SELECT sha256 FROM main.sources WHERE id = ?", arguments: [newID]),
+                        taken != incomingSHA {
                     item.detail += "; cannot rename: \(newID) is already another file in OUT"
                     unrenamable.append(item)
                     continue
@@ -273,7 +276,8 @@ extension Catalog {
             // Renamed sources are resolved; anything else refuses the input.
             let refused = (policy == .error ? sources : unrenamable) + runs + clips
             if !refused.isEmpty {
-                throw CatalogError.mergeConflict(input: input, output: output, conflicts: refused.map { "\($0.table) \($0.id): \($0.detail)" })
+                throw CatalogError.mergeConflict(input: input, output: output,
+                                                 conflicts: refused.map { "\($0.table) \($0.id): \($0.detail)" })
             }
             return sources
         }

@@ -110,7 +110,8 @@ extension Catalog {
             guard !idOrPrefix.isEmpty else { throw CatalogError.unknownRun(path: path, id: idOrPrefix, reason: "empty id") }
             let matches = try RunRecord.filter(RunRecord.Columns.id.like(Self.likePrefix(idOrPrefix), escape: "\\")).limit(2).fetchAll(db)
             guard matches.count == 1 else {
-                throw CatalogError.unknownRun(path: path, id: idOrPrefix, reason: matches.isEmpty ? "no such run" : "prefix matches several runs; give more characters")
+                throw CatalogError.unknownRun(path: path, id: idOrPrefix,
+                                              reason: matches.isEmpty ? "no such run" : "prefix matches several runs; give more characters")
             }
             return matches[0]
         }
@@ -224,7 +225,7 @@ extension Catalog {
     static func workIdentity(_ commandLine: String) -> [String] {
         var kept: [String] = []
         var skipNext = false
-        for word in ShardFoldPlanner.shellWords(commandLine) {
+        for word in Self.shellWords(commandLine) {
             if skipNext { skipNext = false; continue }
             if word == "--jobs" { skipNext = true; continue }
             if word.hasPrefix("--jobs=") { continue }
@@ -240,6 +241,27 @@ extension Catalog {
             if !argument.isEmpty && argument.allSatisfy({ safe.contains($0) }) { return argument }
             return "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'"
         }.joined(separator: " ")
+    }
+
+    /// The arguments of a line written by `shellQuoted` (words, `'…'` quoting, `'\''`).
+    static func shellWords(_ line: String) -> [String] {
+        var words: [String] = [], word = "", inWord = false, quoted = false, escaped = false
+        for character in line {
+            if escaped { word.append(character); escaped = false; continue }
+            if quoted {
+                if character == "'" { quoted = false } else { word.append(character) }
+            } else if character == "'" {
+                quoted = true; inWord = true
+            } else if character == "\\" {
+                escaped = true; inWord = true
+            } else if character == " " {
+                if inWord { words.append(word); word = ""; inWord = false }
+            } else {
+                word.append(character); inWord = true
+            }
+        }
+        if inWord { words.append(word) }
+        return words
     }
 
     /// A LIKE pattern matching strings that start with `prefix` literally (escape character `\`).

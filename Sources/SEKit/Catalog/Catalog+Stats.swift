@@ -58,7 +58,8 @@ extension Catalog {
                     """, arguments: [snrBinWidthDB]).map { Stats.SNRBin(lowerDB: Double($0[0] as Int64) * snrBinWidthDB, clips: $0[1]) },
                 snrBinWidthDB: snrBinWidthDB,
                 clipScores: try Int.fetchOne(db, sql: "SELECT count(*) FROM clip_scores") ?? 0,
-                degradations: try Row.fetchAll(db, sql: "SELECT kind, count(DISTINCT clip_id) FROM clip_degradations GROUP BY kind ORDER BY kind")
+                degradations: try Row.fetchAll(db,
+                        sql: "SELECT kind, count(DISTINCT clip_id) FROM clip_degradations GROUP BY kind ORDER BY kind")
                     .map { Stats.DegradationGroup(kind: $0[0], clips: $0[1]) })
         }
     }

@@ -12,7 +12,8 @@ extension Catalog {
         try write { db in
             guard try RunRecord.fetchOne(db, key: old.rawValue) != nil else { return 0 }
             for table in ["clip_noises", "clip_degradation_params", "clip_degradations"] {
-                try db.execute(sql: "DELETE FROM \(table) WHERE clip_id IN (SELECT id FROM clips WHERE run_id = ?)", arguments: [old.rawValue])
+                try db.execute(sql: "DELETE FROM \(table) WHERE clip_id IN (SELECT id FROM clips WHERE run_id = ?)",
+                               arguments: [old.rawValue])
             }
             try db.execute(sql: "DELETE FROM clips WHERE run_id = ?", arguments: [old.rawValue])
             let deleted = db.changesCount

@@ -195,10 +195,12 @@ public final class Catalog: Sendable {
         guard !tables.isEmpty else { return [] }
         let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
         if applicationID != 0 && applicationID != CatalogSchema.applicationID {
-            throw CatalogError.notACatalog(path: path, reason: String(format: "an SQLite database of another application (application_id 0x%08x)", applicationID))
+            throw CatalogError.notACatalog(path: path,
+                    reason: String(format: "an SQLite database of another application (application_id 0x%08x)", applicationID))
         }
         guard tables.contains("grdb_migrations") else {
-            throw CatalogError.notACatalog(path: path, reason: "an SQLite database without SEKit's tables (it has \(tables.sorted().prefix(5).joined(separator: ", ")))")
+            throw CatalogError.notACatalog(path: path,
+                    reason: "an SQLite database without SEKit's tables (it has \(tables.sorted().prefix(5).joined(separator: ", ")))")
         }
         let applied = try CatalogSchema.migrator.appliedIdentifiers(db)
         let unknown = applied.subtracting(CatalogSchema.migrator.migrations)
@@ -343,7 +345,8 @@ public final class Catalog: Sendable {
     /// A catalogue opened for reading is never written to: a write is a programming error, reported.
     private func refuseIfReadOnly() throws(CatalogError) {
         if isReadOnly {
-            throw .database(path: url.path, reason: "opened read-only (for reading); this operation writes and needs a command that opens it for writing")
+            throw .database(path: url.path,
+                            reason: "opened read-only (for reading); this operation writes and needs a command that opens it for writing")
         }
     }
 

@@ -24,8 +24,6 @@ public enum CatalogError: Error, Equatable, CustomStringConvertible, Sendable {
     /// A run reference (id, id prefix or name) matched no run; `candidates` describes the runs it may
     /// have meant (names alike, else the latest runs).
     case noSuchRun(path: String, reference: String, candidates: [String])
-    /// A line of a `sekit runs log --jsonl` stream that was refused (1-based line number, why).
-    case logLine(line: Int, reason: String)
     /// A filter expression did not parse or names an unknown column.
     /// `column` is the 1-based character position where it failed.
     case filter(expression: String, column: Int, reason: String)
@@ -33,9 +31,6 @@ public enum CatalogError: Error, Equatable, CustomStringConvertible, Sendable {
     case file(path: String, reason: String)
     /// A parameter value is invalid (name, value, what is wrong).
     case invalidParameter(name: String, value: String, reason: String)
-    /// `catalog merge`: shard runs that cannot fold into one run (a shard missing or given twice,
-    /// shards of different commands, a shard not finished); `path` is the shard catalogue at fault.
-    case shardMismatch(path: String, reason: String)
 
     /// Short machine-readable code, stable across releases.
     public var code: String {
@@ -49,11 +44,9 @@ public enum CatalogError: Error, Equatable, CustomStringConvertible, Sendable {
         case .unknownRun: "unknown-run"
         case .ambiguousRun: "ambiguous-run"
         case .noSuchRun: "no-such-run"
-        case .logLine: "log-line"
         case .filter: "filter"
         case .file: "file"
         case .invalidParameter: "invalid-parameter"
-        case .shardMismatch: "shard-mismatch"
         }
     }
 
@@ -80,16 +73,12 @@ public enum CatalogError: Error, Equatable, CustomStringConvertible, Sendable {
         case .noSuchRun(let path, let reference, let candidates):
             "\(path): no run has the id, id prefix or name '\(reference)'"
                 + (candidates.isEmpty ? "" : "; runs it may be:\n" + candidates.map { "  \($0)" }.joined(separator: "\n"))
-        case .logLine(let line, let reason):
-            "line \(line): \(reason)"
         case .filter(let expression, let column, let reason):
             "filter: \(reason) at column \(column)\n  \(expression)\n  \(String(repeating: " ", count: max(0, column - 1)))^"
         case .file(let path, let reason):
             "\(path): \(reason)"
         case .invalidParameter(let name, let value, let reason):
             "invalid \(name) = \(value): \(reason)"
-        case .shardMismatch(let path, let reason):
-            "\(path): \(reason); nothing was merged"
         }
     }
 }

@@ -26,6 +26,9 @@ public enum CatalogFilter {
     /// What is being filtered.
     public enum Context: String, Sendable {
         case clips, runs
+        /// The files of an analysed corpus (`source_analysis`, `sekit catalog analyze`): the mix's
+        /// `corpus:NAME where ...`. Only its columns are fields (no `params.`, `tags.` or `metrics.`).
+        case sourceAnalysis = "analysed sources"
     }
 
     /// A compiled filter: an SQL boolean expression over the context's table and its arguments.
@@ -84,7 +87,18 @@ public enum CatalogFilter {
             "error": ("runs.error", .text),
             "clips": ("(SELECT count(*) FROM clips WHERE clips.run_id = runs.id)", .number),
         ],
+        .sourceAnalysis: sourceAnalysisFields,
     ]
+
+    /// Fields of ``Context/sourceAnalysis``: the columns of `source_analysis`, by their own names.
+    static let sourceAnalysisFields: [String: (sql: String, type: FieldType)] = {
+        let numbers = ["sample_rate", "duration_seconds", "bandwidth_hz", "active_speech_ratio", "clipping_ratio", "dc_offset",
+                       "level_dbfs", "rms_dbfs", "dnsmos_sig", "dnsmos_bak", "dnsmos_ovrl"]
+        var fields: [String: (sql: String, type: FieldType)] = [:]
+        for name in numbers { fields[name] = ("source_analysis.\(name)", .number) }
+        for name in ["path", "relative_path", "sha256", "error"] { fields[name] = ("source_analysis.\(name)", .text) }
+        return fields
+    }()
 
     /// Aggregate fields of `metrics.NAME.FIELD` → run_metrics column.
     static let metricFields: [String: String] = [
@@ -169,7 +183,8 @@ public enum CatalogFilter {
             case .or(let terms): return "(" + (try emitAll(terms)).joined(separator: " OR ") + ")"
             case .not(let e): return "(NOT \(try emit(e)))"
             case .compare(let field, let op, let value) where isDegradation(field):
-                guard op == "=" || op == "!=" else { throw fail("'degradation' takes =, !=, like, in or is null, not \(op)", column: field.column) }
+                guard op == "=" || op == "!=" else { throw fail("'degradation' takes =, !=, like, in or is null, not \(op)",
+                                                                column: field.column) }
                 return try degradationSQL([value], negated: op == "!=", field: field, op: "=")
             case .like(let field, let pattern, let negated) where isDegradation(field):
                 return try degradationSQL([pattern], negated: negated, field: field, op: "LIKE")
@@ -214,7 +229,8 @@ public enum CatalogFilter {
                 }
                 // The operand was resolved once; its subquery arguments precede the list's.
                 for value in values {
-                    arguments.append(type == .unsignedInteger ? try unsignedBits(value, field: field).databaseValue : Self.databaseValue(value))
+                    arguments.append(type == .unsignedInteger ? try unsignedBits(value,
+                                                                                 field: field).databaseValue : Self.databaseValue(value))
                 }
                 let marks = Array(repeating: "?", count: values.count).joined(separator: ", ")
                 return "(\(target) \(negated ? "NOT IN" : "IN") (\(marks)))"
@@ -240,10 +256,12 @@ public enum CatalogFilter {
 
         /// Clips with (or, `negated`, without) a degradation whose kind or stage is `op` (`=`, `LIKE`
         /// or `IN`) `values`; the value `none` stands for "no degradation at all".
-        mutating func degradationSQL(_ values: [FilterValue], negated: Bool, field: FilterField, op: String) throws(CatalogError) -> String {
+        mutating func degradationSQL(_ values: [FilterValue], negated: Bool, field: FilterField,
+                                     op: String) throws(CatalogError) -> String {
             var named: [String] = [], none = false
             for value in values {
-                guard case .text(let text) = value.literal else { throw fail("'degradation' is text; quote the value", column: value.column) }
+                guard case .text(let text) = value.literal else { throw fail("'degradation' is text; quote the value",
+                                                                             column: value.column) }
                 if text == CatalogFilter.noDegradation && op != "LIKE" { none = true } else { named.append(text) }
             }
             var parts: [String] = []
@@ -262,7 +280,8 @@ public enum CatalogFilter {
         /// - Throws: a filter error unless `value` is a whole number from 0 to 2^64 − 1.
         func unsignedBits(_ value: FilterValue, field: FilterField) throws(CatalogError) -> Int64 {
             guard case .number(let number) = value.literal, let unsigned = number.unsignedInteger else {
-                throw fail("'\(field.name)' is an unsigned 64-bit integer; compare it with a whole number from 0 to \(UInt64.max)", column: value.column)
+                throw fail("'\(field.name)' is an unsigned 64-bit integer; compare it with a whole number from 0 to \(UInt64.max)",
+                           column: value.column)
             }
             return Int64(bitPattern: unsigned)
         }
@@ -270,7 +289,8 @@ public enum CatalogFilter {
         /// `target op value` by unsigned value, where `target` holds bit patterns: values with the top
         /// bit set are negative as stored and above every value without it, so order within each
         /// half is the signed order, and every value of the lower half is below the upper half.
-        mutating func unsignedComparison(_ target: String, _ op: String, _ value: FilterValue, field: FilterField) throws(CatalogError) -> String {
+        mutating func unsignedComparison(_ target: String, _ op: String, _ value: FilterValue,
+                                         field: FilterField) throws(CatalogError) -> String {
             let bits = try unsignedBits(value, field: field)
             arguments.append(bits.databaseValue)
             let upperHalf = bits < 0
@@ -329,6 +349,13 @@ public enum CatalogFilter {
         mutating func resolve(_ field: FilterField) throws(CatalogError) -> Resolved {
             let parts = field.name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
             let head = parts[0].lowercased()
+            if context == .sourceAnalysis {
+                guard parts.count == 1, let entry = fields[context]?[head] else {
+                    let known = fieldNames(for: context).joined(separator: ", ")
+                    throw fail("unknown field '\(field.name)' for analysed sources; known: \(known)", column: field.column)
+                }
+                return .column(sql: entry.sql, type: entry.type)
+            }
             if head == "params" {
                 guard parts.count >= 2 else { throw fail("write params.KEY, e.g. params.snr_db", column: field.column) }
                 return .param(key: parts.dropFirst().joined(separator: "."))

@@ -70,7 +70,8 @@ public enum CatalogOrdering {
             /// The 1-based column of a word of this key in the whole spec.
             func position(of word: Substring) -> Int { offset + 1 + part.distance(from: part.startIndex, to: word.startIndex) }
             let column = offset + 1 + (part.firstIndex { !$0.isWhitespace }.map { part.distance(from: part.startIndex, to: $0) } ?? 0)
-            guard let first = words.first else { throw compiler.fail("empty sort key; write FIELD [asc|desc], comma-separated", column: column) }
+            guard let first = words.first else { throw compiler.fail("empty sort key; write FIELD [asc|desc], comma-separated",
+                                                                     column: column) }
             guard words.count <= 2 else {
                 throw compiler.fail("write FIELD [asc|desc]; '\(words[2])' is not expected here", column: position(of: words[2]))
             }

@@ -37,6 +37,9 @@ public enum CatalogSchema {
         migrator.registerMigration("v4-listening") { db in
             try createListening(db)
         }
+        migrator.registerMigration("v5-source-analysis") { db in
+            try createSourceAnalysis(db)
+        }
         return migrator
     }
 

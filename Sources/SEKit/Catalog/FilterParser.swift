@@ -191,7 +191,8 @@ struct FilterParser {
             }
             throw fail("expected 'like' or 'in' after 'not'", at: current)
         default:
-            throw fail("expected a comparison (= != < <= > >=, like, in, is null) after '\(name)', found \(Self.describe(operatorToken))", at: operatorToken)
+            throw fail("expected a comparison (= != < <= > >=, like, in, is null) after '\(name)', found \(Self.describe(operatorToken))",
+                       at: operatorToken)
         }
     }
 

@@ -44,16 +44,39 @@ public struct BestRun: Sendable, Codable {
 
 extension Catalog {
     /// The best finished run for `request` (see ``BestRun``); ties go to the newest run.
-    /// - Throws: ``CatalogError`` for a metric of unknown direction, a bad filter or corpus, or no candidate.
-    public func bestRun(_ request: BestRun.Request) throws(CatalogError) -> BestRun {
+    /// - Throws: ``ComparisonError`` for a metric of unknown direction or no candidate; a bad filter or
+    ///   corpus as ``ComparisonError/catalog(_:)``.
+    public func bestRun(_ request: BestRun.Request) throws(ComparisonError) -> BestRun {
         guard let higherIsBetter = MetricRegistry.output(forSeries: request.metric)?.higherIsBetter else {
             let known = MetricRegistry.all.flatMap { $0.outputs.map(\.metric.rawValue) }.joined(separator: ", ")
-            throw .invalidParameter(name: "metric", value: request.metric, reason: "not a metric SEKit knows the direction of; known: \(known) (and their _noisy, _improvement series)")
+            throw .invalidParameter(name: "metric", value: request.metric,
+                    reason: "not a metric SEKit knows the direction of; known: \(known) (and their _noisy, _improvement series)")
         }
-        let compiled = try CatalogFilter.compile(request.filter, context: .runs)
-        let allowed = try request.corpus.map { reference throws(CatalogError) in Set(try scoreRuns(on: try corpus(named: reference)).map(\.id)) }
+        let compiled: CatalogFilter.Compiled
+        do { compiled = try CatalogFilter.compile(request.filter, context: .runs) } catch { throw .catalog(error) }
+        let allowed = try request.corpus.map { reference throws(ComparisonError) in Set(try scoreRuns(on: try corpus(named: reference)).map(\.id)) }
         let subset = try resolveSubset(request.subset, metric: request.metric, kind: request.kind)
-        var entries = try read { db in
+        var entries: [BestRun.Entry]
+        do { entries = try bestRunCandidates(request, subset: subset, filter: compiled) } catch { throw .catalog(error) }
+        if let allowed { entries = entries.filter { allowed.contains($0.id) } }
+        // +inf and -inf (the SNR of a perfect estimate) are the best or worst means there are; NaN is no mean.
+        entries = entries.filter { !$0.mean.isNaN }
+        entries.sort { x, y in
+            if x.mean != y.mean { return higherIsBetter ? x.mean > y.mean : x.mean < y.mean }
+            return (x.startedAt, x.id.rawValue) > (y.startedAt, y.id.rawValue)
+        }
+        guard let best = entries.first else {
+            throw .invalidParameter(name: "metric", value: request.metric, reason: "no finished \(request.kind.rawValue) run has it in subset \(request.subset)\(request.corpus.map { " on corpus \($0)" } ?? "")\(request.filter.map { " matching \($0)" } ?? "")")
+        }
+        return BestRun(metric: request.metric, subset: subset.isEmpty ? "all" : subset, higherIsBetter: higherIsBetter,
+                       candidates: entries.count,
+                       best: best, runnerUp: entries.count > 1 ? entries[1] : nil)
+    }
+
+    /// The finished runs of `request.kind` with an aggregate of `request.metric` in `subset`, among those `filter` keeps.
+    private func bestRunCandidates(_ request: BestRun.Request, subset: String, filter compiled: CatalogFilter.Compiled)
+        throws(CatalogError) -> [BestRun.Entry] {
+        try read { db in
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT runs.id, runs.name, runs.started_at, m.mean, m.ci95_low, m.ci95_high, m.n
                 FROM runs JOIN run_metrics m ON m.run_id = runs.id AND m.metric = ? AND m.subset = ?
@@ -68,18 +91,5 @@ extension Catalog {
             }
             return entries
         }
-        if let allowed { entries = entries.filter { allowed.contains($0.id) } }
-        // +inf and -inf (the SNR of a perfect estimate) are the best or worst means there are; NaN is no mean.
-        entries = entries.filter { !$0.mean.isNaN }
-        entries.sort { x, y in
-            if x.mean != y.mean { return higherIsBetter ? x.mean > y.mean : x.mean < y.mean }
-            return (x.startedAt, x.id.rawValue) > (y.startedAt, y.id.rawValue)
-        }
-        guard let best = entries.first else {
-            throw .invalidParameter(name: "metric", value: request.metric, reason: "no finished \(request.kind.rawValue) run has it in subset \(request.subset)\(request.corpus.map { " on corpus \($0)" } ?? "")\(request.filter.map { " matching \($0)" } ?? "")")
-        }
-        return BestRun(metric: request.metric, subset: subset.isEmpty ? "all" : subset, higherIsBetter: higherIsBetter,
-                       candidates: entries.count,
-                       best: best, runnerUp: entries.count > 1 ? entries[1] : nil)
     }
 }

@@ -28,9 +28,9 @@ extension Catalog {
     /// Orders `rows` (the board's checkpoint rows, in mean-rank order) by the value of `spec`
     /// (`params.KEY`) along each row's lineage, setting each row's `group`, and names the best, last
     /// and baseline rows (see ``Leaderboard/Grouping``).
-    /// - Throws: ``CatalogError`` for a spec other than `params.KEY`, a key no row has, or a `bestBy`
+    /// - Throws: ``ComparisonError`` for a spec other than `params.KEY`, a key no row has, or a `bestBy`
     ///   metric not on the board or of unknown direction.
-    func group(_ rows: inout [Leaderboard.Row], by spec: String, bestBy: String?, metrics: [String]) throws(CatalogError)
+    func group(_ rows: inout [Leaderboard.Row], by spec: String, bestBy: String?, metrics: [String]) throws(ComparisonError)
         -> Leaderboard.Grouping {
         let prefix = "params."
         guard spec.hasPrefix(prefix), spec.count > prefix.count else {
@@ -41,7 +41,9 @@ extension Catalog {
         let key = String(spec.dropFirst(prefix.count))
         var classical = Set<RunID>()
         for index in rows.indices {
-            for (run, params) in try lineageParams(of: rows[index].runID) {
+            let lineage: [(run: RunRecord, params: [String: String])]
+            do { lineage = try lineageParams(of: rows[index].runID) } catch { throw .catalog(error) }
+            for (run, params) in lineage {
                 if rows[index].group == nil, let value = params[key] { rows[index].group = value }
                 if run.kind == .enhance, let method = params["method"], BlindMethod(rawValue: method) != nil {
                     classical.insert(rows[index].runID)
@@ -80,13 +82,14 @@ extension Catalog {
     }
 
     /// The value of the parameter `key` nearest along `run`'s lineage (the run, its parent...), or nil.
-    public func lineageParam(_ key: String, of run: RunID) throws(CatalogError) -> String? {
-        try lineageParams(of: run).lazy.compactMap { $0.params[key] }.first
+    /// - Throws: the catalogue's errors as ``ComparisonError/catalog(_:)``.
+    public func lineageParam(_ key: String, of run: RunID) throws(ComparisonError) -> String? {
+        do { return try lineageParams(of: run).lazy.compactMap { $0.params[key] }.first } catch { throw .catalog(error) }
     }
 
     /// The rule that picks the best of some rows, in their order (ties to the first): the best mean of
     /// `metric`, or the lowest mean rank when it is nil.
-    private func bestPicker(_ metric: String?, metrics: [String]) throws(CatalogError) -> ([Leaderboard.Row]) -> Leaderboard.Row? {
+    private func bestPicker(_ metric: String?, metrics: [String]) throws(ComparisonError) -> ([Leaderboard.Row]) -> Leaderboard.Row? {
         guard let metric else {
             return { rows in rows.filter { $0.meanRank != nil }.min { $0.meanRank! < $1.meanRank! } }
         }

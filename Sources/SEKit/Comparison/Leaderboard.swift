@@ -79,7 +79,12 @@ public struct Leaderboard: Sendable, Codable {
 
 extension Catalog {
     /// Finished score runs on `corpus`, newest first (a sharded corpus matches any of its mix runs).
-    public func scoreRuns(on corpus: ScoredCorpus) throws(CatalogError) -> [RunRecord] {
+    /// - Throws: the catalogue's errors as ``ComparisonError/catalog(_:)``.
+    public func scoreRuns(on corpus: ScoredCorpus) throws(ComparisonError) -> [RunRecord] {
+        do { return try finishedScoreRuns(on: corpus) } catch { throw .catalog(error) }
+    }
+
+    private func finishedScoreRuns(on corpus: ScoredCorpus) throws(CatalogError) -> [RunRecord] {
         let runs = try read { db in
             try RunRecord.filter(RunRecord.Columns.kind == RunKind.score.rawValue && RunRecord.Columns.status == RunStatus.finished.rawValue)
                 .order(RunRecord.Columns.startedAt.desc, RunRecord.Columns.id).fetchAll(db)
@@ -93,17 +98,20 @@ extension Catalog {
     }
 
     /// The corpus a run reference stands for: a mix run's corpus, or what a score run scored.
-    func corpus(named reference: String) throws(CatalogError) -> ScoredCorpus {
-        let run = try resolveRun(reference)
-        switch run.kind {
-        case .mix: return ScoredCorpus(key: "mix:" + run.id.rawValue)
-        default: return try scoredCorpus(of: run)
-        }
+    func corpus(named reference: String) throws(ComparisonError) -> ScoredCorpus {
+        do {
+            let run = try resolveRun(reference)
+            switch run.kind {
+            case .mix: return ScoredCorpus(key: "mix:" + run.id.rawValue)
+            default: return try scoredCorpus(of: run)
+            }
+        } catch { throw .catalog(error) }
     }
 
     /// The leaderboard of `request.corpus` (see ``Leaderboard``).
-    /// - Throws: ``CatalogError`` for an unknown corpus, a corpus with no score runs, unknown metrics.
-    public func leaderboard(_ request: Leaderboard.Request) throws(CatalogError) -> Leaderboard {
+    /// - Throws: ``ComparisonError`` for a corpus with no score runs, unknown metrics; an unknown
+    ///   corpus as ``ComparisonError/catalog(_:)``.
+    public func leaderboard(_ request: Leaderboard.Request) throws(ComparisonError) -> Leaderboard {
         let corpus = try corpus(named: request.corpus)
         let runs = try scoreRuns(on: corpus)
         guard !runs.isEmpty else {
@@ -111,7 +119,8 @@ extension Catalog {
         }
         if let asked = request.runs { try Self.checkAllOnCorpus(asked, runs: runs, corpus: corpus, catalog: self) }
         let subset = try resolveSubset(request.subset, runs: runs.map(\.id))
-        let aggregates = try runMetrics(of: runs.map(\.id), subset: subset)
+        let aggregates: [RunID: [String: Leaderboard.Cell]]
+        do { aggregates = try runMetrics(of: runs.map(\.id), subset: subset) } catch { throw .catalog(error) }
         var referenceRun: RunRecord?
         var checkpoints: [RunRecord] = []
         var seenNames = Set<String>()
@@ -119,7 +128,8 @@ extension Catalog {
             if let asked = request.runs {
                 if asked.contains(run.id) { checkpoints.append(run); continue }
             }
-            let params = try paramValues(of: run.id)
+            let params: [String: String]
+            do { params = try paramValues(of: run.id) } catch { throw .catalog(error) }
             if params["corpus"] != nil && params["enhanced"] == nil {
                 if referenceRun == nil { referenceRun = run }
                 continue
@@ -161,7 +171,7 @@ extension Catalog {
 
     /// The board's metrics: those asked for (each scored by some checkpoint in the subset), or
     /// every metric scored, the registry's metrics first in registry order, then others by name.
-    static func boardMetrics(_ requested: [String]?, scored: Set<String>, subset: String) throws(CatalogError) -> [String] {
+    static func boardMetrics(_ requested: [String]?, scored: Set<String>, subset: String) throws(ComparisonError) -> [String] {
         let known = MetricRegistry.all.flatMap { $0.outputs.map(\.metric.rawValue) }
         let available = known.filter(scored.contains) + scored.subtracting(known).sorted()
         guard !available.isEmpty else {
@@ -169,7 +179,8 @@ extension Catalog {
         }
         guard let requested else { return available }
         for metric in requested where !scored.contains(metric) {
-            throw .invalidParameter(name: "metrics", value: metric, reason: "no checkpoint has it in subset \(subset); available: \(available.joined(separator: ","))")
+            throw .invalidParameter(name: "metrics", value: metric,
+                                    reason: "no checkpoint has it in subset \(subset); available: \(available.joined(separator: ","))")
         }
         return requested
     }
@@ -199,11 +210,12 @@ extension Catalog {
 
     /// Throws unless every run in `asked` is one of `runs` (the finished score runs on `corpus`),
     /// naming each that is not and what it is instead.
-    static func checkAllOnCorpus(_ asked: [RunID], runs: [RunRecord], corpus: ScoredCorpus, catalog: Catalog) throws(CatalogError) {
+    static func checkAllOnCorpus(_ asked: [RunID], runs: [RunRecord], corpus: ScoredCorpus, catalog: Catalog) throws(ComparisonError) {
         let on = Set(runs.map(\.id))
         var problems: [String] = []
         for id in asked where !on.contains(id) {
-            let run = try catalog.resolveRun(id.rawValue)
+            let run: RunRecord
+            do { run = try catalog.resolveRun(id.rawValue) } catch { throw .catalog(error) }
             let label = run.name.isEmpty ? id.rawValue : "\(run.name) (\(id.rawValue.prefix(8)))"
             if run.kind != .score { problems.append("\(label) is a \(run.kind.rawValue) run, not a score run") }
             else if run.status != .finished { problems.append("\(label) is \(run.status.rawValue), not finished") }

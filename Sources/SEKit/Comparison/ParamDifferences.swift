@@ -7,7 +7,13 @@ extension Catalog {
     /// compared with a score of enhanced outputs, score → enhance → mix, score with score and mix
     /// with mix; the enhance run's parameters are listed against nothing). A run shared by both
     /// lineages differs in nothing. Ordered by lineage (nearest first), then key.
-    public func paramDifferences(_ a: RunRecord, _ b: RunRecord) throws(CatalogError) -> [RunDiff.ParamDifference] {
+    /// - Throws: the catalogue's errors as ``ComparisonError/catalog(_:)``.
+    public func paramDifferences(_ a: RunRecord, _ b: RunRecord) throws(ComparisonError) -> [RunDiff.ParamDifference] {
+        do { return try lineageParamDifferences(a, b) } catch { throw .catalog(error) }
+    }
+
+    /// ``paramDifferences(_:_:)`` read from the catalogue.
+    private func lineageParamDifferences(_ a: RunRecord, _ b: RunRecord) throws(CatalogError) -> [RunDiff.ParamDifference] {
         let lineageA = try lineage(of: a)
         let lineageB = try lineage(of: b)
         var kinds: [RunKind] = []

@@ -2,13 +2,17 @@ import Foundation
 
 extension Catalog {
     /// Compares score runs `a` and `b` (ids, unique id prefixes or names; see ``resolveRun(_:kind:preferring:)``).
-    /// - Throws: ``CatalogError`` for unknown or ambiguous runs, runs scored on different corpora
-    ///   without `request.unpaired`, runs without common clips, unknown metrics or subsets.
-    public func diff(_ a: String, _ b: String, request: RunDiff.Request = .init()) throws(CatalogError) -> RunDiff {
-        let runA = try resolveRun(a, kind: .score)
-        let runB = try resolveRun(b, kind: .score)
-        let corpusA = try scoredCorpus(of: runA)
-        let corpusB = try scoredCorpus(of: runB)
+    /// - Throws: ``ComparisonError`` for runs scored on different corpora
+    ///   without `request.unpaired`, runs without common clips, unknown metrics or subsets; unknown or
+    ///   ambiguous runs as ``ComparisonError/catalog(_:)``.
+    public func diff(_ a: String, _ b: String, request: RunDiff.Request = .init()) throws(ComparisonError) -> RunDiff {
+        let runA: RunRecord, runB: RunRecord, corpusA: ScoredCorpus, corpusB: ScoredCorpus
+        do {
+            runA = try resolveRun(a, kind: .score)
+            runB = try resolveRun(b, kind: .score)
+            corpusA = try scoredCorpus(of: runA)
+            corpusB = try scoredCorpus(of: runB)
+        } catch { throw .catalog(error) }
         if corpusA != corpusB && !request.unpaired {
             // The runs are at fault, not an option: --unpaired was not given.
             throw .invalidParameter(name: "runs", value: "\(a) \(b)", reason: """
@@ -35,7 +39,8 @@ extension Catalog {
             }
             diff.onlyInA = pairs.onlyInA
             diff.onlyInB = pairs.onlyInB
-            (diff.rows, diff.unpairedValues) = try RunDiffStatistics.pairedRows(scoresA, scoresB, pairs: pairs, metrics: metrics, request: request)
+            (diff.rows, diff.unpairedValues) = try RunDiffStatistics.pairedRows(scoresA, scoresB, pairs: pairs, metrics: metrics,
+                                                                                request: request)
         }
         try RunDiffStatistics.correct(&diff.rows, alpha: request.alpha)
         return diff
@@ -43,16 +48,18 @@ extension Catalog {
 
     /// The metrics to compare: those asked for (each must have been scored by both runs), or
     /// every metric both runs scored, in A's order.
-    static func comparedMetrics(_ requested: [String]?, _ a: RunScores, _ b: RunScores) throws(CatalogError) -> [String] {
+    static func comparedMetrics(_ requested: [String]?, _ a: RunScores, _ b: RunScores) throws(ComparisonError) -> [String] {
         let common = a.metrics.filter { b.values[$0] != nil }
         guard let requested else {
             guard !common.isEmpty else {
-                throw .invalidParameter(name: "metrics", value: "", reason: "the runs share no metric (A: \(a.metrics.joined(separator: ",")); B: \(b.metrics.joined(separator: ",")))")
+                throw .invalidParameter(name: "metrics", value: "",
+                        reason: "the runs share no metric (A: \(a.metrics.joined(separator: ",")); B: \(b.metrics.joined(separator: ",")))")
             }
             return common
         }
         for metric in requested where !common.contains(metric) {
-            throw .invalidParameter(name: "metrics", value: metric, reason: "not scored by both runs; both have: \(common.joined(separator: ","))")
+            throw .invalidParameter(name: "metrics", value: metric,
+                                    reason: "not scored by both runs; both have: \(common.joined(separator: ","))")
         }
         return requested
     }
@@ -79,17 +86,18 @@ enum RunDiffStatistics {
 
     /// The subsets to report, given the clips' SNRs, splits and degradations, filtered to `requested`.
     static func subsets(snrDB: [Double?], split: [String?], degradations: [[String]?],
-                        requested: [String]?) throws(CatalogError) -> [(label: String, members: [Int])] {
+                        requested: [String]?) throws(ComparisonError) -> [(label: String, members: [Int])] {
         let all = ScoreSummary.subsets(snrDB: snrDB, split: split, degradations: degradations)
         guard let requested else { return all }
-        return try requested.map { label throws(CatalogError) in
+        return try requested.map { label throws(ComparisonError) in
             let wanted = label == "" ? "all" : label
             // `snr=0` also names the 5 dB band of continuous draws holding 0 dB (`snr=[0,5)`).
             let resolved = SNRSubset.resolve(wanted, among: all.map(\.label)) ?? wanted
             guard let subset = all.first(where: { $0.label == resolved }) else {
                 let known = all.map(\.label).joined(separator: ", ")
                 let hint = snrDB.allSatisfy({ $0 == nil }) ? " (the clips are not in the catalogue, so they have no SNR or split)" : ""
-                throw .invalidParameter(name: "subset", value: label, reason: "no such subset of the clips compared; known: \(known)\(hint)")
+                throw .invalidParameter(name: "subset", value: label,
+                                        reason: "no such subset of the clips compared; known: \(known)\(hint)")
             }
             return subset
         }
@@ -97,7 +105,7 @@ enum RunDiffStatistics {
 
     /// Paired rows: per subset and metric, the clips of the subset where both values are finite.
     static func pairedRows(_ scoresA: RunScores, _ scoresB: RunScores, pairs: ClipPairs, metrics: [String],
-                           request: RunDiff.Request) throws(CatalogError) -> ([RunDiff.Row], [String: Int]) {
+                           request: RunDiff.Request) throws(ComparisonError) -> ([RunDiff.Row], [String: Int]) {
         // Per metric: the value pairs of every paired clip (nil where one is missing or not finite).
         var unpairedValues: [String: Int] = [:]
         let columnsA = metrics.map { scoresA.values[$0]! }, columnsB = metrics.map { scoresB.values[$0]! }
@@ -120,7 +128,8 @@ enum RunDiffStatistics {
             var intervals: [Int: (Double, Double)] = [:]
             for (clips, group) in groupedByClips(members) where !clips.isEmpty {
                 var table = [Double](repeating: 0, count: clips.count * group.count)
-                for (r, clip) in clips.enumerated() { for (c, m) in group.enumerated() { table[r * group.count + c] = differences[m][clip]! } }
+                for (r, clip) in clips.enumerated() { for (c,
+                                                           m) in group.enumerated() { table[r * group.count + c] = differences[m][clip]! } }
                 let found = try checked { () throws(StatisticsError) in
                     try Bootstrap.meanIntervals(rows: table, columnCount: group.count, resamples: request.resamples,
                                                 confidence: request.confidence, seed: request.seed)
@@ -147,7 +156,7 @@ enum RunDiffStatistics {
     /// Unpaired rows: per subset and metric, each run's finite values in the subset. Metrics whose
     /// values cover the same clips of both runs are bootstrapped together.
     static func unpairedRows(_ scoresA: RunScores, _ scoresB: RunScores, metrics: [String],
-                             request: RunDiff.Request) throws(CatalogError) -> [RunDiff.Row] {
+                             request: RunDiff.Request) throws(ComparisonError) -> [RunDiff.Row] {
         let countA = scoresA.clipIDs.count
         let subsets = try subsets(snrDB: scoresA.snrDB + scoresB.snrDB, split: scoresA.split + scoresB.split,
                                   degradations: scoresA.degradations + scoresB.degradations, requested: request.subsets)
@@ -198,7 +207,7 @@ enum RunDiffStatistics {
 
     /// Holm-corrects the rows' p-values (rows without a p are left out of the family) and marks
     /// the rows whose corrected p is below `alpha`.
-    static func correct(_ rows: inout [RunDiff.Row], alpha: Double) throws(CatalogError) {
+    static func correct(_ rows: inout [RunDiff.Row], alpha: Double) throws(ComparisonError) {
         let tested = rows.indices.filter { rows[$0].p != nil }
         let adjusted = try checked { () throws(StatisticsError) in try HolmCorrection.adjusted(tested.map { rows[$0].p! }) }
         for (k, index) in tested.enumerated() {
@@ -207,8 +216,8 @@ enum RunDiffStatistics {
         }
     }
 
-    /// Runs a statistic, turning its parameter errors into catalogue parameter errors.
-    static func checked<T>(_ body: () throws(StatisticsError) -> T) throws(CatalogError) -> T {
+    /// Runs a statistic, turning its parameter errors into comparison parameter errors.
+    static func checked<T>(_ body: () throws(StatisticsError) -> T) throws(ComparisonError) -> T {
         do { return try body() } catch {
             let (name, value, reason) = error.invalidParameter ?? ("statistics", "", error.description)
             throw .invalidParameter(name: name, value: value, reason: reason)

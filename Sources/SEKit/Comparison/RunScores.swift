@@ -37,12 +37,18 @@ public struct RunScores: Sendable {
 extension Catalog {
     /// Loads every clip score of `run` (one query through the `clip_scores` primary key, joined with
     /// `clips` for SNR and split, and `clip_degradations` for the degradation kinds).
-    /// - Throws: ``CatalogError/invalidParameter(name:value:reason:)`` when `run` is not a score run.
-    public func scores(of run: RunRecord) throws(CatalogError) -> RunScores {
+    /// - Throws: ``ComparisonError/invalidParameter(name:value:reason:)`` when `run` is not a score run;
+    ///   the catalogue's errors as ``ComparisonError/catalog(_:)``.
+    public func scores(of run: RunRecord) throws(ComparisonError) -> RunScores {
         guard run.kind == .score else {
             throw .invalidParameter(name: "run", value: run.id.rawValue, reason: "is a \(run.kind.rawValue) run; compare score runs")
         }
-        return try read { db in
+        do { return try clipScores(of: run) } catch { throw .catalog(error) }
+    }
+
+    /// ``scores(of:)`` of a score run: the catalogue's rows.
+    private func clipScores(of run: RunRecord) throws(CatalogError) -> RunScores {
+        try read { db in
             var clipIDs: [String] = [], snrDB: [Double?] = [], split: [String?] = [], degradations: [[String]?] = []
             // The degradation kinds of the run's clips, in order (one pass over the table's index).
             var kinds: [String: [String]] = [:]
@@ -86,7 +92,8 @@ extension Catalog {
                                    values: Dictionary(uniqueKeysWithValues: zip(metrics, values)),
                                    noisyValues: Dictionary(uniqueKeysWithValues: zip(metrics, noisyValues)),
                                    snrDB: snrDB, split: split, degradations: degradations, metrics: metrics)
-            let requested = try String.fetchOne(db, sql: "SELECT value_text FROM params WHERE run_id = ? AND key = 'metrics'", arguments: [run.id])?
+            let requested = try String.fetchOne(db, sql: "SELECT value_text FROM params WHERE run_id = ? AND key = 'metrics'",
+                                                arguments: [run.id])?
                 .split(separator: ",").map(String.init) ?? []
             let present = Set(scores.metrics)
             scores.metrics = requested.filter(present.contains) + present.subtracting(requested).sorted()

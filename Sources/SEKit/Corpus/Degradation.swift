@@ -66,7 +66,8 @@ public struct Degradation: Sendable, Codable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case stage, bandwidthHz = "bandwidth_hz", targetBandwidth = "target_bandwidth", codec, codecRateHz = "codec_rate_hz"
-        case mp3BitrateKbps = "mp3_bitrate_kbps", opusBitrateKbps = "opus_bitrate_kbps", opusComplexity = "opus_complexity", vorbisQuality = "vorbis_quality"
+        case mp3BitrateKbps = "mp3_bitrate_kbps", opusBitrateKbps = "opus_bitrate_kbps", opusComplexity = "opus_complexity",
+                vorbisQuality = "vorbis_quality"
         case packetLoss = "packet_loss", packetMs = "packet_ms", concealment, lostPackets = "lost_packets", lostFraction = "lost_fraction"
         case clipDistortion = "clip_distortion", clippedFraction = "clipped_fraction"
         case bandwidthRateHz = "bandwidth_rate_hz", resamplerQuality = "resampler_quality"
@@ -87,7 +88,8 @@ public struct Degradation: Sendable, Codable, Equatable {
                 return (key, formatNumber(number.doubleValue), number.doubleValue)
             }
             if let text = value as? String { return (key, text, nil) }
-            let json = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "\(value)"
+            let json = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])).map { String(decoding: $0,
+                    as: UTF8.self) } ?? "\(value)"
             return (key, json, nil)
         }
     }

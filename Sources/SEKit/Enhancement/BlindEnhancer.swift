@@ -111,7 +111,8 @@ struct EnhancementFraming {
                         + "\(BlindEnhancer.minimumFrameLength) samples; " +
                             "give at least \(String(format: "%.6g", shortest)) s")
             }
-            throw .unsupportedSampleRate(sampleRate, reason: "a \(parameters.frameSeconds) s frame holds \(length) samples, fewer than \(BlindEnhancer.minimumFrameLength)")
+            throw .unsupportedSampleRate(sampleRate,
+                    reason: "a \(parameters.frameSeconds) s frame holds \(length) samples, fewer than \(BlindEnhancer.minimumFrameLength)")
         }
         self.sampleRate = sampleRate
         frameLength = length
@@ -151,7 +152,8 @@ struct EnhancementFraming {
                                                  makeRule: (UnsafeMutableBufferPointer<Double>) -> Rule) -> [Float] {
         var rule = makeRule(buffers.previous)
         let leading = parameters.noiseEstimate == .leading
-        var tracker = MinimaControlledRecursiveAveraging(parameters: parameters, hopSeconds: Double(hop) / Double(sampleRate), buffers: buffers)
+        var tracker = MinimaControlledRecursiveAveraging(parameters: parameters, hopSeconds: Double(hop) / Double(sampleRate),
+                                                         buffers: buffers)
         let fft = RealFFT.float(size: fftSize)
         let count = noisy.count, frames = frameCount(samples: count)
         let frameLength = frameLength, hop = hop

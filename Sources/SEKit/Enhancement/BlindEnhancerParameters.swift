@@ -193,7 +193,8 @@ public struct BlindEnhancerParameters: Sendable, Equatable, Codable {
         try require(ksiMinDB.isFinite && ksiMinDB <= 0, "ksi-min-db", ksiMinDB, "must be finite and at most 0 dB")
         try require(gammaMax.isFinite && gammaMax >= 1, "gamma-max", gammaMax, "must be finite and at least 1")
         if let overSubtraction {
-            try require(overSubtraction.isFinite && overSubtraction >= 0, "over-subtraction", overSubtraction, "must be finite and non-negative")
+            try require(overSubtraction.isFinite && overSubtraction >= 0, "over-subtraction", overSubtraction,
+                        "must be finite and non-negative")
         }
         try fraction(spectralFloor, "spectral-floor")
     }

@@ -243,10 +243,12 @@ public enum EnhanceJob {
         // A corpus may hold its enhanced outputs beside its own folders, but never in them.
         let corpusOwned = ["noisy", "clean", "noise"].map { FilePaths.resolved(input.appendingPathComponent($0).path) }
         if case .folder = request.source, inside(outputPath, inputPath) || inside(inputPath, outputPath) {
-            throw EnhancementError.invalidParameter(name: "out", value: request.output.path, reason: "is inside the input folder \(input.path) or holds it; write elsewhere")
+            throw EnhancementError.invalidParameter(name: "out", value: request.output.path,
+                                                    reason: "is inside the input folder \(input.path) or holds it; write elsewhere")
         }
         if corpusOwned.contains(where: { inside(outputPath, $0) }) || inside(inputPath, outputPath) {
-            throw EnhancementError.invalidParameter(name: "out", value: request.output.path, reason: "would write into the corpus's own folders (\(input.path)); write elsewhere")
+            throw EnhancementError.invalidParameter(name: "out", value: request.output.path,
+                                                    reason: "would write into the corpus's own folders (\(input.path)); write elsewhere")
         }
     }
 

@@ -63,11 +63,13 @@ struct MinimaControlledRecursiveAveraging {
         let centre = Self.centreWeight, side = Self.sideWeight
         if restart {
             for k in 1..<last {
-                update(bin: k, smoothedPower: centre * power[k] + side * (power[k - 1] + power[k + 1]), power: power, noise: noise, restart: true)
+                update(bin: k, smoothedPower: centre * power[k] + side * (power[k - 1] + power[k + 1]), power: power, noise: noise,
+                       restart: true)
             }
         } else {
             for k in 1..<last {
-                update(bin: k, smoothedPower: centre * power[k] + side * (power[k - 1] + power[k + 1]), power: power, noise: noise, restart: false)
+                update(bin: k, smoothedPower: centre * power[k] + side * (power[k - 1] + power[k + 1]), power: power, noise: noise,
+                       restart: false)
             }
         }
     }

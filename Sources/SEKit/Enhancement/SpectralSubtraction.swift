@@ -44,7 +44,8 @@ struct SpectralSubtraction: SpectralGainRule {
         let bins = power.count, floor = SpectralConventions.minimumNoisePower
         let sums = SpectralSubtractionKernel.sums(power: power, noise: noise, minimumNoisePower: floor)
         let fullPower = SpectralConventions.fullSpectrumSum(halfSum: sums.power, dc: power[0], nyquist: power[bins - 1])
-        let fullNoise = SpectralConventions.fullSpectrumSum(halfSum: sums.noise, dc: max(noise[0], floor), nyquist: max(noise[bins - 1], floor))
+        let fullNoise = SpectralConventions.fullSpectrumSum(halfSum: sums.noise, dc: max(noise[0], floor), nyquist: max(noise[bins - 1],
+                                                                                                                        floor))
         let snrDB = 10 * log10(fullPower / fullNoise)
         let alpha = overSubtraction ?? Self.berouti(snrDB: snrDB)
         SpectralSubtractionKernel.gains(power: power, noise: noise, into: gain, overSubtraction: alpha, spectralFloor: spectralFloor,

@@ -107,7 +107,8 @@ struct ClipFeatures {
         stem(name).withUnsafeBufferPointer { signal in
             frame.withUnsafeMutableBufferPointer { f in
                 out.withUnsafeMutableBufferPointer { o in
-                    STFT.spectra(signal, configuration: c, firstFrame: frames.lowerBound, frameCount: frames.count, window: window, frame: f,
+                    STFT.spectra(signal, configuration: c, firstFrame: frames.lowerBound, frameCount: frames.count, window: window,
+                                 frame: f,
                                  into: UnsafeMutableBufferPointer(rebasing: o[skipped...]))
                 }
             }

@@ -125,7 +125,8 @@ public enum FeatureExport {
         let writer = try FeatureFileWriter(
             url: output, streams: options.streamNames.map { StreamSpec($0, bins: bins) }, dtype: options.dtype,
             compression: options.compression,
-            metadata: FeatureFileMetadata(sampleRate: sampleRate, frameConvention: convention, mixRunID: mixRunID, featuresRunID: featuresRunID),
+            metadata: FeatureFileMetadata(sampleRate: sampleRate, frameConvention: convention, mixRunID: mixRunID,
+                                          featuresRunID: featuresRunID),
             attributes: attributes, overwrite: options.overwrite)
         var statistics = Dictionary(uniqueKeysWithValues: statisticsStreams.map { ($0, FeatureStatistics(bins: bins)) })
         do {
@@ -190,11 +191,13 @@ public enum FeatureExport {
             if stream.name == options.streamNames[0] { blocks.append(frames) }
             let values = features.values(of: stream.name, frames: frames)
             _ = out.update(fromContentsOf: values)
-            if batches[stream.name] != nil { storedValues(values, dtype: dtype).withUnsafeBufferPointer { batches[stream.name]!.addToSums($0) } }
+            if batches[stream.name] != nil { storedValues(values,
+                                                          dtype: dtype).withUnsafeBufferPointer { batches[stream.name]!.addToSums($0) } }
         }
         for name in statisticsStreams {
             for frames in blocks {
-                storedValues(features.values(of: name, frames: frames), dtype: dtype).withUnsafeBufferPointer { batches[name]!.addToDeviations($0) }
+                storedValues(features.values(of: name, frames: frames),
+                             dtype: dtype).withUnsafeBufferPointer { batches[name]!.addToDeviations($0) }
             }
             statistics[name]!.add(batches[name]!)
         }
@@ -237,7 +240,8 @@ public enum FeatureExport {
         }
         let buffer = try corpus.read(url)
         guard buffer.sampleRate == record.sampleRate else {
-            throw FeatureFileError.input(path: url.path, reason: "sample rate \(buffer.sampleRate) Hz, the corpus is \(record.sampleRate) Hz")
+            throw FeatureFileError.input(path: url.path,
+                                         reason: "sample rate \(buffer.sampleRate) Hz, the corpus is \(record.sampleRate) Hz")
         }
         return buffer.samples
     }

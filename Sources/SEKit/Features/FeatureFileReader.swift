@@ -174,7 +174,8 @@ public final class FeatureFileReader: @unchecked Sendable {
 
     /// Rows `range` of `stream`, `[range.count × bins]` row-major (HDF5 converts float16/float64 to Float).
     /// - Throws: ``FeatureFileError/unknownStream(path:stream:)``,
-    ///   ``FeatureFileError/frameRangeOutOfBounds(path:stream:lowerBound:upperBound:totalFrames:)``, ``FeatureFileError/hdf5(path:call:detail:)``.
+    /// ``FeatureFileError/frameRangeOutOfBounds(path:stream:lowerBound:upperBound:totalFrames:)``,
+    /// ``FeatureFileError/hdf5(path:call:detail:)``.
     public func frames(stream name: String, range: Range<Int>) throws(FeatureFileError) -> [Float] {
         let info = try stream(name)
         guard range.lowerBound >= 0, range.upperBound <= info.totalFrames else {
@@ -185,7 +186,8 @@ public final class FeatureFileReader: @unchecked Sendable {
         var values = [Float](repeating: 0, count: range.count * info.bins)
         let dataset = datasets[name]!
         try values.withUnsafeMutableBufferPointer { buffer throws(FeatureFileError) in
-            try hdf5 { () throws(HDF5Error) in try dataset.readFloatRows(firstRow: range.lowerBound, rows: range.count, columns: info.bins, into: buffer.baseAddress!) }
+            try hdf5 { () throws(HDF5Error) in try dataset.readFloatRows(firstRow: range.lowerBound, rows: range.count, columns: info.bins,
+                                                                         into: buffer.baseAddress!) }
         }
         return values
     }

@@ -245,7 +245,8 @@ public final class FeatureFileWriter: @unchecked Sendable {
     ///   written; a bad value in a block (non-finite, beyond float16) is found when its block is
     ///   made, after earlier blocks are written, so it closes the writer and removes the file.
     public func append(clipID: String, split: String, snrDB: Double?, clipIndex: Int? = nil, numFrames: Int, blockFrames: Int = blockRows,
-                       fill: (_ stream: StreamSpec, _ frames: Range<Int>, _ values: UnsafeMutableBufferPointer<Float>) -> Void) throws(FeatureFileError) {
+                       fill: (_ stream: StreamSpec, _ frames: Range<Int>,
+                              _ values: UnsafeMutableBufferPointer<Float>) -> Void) throws(FeatureFileError) {
         lock.lock()
         defer { lock.unlock() }
         guard state == .open else { throw .writerClosed(path: url.path) }
@@ -283,8 +284,10 @@ public final class FeatureFileWriter: @unchecked Sendable {
         clipIDs.insert(clipID)
     }
 
-    /// Appends one clip to every stream; `frames` as arrays (see `append(clipID:split:snrDB:frames:)-(_,_,_,[String:UnsafeBufferPointer<Float>])`).
-    public func append(clipID: String, split: String, snrDB: Double?, clipIndex: Int? = nil, frames: [String: [Float]]) throws(FeatureFileError) {
+    /// Appends one clip to every stream; `frames` as arrays (see
+    /// `append(clipID:split:snrDB:frames:)-(_,_,_,[String:UnsafeBufferPointer<Float>])`).
+    public func append(clipID: String, split: String, snrDB: Double?, clipIndex: Int? = nil,
+                       frames: [String: [Float]]) throws(FeatureFileError) {
         try Self.withBuffers(Array(frames), collected: [:]) { buffers throws(FeatureFileError) in
             try append(clipID: clipID, split: split, snrDB: snrDB, clipIndex: clipIndex, frames: buffers)
         }
@@ -382,7 +385,8 @@ public final class FeatureFileWriter: @unchecked Sendable {
     ///   (a file appeared under the final name and `overwrite` is off), ``FeatureFileError/writerClosed(path:)``,
     ///   ``FeatureFileError/hdf5(path:call:detail:)``, ``FeatureFileError/fileSystem(path:operation:reason:)``.
     @discardableResult
-    public func finish(statistics: [String: FeatureStatistics] = [:], statisticsSplit: String = "train") throws(FeatureFileError) -> FeatureFileSummary {
+    public func finish(statistics: [String: FeatureStatistics] = [:],
+                       statisticsSplit: String = "train") throws(FeatureFileError) -> FeatureFileSummary {
         do { return try finish(statistics: statistics, statisticsSplit: statisticsSplit, beforeRename: { _ in }) } catch {
             throw error as! FeatureFileError  // the no-op callback throws nothing else
         }
@@ -405,13 +409,16 @@ public final class FeatureFileWriter: @unchecked Sendable {
             throw FeatureFileError.noClips(path: url.path)
         }
         for name in statistics.keys.sorted() {
-            guard let stream = streams.first(where: { $0.name == name }) else { throw FeatureFileError.unknownStream(path: url.path, stream: name) }
+            guard let stream = streams.first(where: { $0.name == name }) else { throw FeatureFileError.unknownStream(path: url.path,
+                                                                                                                     stream: name) }
             let stats = statistics[name]!
             guard stats.bins == stream.bins else {
-                throw FeatureFileError.statisticsMismatch(path: url.path, stream: name, reason: "\(stats.bins) bins, stream has \(stream.bins)")
+                throw FeatureFileError.statisticsMismatch(path: url.path, stream: name,
+                                                          reason: "\(stats.bins) bins, stream has \(stream.bins)")
             }
             guard stats.count > 0 || emptyStatisticsAllowed else {
-                throw FeatureFileError.statisticsMismatch(path: url.path, stream: name, reason: "no frames were accumulated (split '\(statisticsSplit)')")
+                throw FeatureFileError.statisticsMismatch(path: url.path, stream: name,
+                                                          reason: "no frames were accumulated (split '\(statisticsSplit)')")
             }
         }
         do {

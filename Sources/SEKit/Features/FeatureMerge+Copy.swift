@@ -43,7 +43,8 @@ extension FeatureMerge {
     static func copyClip(_ clip: FeatureClip, from reader: FeatureFileReader, to writer: FeatureFileWriter,
                          statisticsStreams: [String], statistics: inout [String: FeatureStatistics]) throws {
         let keepsBlocks = clip.numFrames * (writer.streams.map(\.bins).max() ?? 0) <= FeatureExportOptions().streamedClipValues
-        var batches = Dictionary(uniqueKeysWithValues: statisticsStreams.map { name in (name, FeatureStatistics.Batch(bins: statistics[name]!.bins)) })
+        var batches = Dictionary(uniqueKeysWithValues: statisticsStreams.map { name in (name,
+                FeatureStatistics.Batch(bins: statistics[name]!.bins)) })
         var kept: [String: [(frames: Range<Int>, values: [Float])]] = [:]
         var failure: Error?
         func rows(_ frames: Range<Int>) -> Range<Int> { (clip.offset + frames.lowerBound)..<(clip.offset + frames.upperBound) }

@@ -48,7 +48,8 @@ public enum FeatureMerge {
         let lock = try OutputLock(output: output.path, lockFile: OutputLock.lockFile(besideFile: output))
         defer { withExtendedLifetime(lock) {} }
         AtomicFile.removeStaleTemporaries(in: output.deletingLastPathComponent(), named: output.lastPathComponent)
-        if !options.overwrite, FileManager.default.fileExists(atPath: output.path) { throw FeatureFileError.outputExists(path: output.path) }
+        if !options.overwrite,
+                FileManager.default.fileExists(atPath: output.path) { throw FeatureFileError.outputExists(path: output.path) }
         let resolvedOutput = FilePaths.resolved(output.path)
         if shards.contains(where: { FilePaths.resolved($0.path) == resolvedOutput }) { throw FeatureFileError.outputIsAShard(path: output.path) }
         let set = try FeatureShardSet(shards)

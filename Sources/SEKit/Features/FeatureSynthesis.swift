@@ -50,7 +50,8 @@ public enum FeatureSynthesis {
                            options: Options, progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws -> Result {
         let attributes = try FeatureFileAttributes(reading: features.attributes, path: features.url.path)
         guard let sampleRate = features.attributes[FeatureFileAttributes.Name.sampleRate]?.intValue else {
-            throw FeatureFileError.notAFeatureFile(path: features.url.path, reason: "attribute 'sample_rate' missing (not written by sekit features?)")
+            throw FeatureFileError.notAFeatureFile(path: features.url.path,
+                                                   reason: "attribute 'sample_rate' missing (not written by sekit features?)")
         }
         let exponent = Float(attributes.exponent), feature = attributes.feature
         let config = attributes.stft
@@ -85,11 +86,13 @@ public enum FeatureSynthesis {
                     phase = try features.frames(stream: FeatureTarget.noisyPhase.rawValue, range: clip.frameRange)
                     magnitude = try features.frames(stream: "noisy", range: clip.frameRange).map { feature.invert($0, exponent: exponent) }
                 } else {
-                    guard let record, let corpusURL, let stems else { throw FeatureFileError.clipMismatch(clipID: clip.clipID, reason: "not in the corpus manifest") }
+                    guard let record, let corpusURL, let stems else { throw FeatureFileError.clipMismatch(clipID: clip.clipID,
+                            reason: "not in the corpus manifest") }
                     let noisy = try FeatureExport.read(corpusURL.appendingPathComponent(record.noisy), record: record, from: stems)
                     let Y = try STFT.forward(noisy, configuration: config)
                     guard Y.frames == clip.numFrames else {
-                        throw FeatureFileError.clipMismatch(clipID: clip.clipID, reason: "noisy WAV gives \(Y.frames) frames, the file has \(clip.numFrames)")
+                        throw FeatureFileError.clipMismatch(clipID: clip.clipID,
+                                                            reason: "noisy WAV gives \(Y.frames) frames, the file has \(clip.numFrames)")
                     }
                     magnitude = Y.magnitude()
                     phase = Y.phase()

@@ -51,13 +51,15 @@ public final class PredictionMatrix: @unchecked Sendable {
     /// Rows `range`, row-major, converted to Float.
     public func rows(_ range: Range<Int>) throws(FeatureFileError) -> [Float] {
         guard range.lowerBound >= 0, range.upperBound <= rows else {
-            throw .frameRangeOutOfBounds(path: url.path, stream: dataset, lowerBound: range.lowerBound, upperBound: range.upperBound, totalFrames: rows)
+            throw .frameRangeOutOfBounds(path: url.path, stream: dataset, lowerBound: range.lowerBound, upperBound: range.upperBound,
+                                         totalFrames: rows)
         }
         var values = [Float](repeating: 0, count: range.count * columns)
         guard !range.isEmpty else { return values }
         let handle = handle, columns = columns
         try values.withUnsafeMutableBufferPointer { buffer throws(FeatureFileError) in
-            try hdf5 { () throws(HDF5Error) in try handle.readFloatRows(firstRow: range.lowerBound, rows: range.count, columns: columns, into: buffer.baseAddress!) }
+            try hdf5 { () throws(HDF5Error) in try handle.readFloatRows(firstRow: range.lowerBound, rows: range.count, columns: columns,
+                                                                        into: buffer.baseAddress!) }
         }
         return values
     }

@@ -29,20 +29,23 @@ public enum ImportJob {
     /// (the file name for a file given directly); a file already recorded in the corpus from another
     /// root folder keeps its first id. Unreadable files are listed in the report and not recorded.
     /// - Throws: ``CatalogError/invalidParameter(name:value:reason:)`` for an empty corpus or a bad
-    ///   pattern; database errors (the run is then marked failed).
+    ///   pattern; database errors (the run is then marked failed); ``RunsError`` when the run cannot
+    ///   be recorded.
     public static func run(_ request: Request, context: RunContext)
-        throws(CatalogError) -> (result: Catalog.ImportReport, run: RecordedRun) {
+        throws -> (result: Catalog.ImportReport, run: RecordedRun) {
         let (paths, kind, corpus, speakerPattern) = (request.paths, request.kind, request.corpus, request.speakerPattern)
         guard let catalog = context.catalog else {
-            throw .invalidParameter(name: "catalog", value: "", reason: "an import records sources in a catalogue; none was given")
+            throw CatalogError.invalidParameter(name: "catalog", value: "",
+                                                reason: "an import records sources in a catalogue; none was given")
         }
         guard !corpus.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw .invalidParameter(name: "corpus", value: corpus, reason: "must not be empty")
+            throw CatalogError.invalidParameter(name: "corpus", value: corpus, reason: "must not be empty")
         }
         var regex: NSRegularExpression?
         if let speakerPattern {
             do { regex = try NSRegularExpression(pattern: speakerPattern) } catch {
-                throw .invalidParameter(name: "speaker-pattern", value: speakerPattern, reason: "not a valid regular expression")
+                throw CatalogError.invalidParameter(name: "speaker-pattern", value: speakerPattern,
+                                                    reason: "not a valid regular expression")
             }
         }
         var params = ["kind": kind.rawValue, "corpus": corpus, "paths": paths.map(\.path).joined(separator: "\n")]

@@ -155,7 +155,8 @@ extension HDF5Handle {
     func writeVector<T: BitwiseCopyable>(_ name: String, _ values: [T], fileType: hid_t, memoryType: hid_t) throws(HDF5Error) {
         let dataset = try createDataset(name, type: fileType, space: try Self.simpleSpace([values.count], path: path))
         try dataset.check("H5Dwrite(\(name))") {
-            values.withUnsafeBytes { H5Dwrite(dataset.id, memoryType, sekit_H5S_ALL(), sekit_H5S_ALL(), sekit_H5P_DEFAULT(), $0.baseAddress) }
+            values.withUnsafeBytes { H5Dwrite(dataset.id, memoryType, sekit_H5S_ALL(), sekit_H5S_ALL(), sekit_H5P_DEFAULT(),
+                                              $0.baseAddress) }
         }
     }
 
@@ -166,7 +167,8 @@ extension HDF5Handle {
         let cStrings = values.map { strdup($0) }
         defer { cStrings.forEach { free($0) } }
         try dataset.check("H5Dwrite(\(name))") {
-            cStrings.withUnsafeBytes { H5Dwrite(dataset.id, type.id, sekit_H5S_ALL(), sekit_H5S_ALL(), sekit_H5P_DEFAULT(), $0.baseAddress) }
+            cStrings.withUnsafeBytes { H5Dwrite(dataset.id, type.id, sekit_H5S_ALL(), sekit_H5S_ALL(), sekit_H5P_DEFAULT(),
+                                                $0.baseAddress) }
         }
     }
 

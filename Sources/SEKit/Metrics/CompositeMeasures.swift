@@ -36,7 +36,8 @@ public enum CompositeMeasures {
     public static func compute(_ comparison: MetricComparison, workspace: MetricWorkspace) throws -> [Double] {
         let pesq = try PESQ.compute(comparison, mode: .wideband, workspace: workspace)
         let reference = comparison.reference.samples, processed = comparison.processed, rate = comparison.sampleRate
-        let llr = try LPCMeasures.llr(reference: reference, processed: processed, sampleRate: rate, frameLimit: nil, arithmetic: .doubleDouble)
+        let llr = try LPCMeasures.llr(reference: reference, processed: processed, sampleRate: rate, frameLimit: nil,
+                                      arithmetic: .doubleDouble)
         let wss = try WeightedSpectralSlope.compute(comparison)
         let segsnr = try SegmentalSNR.compute(comparison)
         let c = combine(pesq: pesq, llr: llr, wss: wss, segsnr: segsnr)

@@ -86,7 +86,8 @@ public struct MetricDescriptor: Sendable {
         var comparison = comparison
         if !sampleRates.accepts(comparison.sampleRate) {
             guard let resampledRate else {
-                throw MetricError.invalidParameter(name: "sampleRate", value: "\(comparison.sampleRate)", reason: "\(name) accepts \(sampleRates)")
+                throw MetricError.invalidParameter(name: "sampleRate", value: "\(comparison.sampleRate)",
+                                                   reason: "\(name) accepts \(sampleRates)")
             }
             comparison = try comparison.resampled(to: resampledRate)
         }

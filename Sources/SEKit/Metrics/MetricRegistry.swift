@@ -21,12 +21,14 @@ public enum MetricRegistry {
             try STOI.compute(c, extended: true, workspace: w.stoi)
         },
         single("fwsegsnr", unit: "dB", reference: "frequency-weighted segmental SNR, Loizou (2013) comp_fwseg.m") { c, _ in
-            try FrequencyWeightedSegmentalSNR.compute(reference: c.reference.samples, processed: c.processed, sampleRate: c.reference.sampleRate)
+            try FrequencyWeightedSegmentalSNR.compute(reference: c.reference.samples, processed: c.processed,
+                                                      sampleRate: c.reference.sampleRate)
         },
         single("llr", unit: "", higherIsBetter: false, reference: "log-likelihood ratio, Loizou (2013) comp_llr.m") { c, _ in
             try LPCMeasures.llr(reference: c.reference.samples, processed: c.processed, sampleRate: c.reference.sampleRate)
         },
-        single("wss", unit: "", higherIsBetter: false, reference: "weighted spectral slope, Klatt (1982), Loizou (2013) comp_wss.m") { c, _ in
+        single("wss", unit: "", higherIsBetter: false, reference: "weighted spectral slope, Klatt (1982), Loizou (2013) comp_wss.m") { c,
+                                                                                                                                      _ in
             try WeightedSpectralSlope.compute(c)
         },
         single("cd", unit: "dB", higherIsBetter: false, reference: "cepstral distance, Loizou (2013) comp_cep.m") { c, _ in
@@ -81,7 +83,8 @@ public enum MetricRegistry {
     /// PESQ in one mode: 8 and 16 kHz as they are, other rates converted to 16 kHz.
     static func pesq(_ name: String, _ mode: PESQ.Mode, reference: String) -> MetricDescriptor {
         MetricDescriptor(name: name, outputs: [MetricOutput(name, unit: "")], sampleRates: .only([8000, 16000]), resampledRate: 16000,
-                         reference: reference, backend: .python(packages: ["pesq"]) { c, w in [try PESQ.compute(c, mode: mode, workspace: w)] })
+                         reference: reference, backend: .python(packages: ["pesq"]) { c, w in [try PESQ.compute(c, mode: mode,
+                                                                                                                workspace: w)] })
     }
 
     /// The Python packages `metrics` need, each once, with the metrics needing any (for the

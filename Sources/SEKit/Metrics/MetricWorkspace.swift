@@ -35,10 +35,12 @@ public final class MetricWorkspace {
             case .metric(let reason):
                 throw MetricError.referenceImplementation(name: implementation, reason: reason)
             case .environment(let reason):
-                throw MetricError.referenceImplementation(name: implementation, reason: "Python environment \(pythonPool.environment.interpreter.path): \(reason)")
+                throw MetricError.referenceImplementation(name: implementation,
+                        reason: "Python environment \(pythonPool.environment.interpreter.path): \(reason)")
             case .died(let reason):
                 python = nil
-                throw MetricError.referenceImplementation(name: implementation, reason: "its worker process failed (\(reason)); a new one takes the next clip")
+                throw MetricError.referenceImplementation(name: implementation,
+                                                          reason: "its worker process failed (\(reason)); a new one takes the next clip")
             case .timedOut(let expired):
                 // The scoring stops with the error (``PythonWorkerPool/expired``).
                 python = nil

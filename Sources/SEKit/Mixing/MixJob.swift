@@ -38,10 +38,12 @@ public enum MixJob {
     /// - Parameters:
     ///   - warn: called once per source left out, with the reason.
     ///   - note: called with warnings that leave nothing out (a manifest's sources that cannot be verified).
+    ///   - curated: called once per input that selected from an analysed corpus (``CuratedSources``).
     /// - Throws: ``MixError`` for bad options, no usable sources or a folder holding another mix;
     ///   `AudioError` and ``CatalogError`` for failures that stop the run.
     public static func run(_ request: Request, context: RunContext, warn: (SkippedSource) -> Void = { _ in },
                            note: (String) -> Void = { _ in },
+                           curated: (CuratedSources.Selection) -> Void = { _ in },
                            progress: @escaping ProgressHandler = { _, _ in }) throws -> (result: MixResult, run: RecordedRun) {
         let mix: MixRun
         var params = request.params
@@ -51,9 +53,13 @@ public enum MixJob {
             params["from-manifest"] = manifest.path
             params["from-manifest-sha256"] = mix.planner.manifest?.sha256
         } else {
+            let sources = context.catalog.map { CuratedSources(catalog: $0, jobs: request.jobs) }
             mix = try MixRun.prepare(options: request.options, inputs: request.inputs, output: request.output,
-                                     shard: request.shard, jobs: request.jobs, catalogued: context.catalog.map(resolver),
+                                     shard: request.shard, jobs: request.jobs,
+                                     catalogued: sources.map { s in { try s.resolve($0, kind: $1) } },
                                      overwrite: request.overwrite, archive: request.archive, warn: warn)
+            for selection in sources?.selections ?? [] { curated(selection) }
+            params = params.merging(sources?.runParams ?? [:]) { _, curated in curated }
         }
         guard let catalog = context.catalog else {
             let run = try RecordedRun.begin(.unrecorded, kind: .mix, name: "", params: [:])
@@ -67,13 +73,5 @@ public enum MixJob {
             return result
         }
         return (result, recorder.run)
-    }
-
-    /// Resolves `corpus:NAME` inputs through the catalogue's imported sources.
-    static func resolver(_ catalog: Catalog) -> MixRun.CataloguedCorpusResolver {
-        { name, kind in
-            let sourceKind = SourceKind(rawValue: kind.rawValue)!
-            return try catalog.sources(kind: sourceKind, corpus: name).map { ($0.path, $0.relativePath, $0.speaker) }
-        }
     }
 }

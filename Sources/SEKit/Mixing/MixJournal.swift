@@ -155,7 +155,8 @@ enum MixSpecFile {
             old[key] == new[key] ? nil : "\(key): \(old[key] ?? "unset") in the folder, \(new[key] ?? "unset") now"
         }
         if existing.clipCount != wanted.clipCount { parts.append("clips: \(existing.clipCount) in the folder, \(wanted.clipCount) now") }
-        for (name, a, b) in [("speech", existing.speech, wanted.speech), ("noise", existing.noise, wanted.noise), ("rir", existing.rir, wanted.rir)] where a != b {
+        for (name, a, b) in [("speech", existing.speech, wanted.speech), ("noise", existing.noise, wanted.noise), ("rir", existing.rir,
+                wanted.rir)] where a != b {
             parts.append("\(name) sources: \(Set(a).subtracting(b).count) only in the folder's mix, \(Set(b).subtracting(a).count) only in this one")
         }
         if let before = existing.sources, let now = wanted.sources {

@@ -80,13 +80,17 @@ extension MixOptions {
         }
         let nyquist = Double(sampleRate) / 2
         if let bandwidthHz, bandwidthHz.bounds.lowerBound < 1000 || bandwidthHz.bounds.upperBound >= nyquist {
-            throw fail("bandwidth-hz", bandwidthHz, "band edges must be in [1000, \(formatNumber(nyquist))) Hz (below half the corpus rate)")
+            throw fail("bandwidth-hz", bandwidthHz,
+                       "band edges must be in [1000, \(formatNumber(nyquist))) Hz (below half the corpus rate)")
         }
         try validateRateAndQuantileModes()
-        if targetBandwidth != nil && !enabledDegradationStages.contains(.bandwidth) { throw fail("target-bandwidth", targetBandwidth!.rawValue, "has no effect without --bandwidth-hz") }
-        if let codecs, codecs.isEmpty { throw fail("codec", "", "name at least one of \(AudioCodec.allCases.map(\.rawValue).joined(separator: ","))") }
+        if targetBandwidth != nil && !enabledDegradationStages.contains(.bandwidth) { throw fail("target-bandwidth",
+                targetBandwidth!.rawValue, "has no effect without --bandwidth-hz") }
+        if let codecs, codecs.isEmpty { throw fail("codec", "",
+                                                   "name at least one of \(AudioCodec.allCases.map(\.rawValue).joined(separator: ","))") }
         let codecSettings: [(String, ValueSpec?, AudioCodec, ClosedRange<Double>)] = [
-            ("mp3-bitrate-kbps", mp3BitrateKbps, .mp3, 8...320), ("opus-bitrate-kbps", opusBitrateKbps, .opus, AudioCodec.opusBitrateRangeKbps),
+            ("mp3-bitrate-kbps", mp3BitrateKbps, .mp3, 8...320), ("opus-bitrate-kbps", opusBitrateKbps, .opus,
+                                                                  AudioCodec.opusBitrateRangeKbps),
             ("vorbis-quality", vorbisQuality, .vorbis, 0...1),
         ]
         for (name, spec, codec, range) in codecSettings {
@@ -101,14 +105,16 @@ extension MixOptions {
             guard range.contains(opusComplexity.low) && range.contains(opusComplexity.high) else {
                 throw fail("opus-complexity", opusComplexity, "must be whole numbers within \(range.lowerBound):\(range.upperBound)")
             }
-            guard codecs?.contains(.opus) == true else { throw fail("opus-complexity", opusComplexity, "has no effect without opus in --codec") }
+            guard codecs?.contains(.opus) == true else { throw fail("opus-complexity", opusComplexity,
+                                                                    "has no effect without opus in --codec") }
         }
         if let packetLoss, packetLoss.bounds.lowerBound < 0 || packetLoss.bounds.upperBound > 1 {
             throw fail("packet-loss", packetLoss, "loss rates must be in [0, 1]")
         }
         if let packetMs {
             guard packetMs > 0 && packetMs <= 1000 else { throw fail("packet-ms", packetMs, "must be in (0, 1000] ms") }
-            guard Int((packetMs * Double(sampleRate) / 1000).rounded()) >= 1 else { throw fail("packet-ms", packetMs, "is shorter than one sample") }
+            guard Int((packetMs * Double(sampleRate) / 1000).rounded()) >= 1 else { throw fail("packet-ms", packetMs,
+                                                                                               "is shorter than one sample") }
         }
         if let maxBurstPackets, maxBurstPackets < 1 { throw fail("max-burst-packets", maxBurstPackets, "must be at least 1") }
         if packetLoss == nil {
@@ -122,10 +128,12 @@ extension MixOptions {
         if let degradationsPerClip {
             let enabled = enabledDegradationStages.count
             guard enabled > 0 else {
-                throw fail("degradations-per-clip", degradationsPerClip, "no degradation stage is enabled (--bandwidth-hz, --codec, --packet-loss, --clip-distortion)")
+                throw fail("degradations-per-clip", degradationsPerClip,
+                           "no degradation stage is enabled (--bandwidth-hz, --codec, --packet-loss, --clip-distortion)")
             }
             if let most = degradationsPerClip.entries.map(\.count).max(), most > enabled {
-                throw fail("degradations-per-clip", degradationsPerClip, "asks for \(most) degradations but only \(enabled) stage\(enabled == 1 ? " is" : "s are") enabled")
+                throw fail("degradations-per-clip", degradationsPerClip,
+                           "asks for \(most) degradations but only \(enabled) stage\(enabled == 1 ? " is" : "s are") enabled")
             }
         }
     }
@@ -159,7 +167,8 @@ public struct DegradationCounts: Sendable, Codable, Equatable, CustomStringConve
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
             let fields = part.split(separator: ":", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
             guard fields.count == 2, let count = Int(fields[0]), let probability = Double(fields[1]) else {
-                throw MixError.invalidOption(name: name, value: text, reason: "expected COUNT:PROBABILITY pairs, e.g. 0:0.25,1:0.4,2:0.2,3:0.15; '\(part)' is not one")
+                throw MixError.invalidOption(name: name, value: text,
+                        reason: "expected COUNT:PROBABILITY pairs, e.g. 0:0.25,1:0.4,2:0.2,3:0.15; '\(part)' is not one")
             }
             guard count >= 0 else { throw MixError.invalidOption(name: name, value: text, reason: "count \(count) is negative") }
             guard probability >= 0 && probability <= 1 else {

@@ -168,7 +168,8 @@ public struct MixOptions: Sendable, Codable, Equatable {
         guard (8000...192_000).contains(sampleRate) else { throw fail("sample-rate", sampleRate, "must be 8000..192000 Hz") }
         if let count, count <= 0 { throw fail("count", count, "must be positive") }
         if let count, count > Self.maximumClipCount {
-            throw fail("count", count, "more clips than one mix makes (at most \(Self.maximumClipCount)); make a larger corpus as several mixes")
+            throw fail("count", count,
+                       "more clips than one mix makes (at most \(Self.maximumClipCount)); make a larger corpus as several mixes")
         }
         if let hours, !(hours > 0 && hours.isFinite) { throw fail("hours", hours, "must be positive") }
         if count == nil && hours == nil { throw fail("count", "(none)", "give a clip count or hours") }

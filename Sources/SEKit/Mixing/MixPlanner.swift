@@ -56,14 +56,16 @@ public struct MixPlanner: Sendable {
             if options.lengthMode == .fullUtterance {
                 // Utterance lengths vary: the mean over the speech sources sets the count.
                 let rate = options.sampleRate
-                let meanSeconds = self.speech.map { Double($0.frames(atRate: rate)) / Double(rate) }.reduce(0, +) / Double(self.speech.count)
+                let meanSeconds = self.speech.map { Double($0.frames(atRate: rate)) / Double(rate) }.reduce(0,
+                                                                                                            +) / Double(self.speech.count)
                 planned = max(1, Int(min(1e15, (hours * 3600 / meanSeconds).rounded(.up))))
             } else {
                 planned = max(1, Int(min(1e15, (hours * 3600 / options.seconds).rounded(.up))))
             }
         }
         guard planned <= MixOptions.maximumClipCount else {
-            throw MixError.invalidOption(name: options.count == nil ? "hours" : "count", value: options.count.map(String.init) ?? "\(options.hours!)",
+            throw MixError.invalidOption(name: options.count == nil ? "hours" : "count",
+                                         value: options.count.map(String.init) ?? "\(options.hours!)",
                 reason: "gives \(planned) clips, more than one mix makes (at most \(MixOptions.maximumClipCount)); make a larger corpus as several mixes")
         }
         clipCount = planned

@@ -149,7 +149,8 @@ public final class MixRenderer: Sendable {
         var gains: [Double] = [], powers: [Double] = []
         for (stem, piece) in zip(signals.noises, plan.noises) {
             let power = Levels.meanSquareChunked(stem)
-            guard power > 0 else { throw MixError.clipFailed(index: plan.index, reason: "noise segment of \(planner.noise[piece.source].path) is silent") }
+            guard power > 0 else { throw MixError.clipFailed(index: plan.index,
+                                                             reason: "noise segment of \(planner.noise[piece.source].path) is silent") }
             powers.append(power)
             gains.append((speechPower / (power * pow(10, piece.snrDB / 10))).squareRoot())
         }
@@ -169,7 +170,8 @@ public final class MixRenderer: Sendable {
     /// come from one pass; RMS scales exactly with the signal, while the P.56 active level and
     /// gated loudness do not (their thresholds are absolute), so for them the scale is refined on
     /// the scaled mixture.
-    func levelAndClipping(_ speech: [Float], noise: ScaledNoise, plan: inout ClipPlan) throws -> (level: Double, clipping: Double, attempts: Int) {
+    func levelAndClipping(_ speech: [Float], noise: ScaledNoise, plan: inout ClipPlan) throws -> (level: Double, clipping: Double,
+                                                                                                  attempts: Int) {
         let options = planner.options
         let length = plan.length
         let (mixturePeak, mixtureEnergy) = MixSignals.peakAndEnergy(ofSum: speech, noise.noise, scaledBy: Float(noise.gain))
@@ -286,7 +288,8 @@ public final class MixRenderer: Sendable {
                 let samples = try sources.samples(of: planner.speech[piece.source])
                 let take = min(piece.length, samples.count - piece.offset, plan.length - piece.position)
                 if take <= 0 { continue }
-                samples.withUnsafeBufferPointer { out.baseAddress!.advanced(by: piece.position).update(from: $0.baseAddress! + piece.offset, count: take) }
+                samples.withUnsafeBufferPointer { out.baseAddress!.advanced(by: piece.position).update(from: $0.baseAddress! + piece.offset,
+                                                                                                       count: take) }
             }
         }
         return dry
@@ -300,7 +303,8 @@ public final class MixRenderer: Sendable {
         case .active: power = try MixSignals.activePower(speech, sampleRate: planner.options.sampleRate)
         }
         guard power > 0 && power.isFinite else {
-            throw MixError.clipFailed(index: plan.index, reason: "speech is silent in this clip (\(planner.speech[plan.speech[0].source].path))")
+            throw MixError.clipFailed(index: plan.index,
+                                      reason: "speech is silent in this clip (\(planner.speech[plan.speech[0].source].path))")
         }
         return power
     }

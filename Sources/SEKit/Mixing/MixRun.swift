@@ -18,7 +18,8 @@ public final class MixRun: @unchecked Sendable {
     public static let corpusPrefix = "corpus:"
 
     /// Resolves a catalogued corpus name and kind to its files: (path, key inside the corpus, speaker).
-    public typealias CataloguedCorpusResolver = (_ corpus: String, _ kind: MixSource.Kind) throws -> [(path: String, key: String, speaker: String?)]
+    public typealias CataloguedCorpusResolver = (_ corpus: String, _ kind: MixSource.Kind) throws -> [(path: String, key: String,
+                                                                                                       speaker: String?)]
 
     /// Shortest usable source, seconds.
     public static let minimumSourceSeconds = 0.1
@@ -66,7 +67,8 @@ public final class MixRun: @unchecked Sendable {
                 }
                 let name = String(input.dropFirst(Self.corpusPrefix.count))
                 guard let catalogued else {
-                    throw MixError.invalidOption(name: kind.rawValue, value: input, reason: "catalogued corpora need a catalogue, and none is open")
+                    throw MixError.invalidOption(name: kind.rawValue, value: input,
+                                                 reason: "catalogued corpora need a catalogue, and none is open")
                 }
                 let files = try catalogued(name, kind)
                 guard !files.isEmpty else {
@@ -74,7 +76,8 @@ public final class MixRun: @unchecked Sendable {
                                                  reason: "the catalogue has no \(kind.rawValue) files in corpus '\(name)' (import them with `sekit catalog import`)")
                 }
                 for file in files.sorted(by: { $0.key < $1.key }) {
-                    candidates.append((file.path, name + "/" + file.key))
+                    // The corpus name without its `where` filter (``CuratedSources``).
+                    candidates.append((file.path, (try CuratedSources.parse(name, option: kind.rawValue)).name + "/" + file.key))
                     if let speaker = file.speaker { cataloguedSpeakers[file.path] = speaker }
                 }
             }
@@ -302,7 +305,8 @@ public final class MixRun: @unchecked Sendable {
             durationSeconds: Double(plan.length) / Double(options.sampleRate),
             speechSources: plan.speech.map { piece in
                 let source = planner.speech[piece.source]
-                return .init(path: source.path, offset: piece.offset, length: piece.length, position: piece.position, speaker: source.speaker)
+                return .init(path: source.path, offset: piece.offset, length: piece.length, position: piece.position,
+                             speaker: source.speaker)
             },
             noiseSources: zip(plan.noises, clip.noiseGains).map { piece, gain in
                 .init(path: planner.noise[piece.source].path, offset: piece.offset, snrDB: piece.snrDB, gain: gain)

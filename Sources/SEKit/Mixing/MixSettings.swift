@@ -125,7 +125,8 @@ public enum MixSettings {
         }
         options.splitSources = try choice("split-sources", MixOptions.SplitSources.self)
         if let text = one("seed") {
-            guard let seed = UInt64(text) else { throw MixError.invalidOption(name: "seed", value: text, reason: "expected a whole number 0...2^64-1") }
+            guard let seed = UInt64(text) else { throw MixError.invalidOption(name: "seed", value: text,
+                                                                              reason: "expected a whole number 0...2^64-1") }
             options.seed = seed
         }
         if let v = try choice("format", MixOptions.OutputFormat.self) { options.format = v }
@@ -148,7 +149,8 @@ public enum MixSettings {
 
         func number(_ key: String) throws -> Double? {
             guard let text = one(key) else { return nil }
-            guard let value = Double(text), value.isFinite else { throw MixError.invalidOption(name: key, value: text, reason: "not a number") }
+            guard let value = Double(text), value.isFinite else { throw MixError.invalidOption(name: key, value: text,
+                                                                                               reason: "not a number") }
             return value
         }
 
@@ -165,7 +167,8 @@ public enum MixSettings {
         func choice<T: RawRepresentable & CaseIterable>(_ key: String, _ type: T.Type) throws -> T? where T.RawValue == String {
             guard let text = one(key) else { return nil }
             guard let value = T(rawValue: text) else {
-                throw MixError.invalidOption(name: key, value: text, reason: "expected one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw MixError.invalidOption(name: key, value: text,
+                                             reason: "expected one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             return value
         }

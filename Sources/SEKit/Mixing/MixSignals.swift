@@ -61,7 +61,8 @@ enum MixSignals {
                     while filled < length {
                         let take = min(p - position, length - filled)
                         let fromHead = max(0, min(fade, position + take) - position)
-                        if fromHead > 0 { out.baseAddress!.advanced(by: filled).initialize(from: head.baseAddress! + position, count: fromHead) }
+                        if fromHead > 0 { out.baseAddress!.advanced(by: filled).initialize(from: head.baseAddress! + position,
+                                                                                           count: fromHead) }
                         out.baseAddress!.advanced(by: filled + fromHead)
                             .initialize(from: x.baseAddress! + position + fromHead, count: take - fromHead)
                         filled += take

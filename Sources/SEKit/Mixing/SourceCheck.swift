@@ -12,7 +12,8 @@ enum SourceCheck {
             do {
                 let buffer = try AudioFile.read(at: URL(fileURLWithPath: path))
                 if buffer.durationSeconds < minimumSeconds {
-                    return .failure(SkippedSource(kind: kind, path: path, reason: String(format: "too short (%.3f s < %.3f s)", buffer.durationSeconds, minimumSeconds)))
+                    return .failure(SkippedSource(kind: kind, path: path, reason: String(format: "too short (%.3f s < %.3f s)",
+                                                                                         buffer.durationSeconds, minimumSeconds)))
                 }
                 if !buffer.samples.contains(where: { $0 != 0 }) {
                     return .failure(SkippedSource(kind: kind, path: path, reason: "silent (all samples are zero)"))

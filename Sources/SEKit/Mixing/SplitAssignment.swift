@@ -24,7 +24,8 @@ public struct SplitSpec: Sendable, Equatable, Codable, CustomStringConvertible {
                 throw MixError.invalidOption(name: "split", value: text, reason: "expected NAME=FRACTION,... with positive fractions")
             }
             guard pair[0].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
-                throw MixError.invalidOption(name: "split", value: text, reason: "split name '\(pair[0])' may hold only letters, digits, '_' and '-'")
+                throw MixError.invalidOption(name: "split", value: text,
+                                             reason: "split name '\(pair[0])' may hold only letters, digits, '_' and '-'")
             }
             guard !names.contains(pair[0]) else {
                 throw MixError.invalidOption(name: "split", value: text, reason: "split '\(pair[0])' named twice")

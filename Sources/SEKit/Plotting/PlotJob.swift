@@ -35,7 +35,8 @@ public enum PlotJob {
         guard format == "png" || format == "svg" else {
             throw PlotError.invalidOption(name: "out", value: request.output.path, reason: "must end in .png or .svg")
         }
-        guard !request.files.isEmpty else { throw PlotError.invalidOption(name: "files", value: "", reason: "give at least one audio file") }
+        guard !request.files.isEmpty else { throw PlotError.invalidOption(name: "files", value: "",
+                                                                          reason: "give at least one audio file") }
         guard request.dbRange.isFinite, request.dbRange >= 10, request.dbRange <= 200 else {
             throw PlotError.invalidOption(name: "db-range", value: "\(request.dbRange)", reason: "must be from 10 to 200 dB")
         }
@@ -58,12 +59,14 @@ public enum PlotJob {
             let duration = Double(signal.samples.count) / Double(signal.sampleRate)
             let columns = max(1, Int((Double(layout.plotWidth) * duration / seconds).rounded()))
             if request.kind != .waveform {
-                let levels = SignalPicture.spectrogramDB(signal.samples, sampleRate: signal.sampleRate, columns: columns, rows: spectrogramRows)
+                let levels = SignalPicture.spectrogramDB(signal.samples, sampleRate: signal.sampleRate, columns: columns,
+                                                         rows: spectrogramRows)
                 panels.append(.init(label: label, content: .spectrogram(levelsDB: levels, columns: columns, rows: spectrogramRows,
                                                                         nyquistHz: Double(signal.sampleRate) / 2), seconds: duration))
             }
             if request.kind != .spectrogram {
-                panels.append(.init(label: label, content: .level(dbfs: SignalPicture.levelsDBFS(signal.samples, sampleRate: signal.sampleRate, columns: columns)),
+                panels.append(.init(label: label, content: .level(dbfs: SignalPicture.levelsDBFS(signal.samples,
+                        sampleRate: signal.sampleRate, columns: columns)),
                                     seconds: duration))
             }
         }
@@ -106,14 +109,16 @@ public enum PlotJob {
                 // In Double: a span longer than any file (1e15 s) keeps the whole file, it does not overflow Int.
                 let wanted = (maxSeconds * Double(buffer.sampleRate)).rounded()
                 let keep = wanted >= Double(buffer.samples.count) ? buffer.samples.count : max(1, Int(wanted))
-                if keep < buffer.samples.count { buffer = AudioBuffer(samples: Array(buffer.samples.prefix(keep)), sampleRate: buffer.sampleRate) }
+                if keep < buffer.samples.count { buffer = AudioBuffer(samples: Array(buffer.samples.prefix(keep)),
+                                                                      sampleRate: buffer.sampleRate) }
             } else if let first = signals.first {
                 if buffer.sampleRate != first.sampleRate {
                     throw PlotError.file(path: file.path, reason: "\(buffer.sampleRate) Hz, \(files[0].path) is \(first.sampleRate) Hz "
                         + "(panels share one time axis; crop with --max-seconds to plot different rates together)")
                 }
                 if buffer.samples.count != first.samples.count {
-                    throw PlotError.file(path: file.path, reason: "\(buffer.samples.count) samples, \(files[0].path) has \(first.samples.count) "
+                    throw PlotError.file(path: file.path,
+                                         reason: "\(buffer.samples.count) samples, \(files[0].path) has \(first.samples.count) "
                         + "(give --max-seconds to crop them to a common span)")
                 }
             }

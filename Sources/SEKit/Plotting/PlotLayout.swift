@@ -152,6 +152,7 @@ struct PlotLayout {
             figure.add(.line(x1: bar.maxX + 1, y1: y, x2: bar.maxX + 4, y2: y, .axis))
             figure.add(.text(NiceTicks.label(tick, decimals: decimals), x: bar.maxX + 7, y: y, size: .small, anchor: .start, .axis))
         }
-        figure.add(.text("dB re full scale", x: Double(width) - 12, y: (top + bottom) / 2, size: .small, anchor: .middle, .axis, vertical: true))
+        figure.add(.text("dB re full scale", x: Double(width) - 12, y: (top + bottom) / 2, size: .small, anchor: .middle, .axis,
+                         vertical: true))
     }
 }

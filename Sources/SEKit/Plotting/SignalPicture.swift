@@ -36,7 +36,8 @@ enum SignalPicture {
                 let count = end - first
                 if block.count < count * bins { block = [Float](repeating: 0, count: count * bins) }
                 block.withUnsafeMutableBufferPointer { out in
-                    STFT.magnitudes(signal, configuration: c, firstFrame: first, frameCount: count, window: window, scratch: &scratch, into: out)
+                    STFT.magnitudes(signal, configuration: c, firstFrame: first, frameCount: count, window: window, scratch: &scratch,
+                                    into: out)
                 }
                 for k in 0..<bins { binPower[k] = 0 }
                 for f in 0..<count { for k in 0..<bins { let m = Double(block[f * bins + k]); binPower[k] += m * m } }

@@ -3,11 +3,11 @@ import Foundation
 /// Where the reference implementations that run in Python come from: the interpreter of a Python
 /// environment with the worker's packages, and SEKit's worker module (``PythonWorkerModule``).
 ///
-/// The interpreter is the first of: `$SEKIT_PYTHON`; `$SEKIT_VENV/bin/python`; the environment
-/// `scripts/install.sh` creates beside an installed binary, `PREFIX/share/sekit/venv/bin/python` for
-/// `PREFIX/bin/sekit`, when it exists; the project's default environment `.build/venv/bin/python` of the
-/// source tree SEKit was built from (what `scripts/python-env.sh` creates). The worker module is
-/// `$SEKIT_METRIC_WORKER` when set, else the copy built into this binary.
+/// The interpreter is the first of: `$SEKIT_PYTHON` (a bare command name is looked up in `$PATH`);
+/// `$SEKIT_VENV/bin/python`; the environment `scripts/install.sh` creates beside an installed binary,
+/// `PREFIX/share/sekit/venv/bin/python` for `PREFIX/bin/sekit`, when it exists; the project's default environment
+/// `.build/venv/bin/python` of the source tree SEKit was built from (what `scripts/python-env.sh` creates). The
+/// worker module is `$SEKIT_METRIC_WORKER` when set, else the copy built into this binary.
 /// The timeouts come from `$SEKIT_PYTHON_START_TIMEOUT_SECONDS` and `$SEKIT_PYTHON_CLIP_TIMEOUT_SECONDS`
 /// (``PythonWorkerTimeouts``).
 public struct PythonEnvironment: Sendable, Equatable {
@@ -27,7 +27,7 @@ public struct PythonEnvironment: Sendable, Equatable {
         -> PythonEnvironment {
         let python: URL
         if let explicit = environment["SEKIT_PYTHON"], !explicit.isEmpty {
-            python = URL(fileURLWithPath: explicit)
+            python = explicit.contains("/") ? URL(fileURLWithPath: explicit) : onPath(explicit, environment: environment)
         } else if let venv = environment["SEKIT_VENV"], !venv.isEmpty {
             python = URL(fileURLWithPath: venv).appendingPathComponent("bin/python")
         } else {
@@ -38,6 +38,16 @@ public struct PythonEnvironment: Sendable, Equatable {
         let worker = environment["SEKIT_METRIC_WORKER"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
             ?? PythonWorkerModule.defaultFile(environment: environment)
         return PythonEnvironment(interpreter: python, workerScript: worker, timeouts: .from(environment))
+    }
+
+    /// A command name without a slash (`SEKIT_PYTHON=python3`) found as a shell finds it: the first
+    /// executable of that name in `$PATH`'s folders; the name itself (then reported as missing) when none.
+    static func onPath(_ name: String, environment: [String: String]) -> URL {
+        for folder in (environment["PATH"] ?? "").split(separator: ":") where !folder.isEmpty {
+            let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return URL(fileURLWithPath: name)
     }
 
     /// The interpreter `scripts/install.sh` makes for a binary installed as `PREFIX/bin/sekit`:

@@ -23,7 +23,8 @@ extension Catalog {
                 let key = run.id.rawValue
                 params[run.id] = Dictionary(uniqueKeysWithValues: try ParamRecord.filter(ParamRecord.Columns.runID == key).fetchAll(db).map { ($0.key, $0.valueText) })
                 metrics[run.id] = Dictionary(uniqueKeysWithValues: try RunMetricRecord
-                    .filter(RunMetricRecord.Columns.runID == key && RunMetricRecord.Columns.subset == "").fetchAll(db).map { ($0.metric, $0) })
+                    .filter(RunMetricRecord.Columns.runID == key && RunMetricRecord.Columns.subset == "").fetchAll(db).map { ($0.metric,
+                                                                                                                              $0) })
             }
             let paramKeys = Set(params.values.flatMap(\.keys)).sorted()
             let metricNames = Set(metrics.values.flatMap(\.keys)).sorted()
@@ -33,7 +34,8 @@ extension Catalog {
             let dates = ISO8601DateFormatter()
             for run in runs {
                 var row: [TableCell] = [.text(run.id.rawValue), .text(run.kind.rawValue), .text(run.name), .text(run.status.rawValue),
-                                        .text(dates.string(from: run.startedAt)), run.finishedAt.map { .text(dates.string(from: $0)) } ?? .null,
+                                        .text(dates.string(from: run.startedAt)),
+                                                run.finishedAt.map { .text(dates.string(from: $0)) } ?? .null,
                                         run.parentID.map { .text($0.rawValue) } ?? .null, .text(run.toolVersion), .text(run.host),
                                         .text(run.commandLine)]
                 for key in paramKeys {
@@ -41,7 +43,8 @@ extension Catalog {
                     row.append(ParamRecord.number(from: text).map { .real($0) } ?? .text(text))
                 }
                 for name in metricNames {
-                    guard let m = metrics[run.id]?[name] else { row += Array(repeating: .null, count: Self.runExportMetricStats.count); continue }
+                    guard let m = metrics[run.id]?[name] else { row += Array(repeating: .null,
+                                                                             count: Self.runExportMetricStats.count); continue }
                     row += [.real(m.mean), m.std.map { .real($0) } ?? .null, m.ci95.map { .real($0.low) } ?? .null,
                             m.ci95.map { .real($0.high) } ?? .null, .integer(Int64(m.n))]
                 }

@@ -23,7 +23,8 @@ extension Catalog.Stats {
     /// Sources per corpus and kind: `corpus, kind, files, hours, speakers`.
     public var sourceTable: ReportTable {
         ReportTable(columns: ["corpus", "kind", "files", "hours", "speakers"], rows: sources.map {
-            [.text($0.corpus), .text($0.kind), .integer(Int64($0.files)), .text(String(format: "%.3f", $0.hours)), .integer(Int64($0.speakers))]
+            [.text($0.corpus), .text($0.kind), .integer(Int64($0.files)), .text(String(format: "%.3f", $0.hours)),
+             .integer(Int64($0.speakers))]
         })
     }
 
@@ -44,7 +45,8 @@ extension Catalog.Stats {
             [.real($0.lowerDB), .real($0.lowerDB + snrBinWidthDB), .integer(Int64($0.clips)), .text(TextBar.bar($0.clips, peak: peak))]
         }))
         if !degradations.isEmpty {
-            add("degradations", ReportTable(columns: ["kind", "clips"], rows: degradations.map { [.text($0.kind), .integer(Int64($0.clips))] }))
+            add("degradations", ReportTable(columns: ["kind", "clips"], rows: degradations.map { [.text($0.kind),
+                                                                                                  .integer(Int64($0.clips))] }))
         }
         return text + "clip scores: \(clipScores)\n"
     }

@@ -93,7 +93,8 @@ public enum HTMLReport {
             try AtomicFile.write(data, to: request.output)
             try run.recordArtifact(fileAt: request.output, kind: "report")
             try run.finish(params: ["figures": "\(page.figures)", "clips_shown": "\(page.clipsShown)", "bytes": "\(data.count)"])
-            return HTMLReportOutcome(output: request.output, runs: runs, clipsShown: page.clipsShown, figures: page.figures, bytes: data.count)
+            return HTMLReportOutcome(output: request.output, runs: runs, clipsShown: page.clipsShown, figures: page.figures,
+                                     bytes: data.count)
         }
     }
 }

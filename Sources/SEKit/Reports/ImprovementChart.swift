@@ -40,7 +40,8 @@ struct ImprovementChart {
         var figure = Figure(width: Self.width, height: Self.height,
                             description: "Mean \(metric) improvement over the noisy input\(unitText) per input SNR, with 95% confidence intervals: "
                                 + bars.map { "\($0.label): \(ReportNumber.fixed($0.mean, decimals: 3))" }.joined(separator: ", "))
-        figure.add(.text("\(metric) improvement\(unitText) by input SNR", x: Double(Self.width) / 2, y: 18, size: .small, anchor: .middle, .black))
+        figure.add(.text("\(metric) improvement\(unitText) by input SNR", x: Double(Self.width) / 2, y: 18, size: .small, anchor: .middle,
+                         .black))
         let (ticks, decimals) = NiceTicks.ticks(from: low, to: high, count: 5)
         for tick in ticks {
             figure.add(.line(x1: Self.left, y1: y(tick), x2: Self.left + plotWidth, y2: y(tick), .grid))

@@ -85,7 +85,8 @@ extension Leaderboard {
                 + (grouping.map { [row.group.map { .text($0) } ?? .null, .integer(row.runID == $0.best ? 1 : 0)] } ?? [])
                 + row.cells.flatMap { cell -> [TableCell] in
                     guard let cell else { return [.null, .null, .null, .null] }
-                    return [.real(cell.mean), cell.ciHalfWidth.map { .real($0) } ?? .null, .integer(Int64(cell.n)), .integer(cell.best ? 1 : 0)]
+                    return [.real(cell.mean), cell.ciHalfWidth.map { .real($0) } ?? .null, .integer(Int64(cell.n)),
+                            .integer(cell.best ? 1 : 0)]
                 } + [row.meanRank.map { .real($0) } ?? .null]
         })
     }
@@ -100,7 +101,8 @@ extension BestRun {
         case .table, .markdown, .latex:
             let decimals = ReportNumber.decimals(metric: metric, values: [best.mean])
             func line(_ label: String, _ entry: Entry) -> String {
-                let ci = entry.ci95Low.flatMap { low in entry.ci95High.map { " [" + ReportNumber.fixed(low, decimals: decimals) + ", " + ReportNumber.fixed($0, decimals: decimals) + "]" } } ?? ""
+                let ci = entry.ci95Low.flatMap { low in entry.ci95High.map { " [" + ReportNumber.fixed(low,
+                        decimals: decimals) + ", " + ReportNumber.fixed($0, decimals: decimals) + "]" } } ?? ""
                 let interval = ci.isEmpty && entry.n < 2 ? "95% CI undefined" : "95% CI"
                 let name = entry.name.isEmpty ? "(no name)" : entry.name
                 let mean = ReportNumber.fixed(entry.mean, decimals: decimals)
@@ -120,7 +122,8 @@ extension BestRun {
     public var table: ReportTable {
         ReportTable(columns: ["rank", "id", "name", "metric", "subset", "mean", "ci95_low", "ci95_high", "n"],
                     rows: [best, runnerUp].compactMap { $0 }.enumerated().map { rank, entry in
-                        [.integer(Int64(rank + 1)), .text(entry.id.rawValue), .text(entry.name), .text(metric), .text(subset), .real(entry.mean),
+                        [.integer(Int64(rank + 1)), .text(entry.id.rawValue), .text(entry.name), .text(metric), .text(subset),
+                         .real(entry.mean),
                          entry.ci95Low.map { .real($0) } ?? .null, entry.ci95High.map { .real($0) } ?? .null, .integer(Int64(entry.n))]
                     })
     }

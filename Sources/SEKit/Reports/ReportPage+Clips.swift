@@ -36,7 +36,8 @@ extension ReportPage {
                 continue
             }
             var files: [(String, URL)] = []
-            if let url = pair.noisy ?? (pair.enhanced != nil && params["enhanced"] == nil ? pair.enhanced : nil) { files.append(("noisy", url)) }
+            if let url = pair.noisy ?? (pair.enhanced != nil && params["enhanced"] == nil ? pair.enhanced : nil) { files.append(("noisy",
+                                                                                                                                 url)) }
             if params["enhanced"] != nil, let url = pair.enhanced { files.append(("enhanced", url)) }
             if let url = pair.reference { files.append(("clean", url)) }
             let missing = files.filter { !FileManager.default.fileExists(atPath: $0.1.path) }

@@ -19,7 +19,8 @@ extension ReportPage {
             [HTML.Cell(row.isReference ? "\(row.name) (input)" : row.name)] + board.groupCells(row).map { HTML.Cell($0) }
                 + zip(row.cells, decimals).map { cell, decimals in
                 guard let cell else { return HTML.Cell("–") }
-                return HTML.Cell(Leaderboard.text(of: cell, decimals: decimals), sortValue: cell.mean, strong: cell.best && !row.isReference)
+                return HTML.Cell(Leaderboard.text(of: cell, decimals: decimals), sortValue: cell.mean,
+                                 strong: cell.best && !row.isReference)
             } + [Self.number(row.meanRank, decimals: 2)]
         }
         body += HTML.table(id: "leaderboard", caption: "Leaderboard", header: header, rows: rows, sortable: true)
@@ -46,9 +47,11 @@ extension ReportPage {
             var difference = Self.number(row.difference, decimals: d + 1, signed: true)
             difference.strong = row.significant
             if row.significant { difference.text += " *" }
-            return [HTML.Cell(row.metric), HTML.Cell(row.subset), Self.number(row.meanA, decimals: d), Self.number(row.meanB, decimals: d), difference,
+            return [HTML.Cell(row.metric), HTML.Cell(row.subset), Self.number(row.meanA, decimals: d), Self.number(row.meanB, decimals: d),
+                    difference,
                     HTML.Cell("[\(ReportNumber.fixed(row.ciLow, decimals: d + 1)), \(ReportNumber.fixed(row.ciHigh, decimals: d + 1))]"),
-                    HTML.Cell(ReportNumber.pValue(row.p), sortValue: row.p ?? .nan), HTML.Cell(ReportNumber.pValue(row.pHolm), sortValue: row.pHolm ?? .nan),
+                    HTML.Cell(ReportNumber.pValue(row.p), sortValue: row.p ?? .nan), HTML.Cell(ReportNumber.pValue(row.pHolm),
+                                                                                               sortValue: row.pHolm ?? .nan),
                     HTML.Cell("\(row.n)", sortValue: Double(row.n))]
         }
         html += HTML.table(id: id, caption: "A = \(diff.a.name), B = \(diff.b.name); * significant after Holm's correction",

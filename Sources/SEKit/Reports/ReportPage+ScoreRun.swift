@@ -9,7 +9,8 @@ extension ReportPage {
         summary(details, metrics: scores.metrics, headingLevel: h)
         try charts(details, metrics: scores.metrics, headingLevel: h)
         clipTable(scores, headingLevel: h)
-        try worstClips(run, scores: scores, params: Dictionary(uniqueKeysWithValues: details.params.map { ($0.key, $0.valueText) }), headingLevel: h)
+        try worstClips(run, scores: scores, params: Dictionary(uniqueKeysWithValues: details.params.map { ($0.key, $0.valueText) }),
+                       headingLevel: h)
     }
 
     /// Command, lineage and parameters.
@@ -22,7 +23,8 @@ extension ReportPage {
         body += "<p>Command: <code>\(HTML.escape(run.commandLine))</code><br>in <code>\(HTML.escape(run.workingDirectory))</code></p>\n"
         if let lineage = try? catalog.lineage(of: run), lineage.count > 1 {
             body += HTML.table(caption: "Lineage: the run and the runs it descends from", header: ["kind", "name", "id", "command"],
-                               rows: lineage.map { [HTML.Cell($0.kind.rawValue), HTML.Cell($0.name), HTML.Cell($0.id.rawValue), HTML.Cell($0.commandLine)] })
+                               rows: lineage.map { [HTML.Cell($0.kind.rawValue), HTML.Cell($0.name), HTML.Cell($0.id.rawValue),
+                                                    HTML.Cell($0.commandLine)] })
         }
         body += HTML.table(caption: "Parameters", header: ["parameter", "value"],
                            rows: details.params.map { [HTML.Cell($0.key), HTML.Cell($0.valueText)] })
@@ -50,7 +52,8 @@ extension ReportPage {
             row.append(HTML.Cell("\(all[metric]?.n ?? 0)", sortValue: Double(all[metric]?.n ?? 0)))
             rows.append(row)
         }
-        body += HTML.table(caption: "Mean [95% CI, Student t] over all clips", header: ["metric", "enhanced", "noisy input", "improvement", "n"], rows: rows)
+        body += HTML.table(caption: "Mean [95% CI, Student t] over all clips", header: ["metric", "enhanced", "noisy input", "improvement",
+                                                                                        "n"], rows: rows)
     }
 
     /// A bar chart per metric: mean improvement per input-SNR subset.
@@ -65,7 +68,8 @@ extension ReportPage {
                 }.sorted { $0.0 < $1.0 }.map(\.1)
             guard !bars.isEmpty else { continue }
             let output = Metric(rawValue: metric)?.output
-            let chart = ImprovementChart(metric: metric, unit: output?.unit ?? "", higherIsBetter: output?.higherIsBetter ?? true, bars: bars)
+            let chart = ImprovementChart(metric: metric, unit: output?.unit ?? "", higherIsBetter: output?.higherIsBetter ?? true,
+                                         bars: bars)
             svgs.append("<figure>" + (try SVGFigure.element(chart.figure, cssClass: "chart")) + "</figure>")
         }
         guard !svgs.isEmpty else { return }

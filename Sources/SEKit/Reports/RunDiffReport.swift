@@ -22,7 +22,8 @@ extension RunDiff {
     public var table: ReportTable {
         ReportTable(columns: Self.csvColumns, rows: rows.map { row in
             [.text(row.metric), .text(row.subset), .real(row.meanA), .real(row.meanB), .real(row.difference), .real(row.ciLow),
-             .real(row.ciHigh), .text(row.test), row.method.map { .text($0) } ?? .null, row.statistic.map { .real($0) } ?? .null, row.p.map { .real($0) } ?? .null,
+             .real(row.ciHigh), .text(row.test), row.method.map { .text($0) } ?? .null, row.statistic.map { .real($0) } ?? .null,
+                     row.p.map { .real($0) } ?? .null,
              row.pHolm.map { .real($0) } ?? .null, .integer(row.significant ? 1 : 0), .integer(Int64(row.n)),
              .integer(Int64(row.nA)), .integer(Int64(row.nB))]
         })
@@ -63,13 +64,15 @@ extension RunDiff {
             let f = { (v: Double) in ReportNumber.fixed(v, decimals: decimals + 1) }
             let marker = row.significant ? "*" : ""
             let difference = ReportNumber.fixed(row.difference, decimals: decimals + 1, signed: true) + marker
-            body.append([row.metric, row.subset, ReportNumber.fixed(row.meanA, decimals: decimals), ReportNumber.fixed(row.meanB, decimals: decimals),
+            body.append([row.metric, row.subset, ReportNumber.fixed(row.meanA, decimals: decimals), ReportNumber.fixed(row.meanB,
+                                                                                                                       decimals: decimals),
                          markdown && row.significant ? "**\(difference)**" : difference, "[\(f(row.ciLow)), \(f(row.ciHigh))]",
                          ReportNumber.pValue(row.p), ReportNumber.pValue(row.pHolm), paired ? "\(row.n)" : "\(row.nA)/\(row.nB)",
                          row.higherIsBetter.map { $0 ? "higher" : "lower" } ?? "?"])
         }
         if !markdown { out += "\n" }
-        table(["metric", "subset", "A", "B", "B − A", "\(Int((confidence * 100).rounded()))% CI", "p", "p (Holm)", paired ? "n" : "n A/B", "better"],
+        table(["metric", "subset", "A", "B", "B − A", "\(Int((confidence * 100).rounded()))% CI", "p", "p (Holm)", paired ? "n" : "n A/B",
+               "better"],
               body, right: [false, false, true, true, true, true, true, true, true, false])
         let notes = footnotes
         if !notes.isEmpty {

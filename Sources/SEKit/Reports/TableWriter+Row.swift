@@ -25,7 +25,8 @@ extension TableWriter {
         guard format == .csv else {
             append((0..<kinds.count).map { index in
                 let value = row[index] as DatabaseValue
-                if kinds[index] == .unsignedInteger, case .int64(let bits) = value.storage { return .unsignedInteger(UInt64(bitPattern: bits)) }
+                if kinds[index] == .unsignedInteger,
+                        case .int64(let bits) = value.storage { return .unsignedInteger(UInt64(bitPattern: bits)) }
                 return TableCell(value)
             })
             return

@@ -4,7 +4,8 @@ import GRDB
 extension Catalog {
     /// The shard runs (`params.shard` = `i/N`, N > 1) of the open catalogue (schema `main`).
     static func shardRuns(_ db: Database, file: String) throws -> [ShardRun] {
-        let ids = try String.fetchAll(db, sql: "SELECT run_id FROM params WHERE key = 'shard' AND value_text NOT IN ('', '1/1') ORDER BY run_id")
+        let ids = try String.fetchAll(db,
+                sql: "SELECT run_id FROM params WHERE key = 'shard' AND value_text NOT IN ('', '1/1') ORDER BY run_id")
         var runs: [ShardRun] = []
         for id in ids {
             guard let record = try RunRecord.fetchOne(db, key: id) else { continue }
@@ -67,7 +68,8 @@ extension Catalog {
         let named = ShardFoldRules.parentParams[group.kind].flatMap { group.params[$0] }
         try db.execute(sql: "UPDATE runs SET parent_id = COALESCE(?, (SELECT id FROM runs WHERE id = ?)) WHERE id = ?",
                        arguments: [group.folded.parentID, named, folded])
-        for shard in group.foldedAwayIDs.map(\.rawValue) where try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM runs WHERE id = ?)", arguments: [shard]) == true {
+        for shard in group.foldedAwayIDs.map(\.rawValue) where try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM runs WHERE id = ?)",
+                                                                                 arguments: [shard]) == true {
             try db.execute(sql: "UPDATE runs SET parent_id = ? WHERE parent_id = ?", arguments: [folded, shard])
             try db.execute(sql: "UPDATE sources SET import_run_id = ? WHERE import_run_id = ?", arguments: [folded, shard])
             if group.kind == .mix { try moveClips(from: shard, to: folded, db) }

@@ -64,9 +64,10 @@ public final class RecordedRun: @unchecked Sendable {
     ///   - name: the run's name when the context gives none.
     ///   - params: parameters; values that spell finite numbers are also stored as numbers.
     ///   - parent: the run this one derives from (a features run's mix run, ...).
-    /// - Throws: ``CatalogError``.
+    /// - Throws: ``RunsError/invalidParameter(name:value:reason:)`` for a `pid` of no live process or a
+    ///   `param` the command records itself; the catalogue's errors as ``RunsError/catalog(_:)``.
     public static func begin(_ context: RunContext, kind: RunKind, name: String, params: [String: String],
-                             parent: RunID? = nil) throws(CatalogError) -> RecordedRun {
+                             parent: RunID? = nil) throws(RunsError) -> RecordedRun {
         guard let catalog = context.catalog else { return RecordedRun(catalog: nil, id: nil, reopened: false) }
         if let pid = context.ownerPID, !ProcessProbe.isAlive(pid: pid) {
             throw .invalidParameter(name: "pid", value: "\(pid)", reason: "no such process on this host; a run belongs to a live process")
@@ -75,45 +76,54 @@ public final class RecordedRun: @unchecked Sendable {
             throw .invalidParameter(name: "param", value: "\(key)=\(context.extraParams[key]!)",
                                     reason: "the command records \(key) itself (\(params[key]!)); choose another key")
         }
-        let id = try catalog.beginRun(kind: kind, name: context.name ?? name, commandLine: context.commandLine,
+        let id: RunID
+        do {
+            id = try catalog.beginRun(kind: kind, name: context.name ?? name, commandLine: context.commandLine,
                                       params: params.merging(context.extraParams) { own, _ in own }, parent: parent,
                                       tags: context.tags, pid: context.ownerPID)
+        } catch { throw .catalog(error) }
         return RecordedRun(catalog: catalog, id: id, reopened: false)
     }
 
     /// Takes up run `id` again (an interrupted command run again continues the same work, so its
     /// outputs stay under one run) and replaces the parameters given.
     /// - Returns: nil when the catalogue has no such run (begin a new one then).
-    /// - Throws: ``CatalogError`` when the run is still running under a live process on this host.
-    public static func reopen(_ id: RunID, in catalog: Catalog, params: [String: String]) throws(CatalogError) -> RecordedRun? {
-        guard try catalog.reopenRun(id) else { return nil }
+    /// - Throws: ``RunsError/catalog(_:)`` when the run is still running under a live process on this
+    ///   host, or the catalogue fails.
+    public static func reopen(_ id: RunID, in catalog: Catalog, params: [String: String]) throws(RunsError) -> RecordedRun? {
+        let reopened: Bool
+        do { reopened = try catalog.reopenRun(id) } catch { throw .catalog(error) }
+        guard reopened else { return nil }
         let run = RecordedRun(catalog: catalog, id: id, reopened: true)
         try run.setParams(params)
         return run
     }
 
     /// Adds or replaces parameters.
-    public func setParams(_ params: [String: String]) throws(CatalogError) {
+    /// - Throws: the catalogue's errors as ``RunsError/catalog(_:)``.
+    public func setParams(_ params: [String: String]) throws(RunsError) {
         guard let catalog, let id, !params.isEmpty else { return }
-        try catalog.setParams(params, of: id)
+        do { try catalog.setParams(params, of: id) } catch { throw .catalog(error) }
     }
 
     /// Records a file the run produced (hashed now), under `recordedPath` when given (a file
     /// recorded under its final name just before its temporary name is renamed to it).
-    public func recordArtifact(fileAt url: URL, kind: String, recordedPath: URL? = nil) throws(CatalogError) {
+    /// - Throws: the catalogue's errors (the file unreadable, SQLite) as ``RunsError/catalog(_:)``.
+    public func recordArtifact(fileAt url: URL, kind: String, recordedPath: URL? = nil) throws(RunsError) {
         guard let catalog, let id else { return }
-        try catalog.recordArtifact(run: id, fileAt: url, kind: kind, recordedPath: recordedPath)
+        do { try catalog.recordArtifact(run: id, fileAt: url, kind: kind, recordedPath: recordedPath) } catch { throw .catalog(error) }
     }
 
     /// Ends the run `finished`, after setting `params` (the counts of what it did and of the items
     /// it could not process).
-    public func finish(params: [String: String] = [:]) throws(CatalogError) {
+    /// - Throws: the catalogue's errors as ``RunsError/catalog(_:)``.
+    public func finish(params: [String: String] = [:]) throws(RunsError) {
         guard let catalog, let id else { return }
         try setParams(params)
         lock.lock()
         defer { lock.unlock() }
         guard !ended else { return }
-        try catalog.finishRun(id)
+        do { try catalog.finishRun(id) } catch { throw .catalog(error) }
         ended = true
     }
 

@@ -51,10 +51,10 @@ public enum RunLogLine {
     }
 
     /// The entry one line records.
-    /// - Throws: ``CatalogError/logLine(line:reason:)`` saying what is wrong (not a JSON object, an
+    /// - Throws: ``RunsError/logLine(line:reason:)`` saying what is wrong (not a JSON object, an
     ///   unknown member, a member of the wrong type, a step that is not a whole number).
-    public static func parse(_ text: Substring, lineNumber: Int) throws(CatalogError) -> RunLogEntry {
-        func refuse(_ reason: String) -> CatalogError { .logLine(line: lineNumber, reason: reason) }
+    public static func parse(_ text: Substring, lineNumber: Int) throws(RunsError) -> RunLogEntry {
+        func refuse(_ reason: String) -> RunsError { .logLine(line: lineNumber, reason: reason) }
         let excerpt = text.count > 80 ? text.prefix(77) + "..." : text
         let data = Data(text.utf8)
         let decoder = JSONDecoder()

@@ -17,8 +17,8 @@ public struct RunLogStream {
         public var lines = 0
         /// Lines recorded.
         public var recorded = 0
-        /// Lines refused, with their line numbers and why (``CatalogError/logLine(line:reason:)``).
-        public var refused: [(line: Int, error: CatalogError)] = []
+        /// Lines refused, with their line numbers and why (``RunsError/logLine(line:reason:)``).
+        public var refused: [(line: Int, error: RunsError)] = []
 
         public static func == (a: Summary, b: Summary) -> Bool {
             a.lines == b.lines && a.recorded == b.recorded && a.refused.map(\.line) == b.refused.map(\.line)
@@ -39,11 +39,11 @@ public struct RunLogStream {
     /// once per line, in order, after its transaction committed (nil: recorded; else why refused).
     /// `isRegularFile`: `input` is a file (read a MiB at a time: a file never makes the stream wait),
     /// not a pipe or a terminal (read what is there, as it comes).
-    /// - Throws: ``CatalogError/unknownRun(path:id:reason:)`` when the run stops being `running`
-    ///   (lines of the block being recorded are answered with it first); ``CatalogError`` when
-    ///   SQLite fails; ``CatalogError/file(path:reason:)`` when a file cannot be read.
+    /// - Throws: ``RunsError/catalog(_:)`` carrying ``CatalogError/unknownRun(path:id:reason:)`` when the
+    ///   run stops being `running` (lines of the block being recorded are answered with it first), or
+    ///   the catalogue's error when SQLite fails; ``RunsError/file(path:reason:)`` when a file cannot be read.
     public func record(from input: FileHandle, isRegularFile: Bool = false,
-                       answer: (_ line: Int, _ refusal: CatalogError?) -> Void = { _, _ in }) throws(CatalogError) -> Summary {
+                       answer: (_ line: Int, _ refusal: RunsError?) -> Void = { _, _ in }) throws(RunsError) -> Summary {
         var summary = Summary()
         var pending = Data()
         var lineNumber = 0
@@ -72,9 +72,9 @@ public struct RunLogStream {
 
     /// Records the complete lines of `bytes` in one transaction and answers them in order.
     private func recordLines(_ bytes: Data, firstLine lineNumber: inout Int, summary: inout Summary,
-                             answer: (Int, CatalogError?) -> Void) throws(CatalogError) {
+                             answer: (Int, RunsError?) -> Void) throws(RunsError) {
         var numbers: [Int] = []
-        var parsed: [Result<RunLogEntry, CatalogError>] = []
+        var parsed: [Result<RunLogEntry, RunsError>] = []
         var lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         if bytes.last == UInt8(ascii: "\n") { lines.removeLast() }  // the empty text after the last newline
         for line in lines {
@@ -93,12 +93,13 @@ public struct RunLogStream {
         do {
             outcomes = try catalog.log(entries, to: run)
         } catch {
-            for number in numbers { answer(number, error) }
-            throw error
+            let failure = RunsError.catalog(error)
+            for number in numbers { answer(number, failure) }
+            throw failure
         }
         var recorded = outcomes.makeIterator()
         for (number, item) in zip(numbers, parsed) {
-            var refusal: CatalogError?
+            var refusal: RunsError?
             switch item {
             case .success: refusal = (recorded.next() ?? nil).map { .logLine(line: number, reason: "\($0)") }
             case .failure(let error): refusal = error

@@ -1,21 +1,6 @@
 import Foundation
 import GRDB
 
-/// One run folded from shard runs by `Catalog/merge(_:onConflict:foldShards:)`.
-public struct FoldedRunReport: Sendable, Codable, Equatable {
-    public var id: String
-    public var kind: String
-    public var name: String
-    /// How many shard runs it folds.
-    public var shards: Int
-    /// The shard runs' ids, shard 1 first (they are no longer in the catalogue).
-    public var shardRuns: [String]
-    /// Failed or killed attempts of shards that a later run finished, folded away with them.
-    public var supersededAttempts: [String]
-    /// False when an earlier merge had folded the same shards (nothing new).
-    public var new: Bool
-}
-
 extension Catalog {
     /// Merges shard catalogues (``merge(_:onConflict:)``) and, with `foldShards`, folds the N shard
     /// runs of each command (`params.shard` = `i/N`, run with `--shard i/N --catalog SHARD.sqlite`)
@@ -34,9 +19,10 @@ extension Catalog {
     ///
     /// Everything is checked before anything is written: a shard missing or given twice, shards of
     /// different commands (other parameters, parent or SEKit version), an unfinished shard or the
-    /// same file named twice is ``CatalogError/shardMismatch(path:reason:)`` naming the file.
+    /// same file named twice is ``RunsError/shardMismatch(path:reason:)`` naming the file; what the
+    /// catalogue refuses (an input that is no catalogue, conflicting rows) is ``RunsError/catalog(_:)``.
     /// Merging the same shards again adds nothing.
-    public func merge(_ inputs: [URL], onConflict: MergeConflictPolicy = .error, foldShards: Bool) throws(CatalogError) -> MergeReport {
+    public func merge(_ inputs: [URL], onConflict: MergeConflictPolicy = .error, foldShards: Bool) throws(RunsError) -> MergeReport {
         let prepared = try Self.prepareMergeInputs(inputs, output: url, foldShards: foldShards)
         defer { prepared.forEach { $0.discard() } }
         return try merge(prepared, onConflict: onConflict, foldShards: foldShards)
@@ -44,39 +30,44 @@ extension Catalog {
 
     /// Checks the inputs of a merge into `output` (``prepareMergeInputs(_:output:)``); when folding,
     /// an input named twice is refused first.
-    static func prepareMergeInputs(_ inputs: [URL], output: URL, foldShards: Bool) throws(CatalogError) -> [MergeInput] {
+    static func prepareMergeInputs(_ inputs: [URL], output: URL, foldShards: Bool) throws(RunsError) -> [MergeInput] {
         let urls = inputs.map(\.standardizedFileURL)
         for (position, input) in urls.enumerated() where foldShards {
             if let earlier = urls[..<position].first(where: { $0.path == input.path || Self.sameFile($0, input) }) {
                 throw .shardMismatch(path: input.path, reason: "is given twice (also as \(earlier.path))")
             }
         }
-        return try prepareMergeInputs(urls, output: output)
+        do { return try prepareMergeInputs(urls, output: output) } catch { throw .catalog(error) }
     }
 
     /// ``merge(_:onConflict:foldShards:)`` of checked inputs.
-    func merge(_ prepared: [MergeInput], onConflict: MergeConflictPolicy, foldShards: Bool) throws(CatalogError) -> MergeReport {
-        guard foldShards else { return try merge(prepared, onConflict: onConflict, foldingRuns: [:]) }
-        var byID: [RunID: ShardRun] = [:]
-        // Shard runs already here unfolded (an earlier merge with foldShards false) fold too.
-        for run in try read({ db in try Self.shardRuns(db, file: url.path) }) { byID[run.record.id] = run }
-        for input in prepared {
-            let catalog = try Catalog.openForReading(at: input.readURL)
-            for run in try catalog.read({ db in try Self.shardRuns(db, file: input.url.path) }) where byID[run.record.id] == nil {
-                byID[run.record.id] = run
-            }
+    func merge(_ prepared: [MergeInput], onConflict: MergeConflictPolicy, foldShards: Bool) throws(RunsError) -> MergeReport {
+        guard foldShards else {
+            do { return try merge(prepared, onConflict: onConflict, foldingRuns: [:]) } catch { throw .catalog(error) }
         }
-        // Folds an earlier merge completed (one it began but did not complete is taken up again).
-        let existing = Set(try read { db in try String.fetchAll(db, sql: "SELECT id FROM runs WHERE status = 'finished'") }.map(RunID.init))
-        let groups = try ShardFoldPlanner.plan(byID.values.sorted { $0.record.id.rawValue < $1.record.id.rawValue }, existing: existing)
+        let runs: [ShardRun], existing: Set<RunID>
+        do { (runs, existing) = try shardRunsToFold(prepared) } catch { throw .catalog(error) }
+        let groups = try ShardFoldPlanner.plan(runs, existing: existing)
 
-        // The folded runs first (`running` until complete); every input's shard rows are then
-        // copied under them; the last transaction completes them.
+        var report: MergeReport
+        do { report = try merge(prepared, onConflict: onConflict, folding: groups) } catch { throw .catalog(error) }
+        report.folded = groups.map {
+            FoldedRunReport(id: $0.folded.id.rawValue, kind: $0.kind.rawValue, name: $0.folded.name, shards: $0.shards.count,
+                            shardRuns: $0.shardIDs.map(\.rawValue), supersededAttempts: $0.superseded.map(\.record.id.rawValue),
+                            new: !$0.alreadyFolded)
+        }
+        return report
+    }
+
+    /// Merges `prepared`, folding the shard runs of `groups`: the folded runs first (`running` until
+    /// complete); every input's shard rows are then copied under them; the last transaction completes
+    /// them. A merge that fails marks the folded runs failed.
+    private func merge(_ prepared: [MergeInput], onConflict: MergeConflictPolicy, folding groups: [ShardFoldGroup])
+        throws(CatalogError) -> MergeReport {
         try write { db in for group in groups { try Self.beginFold(group, db) } }
         let folding = Dictionary(uniqueKeysWithValues: groups.flatMap { group in group.foldedAwayIDs.map { ($0, group.folded.id) } })
-        var report: MergeReport
         do {
-            report = try merge(prepared, onConflict: onConflict, foldingRuns: folding)
+            let report = try merge(prepared, onConflict: onConflict, foldingRuns: folding)
             try write { db in
                 try db.execute(sql: "PRAGMA main.cache_size = \(Self.mergeCacheKiB)")
                 for group in groups {
@@ -84,16 +75,27 @@ extension Catalog {
                     try Self.recomputeFoldedValues(group, db)
                 }
             }
+            return report
         } catch {
             try? write { db in try Self.failFolds(groups, error: "\(error)", db) }
             throw error
         }
-        report.folded = groups.map {
-            FoldedRunReport(id: $0.folded.id.rawValue, kind: $0.kind.rawValue, name: $0.folded.name, shards: $0.shards.count,
-                            shardRuns: $0.shardIDs.map(\.rawValue), supersededAttempts: $0.superseded.map(\.record.id.rawValue),
-                            new: !$0.alreadyFolded)
+    }
+
+    /// The shard runs a fold considers, in id order: those already here unfolded (an earlier merge
+    /// with foldShards false) and those of every input; and the runs finished here (folds an earlier
+    /// merge completed; one it began but did not complete is taken up again).
+    private func shardRunsToFold(_ prepared: [MergeInput]) throws(CatalogError) -> (runs: [ShardRun], existing: Set<RunID>) {
+        var byID: [RunID: ShardRun] = [:]
+        for run in try read({ db in try Self.shardRuns(db, file: url.path) }) { byID[run.record.id] = run }
+        for input in prepared {
+            let catalog = try Catalog.openForReading(at: input.readURL)
+            for run in try catalog.read({ db in try Self.shardRuns(db, file: input.url.path) }) where byID[run.record.id] == nil {
+                byID[run.record.id] = run
+            }
         }
-        return report
+        let existing = Set(try read { db in try String.fetchAll(db, sql: "SELECT id FROM runs WHERE status = 'finished'") }.map(RunID.init))
+        return (byID.values.sorted { $0.record.id.rawValue < $1.record.id.rawValue }, existing)
     }
 
     /// Merges into a catalogue that does not exist yet (`merge(_:onConflict:foldShards:)`): it is
@@ -105,7 +107,7 @@ extension Catalog {
     /// conflicts) leaves no file; an input refused for conflicts leaves the inputs merged before it,
     /// as always. A merge that fails writing (a full disk) removes its temporary file.
     public static func mergeIntoNew(at url: URL, _ inputs: [URL], onConflict: MergeConflictPolicy = .error,
-                                    foldShards: Bool) throws(CatalogError) -> MergeReport {
+                                    foldShards: Bool) throws(RunsError) -> MergeReport {
         let url = url.standardizedFileURL
         let folder = url.deletingLastPathComponent()
         do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
@@ -115,19 +117,21 @@ extension Catalog {
         defer { prepared.forEach { $0.discard() } }
         AtomicFile.removeStaleTemporaries(in: folder, named: url.lastPathComponent)
         let temporary = AtomicFile.temporaryURL(for: url)
-        let catalog = try createForBulkBuild(at: temporary)
+        let catalog: Catalog
+        do { catalog = try createForBulkBuild(at: temporary) } catch { throw .catalog(error) }
         func discard() {
             try? catalog.database.close()
             for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: temporary.path + suffix) }
         }
-        func commit() throws(CatalogError) {
+        func commit() throws(RunsError) {
             do { try catalog.finishBulkBuild() } catch {
                 discard()
-                throw error
+                throw .catalog(error)
             }
             guard !FileManager.default.fileExists(atPath: url.path) else {
                 discard()
-                throw .invalidParameter(name: "OUT", value: url.path, reason: "was created by another process during the merge; merge into it again")
+                throw .invalidParameter(name: "OUT", value: url.path,
+                                        reason: "was created by another process during the merge; merge into it again")
             }
             do { try AtomicFile.commit(temporary, to: url) } catch {
                 discard()
@@ -154,10 +158,11 @@ extension Catalog {
     }
 
     /// `error` with the temporary file of a merge into a new catalogue named as the output it stands for.
-    private static func naming(_ error: CatalogError, _ temporary: URL, as output: URL) -> CatalogError {
+    private static func naming(_ error: RunsError, _ temporary: URL, as output: URL) -> RunsError {
         func named(_ text: String) -> String { text.replacingOccurrences(of: temporary.path, with: output.path) }
         switch error {
-        case let .database(path, reason): return .database(path: named(path), reason: named(reason))
+        case let .catalog(.database(path, reason)): return .catalog(.database(path: named(path), reason: named(reason)))
+        case let .catalog(.file(path, reason)): return .catalog(.file(path: named(path), reason: named(reason)))
         case let .file(path, reason): return .file(path: named(path), reason: named(reason))
         default: return error
         }
@@ -169,7 +174,8 @@ extension Catalog {
         let id = group.folded.id
         switch group.kind {
         case .mix:
-            let durations = try Double.fetchAll(db, sql: "SELECT duration_seconds FROM clips WHERE run_id = ? ORDER BY clip_index", arguments: [id])
+            let durations = try Double.fetchAll(db, sql: "SELECT duration_seconds FROM clips WHERE run_id = ? ORDER BY clip_index",
+                                                arguments: [id])
             try ParamRecord(runID: id, key: "audio_seconds", value: "\(durations.reduce(0, +))").upsert(db)
         case .score:
             try RecordedScores.recomputeRunMetrics(db, run: id)

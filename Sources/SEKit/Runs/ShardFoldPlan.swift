@@ -45,8 +45,8 @@ public enum ShardFoldPlanner {
     ///   - runs: the shard runs of every input (a run present in several inputs once).
     ///   - folded: ids of runs the output already holds (an earlier fold's runs).
     /// - Returns: the groups in lineage order (mix before features before score, ...).
-    /// - Throws: ``CatalogError/shardMismatch(path:reason:)``.
-    public static func plan(_ runs: [ShardRun], existing: Set<RunID>) throws(CatalogError) -> [ShardFoldGroup] {
+    /// - Throws: ``RunsError/shardMismatch(path:reason:)``.
+    public static func plan(_ runs: [ShardRun], existing: Set<RunID>) throws(RunsError) -> [ShardFoldGroup] {
         var groups: [ShardFoldGroup] = []
         var mapped: [RunID: RunID] = [:]
         for run in runs where !ShardFoldRules.foldableKinds.contains(run.record.kind) {
@@ -76,7 +76,7 @@ public enum ShardFoldPlanner {
     }
 
     private static func makeGroup(_ members: [ShardRun], others: [[ShardRun]], mapped: [RunID: RunID],
-                                  existing: Set<RunID>) throws(CatalogError) -> ShardFoldGroup {
+                                  existing: Set<RunID>) throws(RunsError) -> ShardFoldGroup {
         let first = members.min { $0.shard.index < $1.shard.index }!
         let count = first.shard.count
         var byIndex: [Int: ShardRun] = [:]
@@ -160,33 +160,12 @@ public enum ShardFoldPlanner {
     static func unshardedCommandLine(_ line: String) -> String {
         var kept: [String] = []
         var skipNext = false
-        for word in shellWords(line) {
+        for word in Catalog.shellWords(line) {
             if skipNext { skipNext = false; continue }
             if word == "--shard" || word == "--catalog" { skipNext = true; continue }
             if word.hasPrefix("--shard=") || word.hasPrefix("--catalog=") { continue }
             kept.append(word)
         }
         return Catalog.shellQuoted(kept)
-    }
-
-    /// The arguments of a line written by `Catalog.shellQuoted` (words, `'…'` quoting, `'\''`).
-    static func shellWords(_ line: String) -> [String] {
-        var words: [String] = [], word = "", inWord = false, quoted = false, escaped = false
-        for character in line {
-            if escaped { word.append(character); escaped = false; continue }
-            if quoted {
-                if character == "'" { quoted = false } else { word.append(character) }
-            } else if character == "'" {
-                quoted = true; inWord = true
-            } else if character == "\\" {
-                escaped = true; inWord = true
-            } else if character == " " {
-                if inWord { words.append(word); word = ""; inWord = false }
-            } else {
-                word.append(character); inWord = true
-            }
-        }
-        if inWord { words.append(word) }
-        return words
     }
 }

@@ -54,7 +54,7 @@ public enum ShardFoldRules {
     }
 
     /// Parameters the fold adds: the number of shards folded and their run ids in shard order.
-    public static let foldedShardsKey = "folded_shards"
+    public static let foldedShardsKey = Catalog.foldedShardsKey
     public static let foldedRunsKey = "folded_runs"
 
     /// The folded value of `key` from the shards' values (in shard order; nil where a shard lacks it).

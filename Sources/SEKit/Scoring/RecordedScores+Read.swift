@@ -49,7 +49,8 @@ extension RecordedScores {
                 } else {
                     let prefix = foreignPrefixes.first { id.hasPrefix($0) }
                     current.clipID = prefix.map { String(id.dropFirst($0.count)) } ?? id
-                    (current.index, current.split, current.snrDB, current.degradations, current.cleanPath, current.noisyPath) = (nil, nil, nil, [], nil, nil)
+                    (current.index, current.split, current.snrDB, current.degradations, current.cleanPath, current.noisyPath) = (nil, nil,
+                            nil, [], nil, nil)
                 }
             }
             let metric: Int = row[1]

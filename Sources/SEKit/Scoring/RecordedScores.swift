@@ -8,7 +8,8 @@ import GRDB
 ///
 /// From each `clip_scores` row: a value is the enhanced signal's, `noisy_value` the noisy input's,
 /// and an error is the enhanced value's reason (no value; followed by `; noisy input: reason` when
-/// the noisy value failed too) or, prefixed `noisy input: `, the noisy value's. A clip whose rows all have neither value and one same reason is a clip that could not
+/// the noisy value failed too) or, prefixed `noisy input: `, the noisy value's. A clip whose rows all have neither value and one same
+/// reason is a clip that could not
 /// be scored at all (`ClipScores.error`). Split, requested SNR and degradation kinds come from the
 /// clip's row in `clips` when the scored corpus is catalogued.
 public enum RecordedScores {
@@ -47,7 +48,8 @@ public enum RecordedScores {
         let metrics = (params["metrics"] ?? "").split(separator: ",").compactMap { Metric(rawValue: String($0)) }
         var clips: [ClipScores] = [], indexes: [Int?] = [], degraded = false
         try forEachClipInIDOrder(db, run: run, metrics: metrics, paths: true) { recorded in
-            var pair = ScorePair(clipID: recorded.clipID, reference: nil, enhanced: nil, noisy: nil, split: recorded.split, snrDB: recorded.snrDB)
+            var pair = ScorePair(clipID: recorded.clipID, reference: nil, enhanced: nil, noisy: nil, split: recorded.split,
+                                 snrDB: recorded.snrDB)
             locate(&pair, params: params, cleanPath: recorded.cleanPath, noisyPath: recorded.noisyPath)
             pair.corpusIndex = recorded.index
             pair.degradations = recorded.degradations
@@ -132,7 +134,8 @@ public enum RecordedScores {
         }
         let (metrics, clips, checkpoint) = try catalog.read { db in
             let (metrics, clips) = try load(db, run: record.id)
-            let checkpoint = try String.fetchOne(db, sql: "SELECT value_text FROM params WHERE run_id = ? AND key = 'checkpoint'", arguments: [record.id])
+            let checkpoint = try String.fetchOne(db, sql: "SELECT value_text FROM params WHERE run_id = ? AND key = 'checkpoint'",
+                                                 arguments: [record.id])
             return (metrics, clips, checkpoint ?? record.name)
         }
         return Run(record: record, checkpoint: checkpoint, metrics: metrics, clips: clips,

@@ -61,7 +61,8 @@ public enum ScorePairing {
                                   enhancedMayBeGone: Bool = false) throws -> [ScorePair] {
         let manifests = MixManifestRecord.files(inCorpus: corpus)
         guard let manifest = manifests.first else {
-            throw ScoreError.invalidOption(name: "corpus", value: corpus.path, reason: "no manifest.jsonl (is it a folder made by sekit mix?)")
+            throw ScoreError.invalidOption(name: "corpus", value: corpus.path,
+                                           reason: "no manifest.jsonl (is it a folder made by sekit mix?)")
         }
         if let enhanced, !enhancedMayBeGone {
             // One error for the folder, rather than one per clip.
@@ -94,7 +95,8 @@ public enum ScorePairing {
     public static func withoutReference(enhanced: URL) throws -> [ScorePair] {
         let files = try audioFiles(in: enhanced, option: "enhanced")
         guard !files.isEmpty else { throw ScoreError.noPairs(reason: "\(enhanced.path) holds no audio files") }
-        return files.map { ScorePair(clipID: $0, reference: nil, enhanced: enhanced.appendingPathComponent($0), noisy: nil, split: nil, snrDB: nil) }
+        return files.map { ScorePair(clipID: $0, reference: nil, enhanced: enhanced.appendingPathComponent($0), noisy: nil, split: nil,
+                                     snrDB: nil) }
     }
 
     /// Audio files below `folder`, as sorted relative paths.

@@ -54,14 +54,16 @@ public enum ScoreRunner {
             let (ref, rate) = try readSamples(referenceURL, corpus: corpus)
             let referenceSignal: ReferenceSignal
             do {
-                let enh = try readAligned(enhancedURL, referenceCount: ref.count, rate: rate, referenceURL: referenceURL, alignment: alignment, corpus: corpus)
+                let enh = try readAligned(enhancedURL, referenceCount: ref.count, rate: rate, referenceURL: referenceURL,
+                                          alignment: alignment, corpus: corpus)
                 referenceSignal = ReferenceSignal(samples: enh.count == ref.count ? ref : Array(ref[0..<enh.count]), sampleRate: rate)
                 let comparison = MetricComparison(reference: referenceSignal, processed: enh)
                 (scores.enhanced, scores.metricErrors) = values(of: metrics, comparison, workspace: workspace)
                 if !comparison.resampledRates.isEmpty { scores.resampledFromHz = rate }
             }
             if let noisyURL = pair.noisy {
-                let noi = try readAligned(noisyURL, referenceCount: ref.count, rate: rate, referenceURL: referenceURL, alignment: alignment, corpus: corpus)
+                let noi = try readAligned(noisyURL, referenceCount: ref.count, rate: rate, referenceURL: referenceURL, alignment: alignment,
+                                          corpus: corpus)
                 // The same reference signal as for the enhanced output when the lengths agree, so
                 // metrics that analyse the reference once (STOI, ESTOI) reuse that analysis.
                 let noisyReference = noi.count == referenceSignal.samples.count ? referenceSignal

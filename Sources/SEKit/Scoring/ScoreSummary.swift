@@ -95,7 +95,8 @@ public enum ScoreSummary {
         let columns = metrics.map { metric in
             MetricColumn(metric: metric, enhanced: scored.map { $0.enhanced[metric] }, noisy: scored.map { $0.noisy[metric] })
         }
-        return aggregate(columns, snrDB: scored.map(\.pair.snrDB), split: scored.map(\.pair.split), degradations: scored.map(\.pair.degradations))
+        return aggregate(columns, snrDB: scored.map(\.pair.snrDB), split: scored.map(\.pair.split),
+                         degradations: scored.map(\.pair.degradations))
     }
 
     /// One metric's values for each scored clip (nil: none), in clip order.
@@ -108,7 +109,8 @@ public enum ScoreSummary {
     /// Aggregates of the scored clips given as columns (``aggregate(_:metrics:)`` without the
     /// per-clip structures: for the million-clip runs a catalogue merge recomputes). For each metric,
     /// subset and series (enhanced, `_noisy`, `_improvement` = enhanced − noisy per clip) with values.
-    public static func aggregate(_ columns: [MetricColumn], snrDB: [Double?], split: [String?], degradations: [[String]?]) -> [ScoreAggregate] {
+    public static func aggregate(_ columns: [MetricColumn], snrDB: [Double?], split: [String?],
+                                 degradations: [[String]?]) -> [ScoreAggregate] {
         let subsets = Self.subsets(snrDB: snrDB, split: split, degradations: degradations)
         var result: [ScoreAggregate] = []
         for column in columns {

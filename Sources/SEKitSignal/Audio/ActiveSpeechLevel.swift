@@ -97,7 +97,8 @@ public struct ActiveSpeechLevel: Sendable, Equatable {
                 previousDelta = delta
             }
             // Active everywhere above every threshold: the whole signal is active.
-            return ActiveSpeechLevel(activePower: sumSquares / Double(active[levels - 1]), activityFactor: Double(active[levels - 1]) / Double(n))
+            return ActiveSpeechLevel(activePower: sumSquares / Double(active[levels - 1]),
+                                     activityFactor: Double(active[levels - 1]) / Double(n))
         }
     }
 

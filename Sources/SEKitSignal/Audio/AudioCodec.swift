@@ -95,7 +95,8 @@ public struct CodecSettings: Sendable, Equatable {
     /// Vorbis VBR quality, 0 (lowest) to 1 (highest) (libvorbis `-q 0` to `-q 10`).
     public var vorbisQuality: Double?
 
-    public init(codec: AudioCodec, mp3BitrateKbps: Int? = nil, opusBitrateKbps: Int? = nil, opusComplexity: Int? = nil, vorbisQuality: Double? = nil) {
+    public init(codec: AudioCodec, mp3BitrateKbps: Int? = nil, opusBitrateKbps: Int? = nil, opusComplexity: Int? = nil,
+                vorbisQuality: Double? = nil) {
         self.codec = codec; self.mp3BitrateKbps = mp3BitrateKbps; self.opusBitrateKbps = opusBitrateKbps
         self.opusComplexity = opusComplexity; self.vorbisQuality = vorbisQuality
     }
@@ -119,25 +120,31 @@ public enum CodecRoundTrip {
         return try Resampler.through(samples, sampleRate: sampleRate, intermediateRate: codingRate) { unpadded in
             // Inputs shorter than a few codec frames are padded with zeros (and trimmed after), so
             // that every codec returns at least as many samples as went in.
-            let input = unpadded.count >= Self.minimumFrames ? unpadded : unpadded + repeatElement(0, count: Self.minimumFrames - unpadded.count)
+            let input = unpadded.count >= Self.minimumFrames ? unpadded : unpadded + repeatElement(0,
+                    count: Self.minimumFrames - unpadded.count)
             var decoded: [Float]
             let complexity = settings.opusComplexity ?? AudioCodec.defaultOpusComplexity
             if codec == .opus {
                 do throws(OpusMemoryCodec.Failure) {
-                    decoded = try OpusMemoryCodec.roundTrip(input, sampleRate: codingRate, bitrate: opusBitrate(format), complexity: complexity)
+                    decoded = try OpusMemoryCodec.roundTrip(input, sampleRate: codingRate, bitrate: opusBitrate(format),
+                                                            complexity: complexity)
                 } catch {
-                    throw AudioError.invalidParameter(name: "codec", value: codec.rawValue, reason: "libopus at \(codingRate) Hz: \(error.message)")
+                    throw AudioError.invalidParameter(name: "codec", value: codec.rawValue,
+                                                      reason: "libopus at \(codingRate) Hz: \(error.message)")
                 }
             } else {
                 do throws(SndfileMemoryCodec.Failure) {
                     decoded = try SndfileMemoryCodec.roundTrip(input, sampleRate: codingRate, format: format)
                 } catch {
-                    throw AudioError.invalidParameter(name: "codec", value: codec.rawValue, reason: "libsndfile at \(codingRate) Hz: \(error.message)")
+                    throw AudioError.invalidParameter(name: "codec", value: codec.rawValue,
+                                                      reason: "libsndfile at \(codingRate) Hz: \(error.message)")
                 }
             }
-            if codec == .mp3 && decoded.count > input.count { decoded.removeFirst(min(AudioCodec.mp3UntrimmedDelay, decoded.count - input.count)) }
+            if codec == .mp3 && decoded.count > input.count { decoded.removeFirst(min(AudioCodec.mp3UntrimmedDelay,
+                                                                                      decoded.count - input.count)) }
             guard decoded.count >= input.count else {
-                throw AudioError.invalidParameter(name: "codec", value: codec.rawValue, reason: "libsndfile at \(codingRate) Hz decoded \(decoded.count) of \(input.count) samples")
+                throw AudioError.invalidParameter(name: "codec", value: codec.rawValue,
+                        reason: "libsndfile at \(codingRate) Hz decoded \(decoded.count) of \(input.count) samples")
             }
             if decoded.count > input.count { decoded.removeLast(decoded.count - input.count) }
             if codec == .opus {
@@ -188,7 +195,8 @@ public enum CodecRoundTrip {
             let rates = AudioCodec.mp3BitratesKbps(codingRate: codingRate)
             let high = Double(rates.last!), low = Double(rates.first!)
             guard rates.contains(kbps) else {
-                throw AudioError.invalidParameter(name: "mp3-bitrate-kbps", value: "\(kbps)", reason: "not an MP3 bitrate at \(codingRate) Hz (\(rates.map(String.init).joined(separator: ",")))")
+                throw AudioError.invalidParameter(name: "mp3-bitrate-kbps", value: "\(kbps)",
+                        reason: "not an MP3 bitrate at \(codingRate) Hz (\(rates.map(String.init).joined(separator: ",")))")
             }
             let level = kbps == rates.last! ? 0 : (high - Double(kbps) - 0.5) / (high - low)
             return .mp3(constantBitrateLevel: level)

@@ -129,7 +129,8 @@ extension AudioFile {
             stream = try SoxrStream(inputRate: Double(reader.sampleRate), outputRate: Double(sampleRate),
                                     recipe: sekit_soxr_hq_value, expectedOutput: outputCount)
         } catch {
-            throw AudioError.invalidParameter(name: "sampleRate", value: "\(reader.sampleRate)->\(sampleRate)", reason: "libsoxr: \(error.message)")
+            throw AudioError.invalidParameter(name: "sampleRate", value: "\(reader.sampleRate)->\(sampleRate)",
+                                              reason: "libsoxr: \(error.message)")
         }
         let blockFrames = 1 << 16
         var interleaved = [Float](repeating: 0, count: blockFrames * channels)

@@ -34,7 +34,8 @@ public enum Resampler {
                                                      outputRate: Double(sampleRate), recipe: recipe)
             return AudioBuffer(samples: samples, sampleRate: sampleRate)
         } catch {
-            throw AudioError.invalidParameter(name: "sampleRate", value: "\(buffer.sampleRate)->\(sampleRate)", reason: "libsoxr: \(error.message)")
+            throw AudioError.invalidParameter(name: "sampleRate", value: "\(buffer.sampleRate)->\(sampleRate)",
+                                              reason: "libsoxr: \(error.message)")
         }
     }
 }

@@ -75,11 +75,13 @@ public enum ParallelMap {
         workerState: () -> State, _ transform: (Item, State) -> Output
     ) -> [Output] {
         // The throwing overload only rethrows what `transform` throws, and this one throws nothing.
-        try! map(items, jobs: jobs, progress: progress, workerState: workerState, { item, state in transform(item, state) } as (Item, State) throws -> Output)
+        try! map(items, jobs: jobs, progress: progress, workerState: workerState, { item, state in transform(item, state) } as (Item,
+                State) throws -> Output)
     }
 
     /// ``map(_:jobs:progress:_:)`` for transforms that cannot throw.
-    public static func map<Item, Output>(_ items: [Item], jobs: Int, progress: ProgressHandler? = nil, _ transform: (Item) -> Output) -> [Output] {
+    public static func map<Item, Output>(_ items: [Item], jobs: Int, progress: ProgressHandler? = nil,
+                                         _ transform: (Item) -> Output) -> [Output] {
         map(items, jobs: jobs, progress: progress, workerState: { () }, { item, _ in transform(item) })
     }
 

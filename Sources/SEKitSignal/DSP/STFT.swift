@@ -138,7 +138,8 @@ public enum STFT {
         let fft = RealFFT.float(size: n)
         for f in 0..<frameCount {
             windowedFrame(signal, start: (firstFrame + f) * hop - pad, window: window, into: frame)
-            fft.forward(UnsafeBufferPointer(frame), into: UnsafeMutableBufferPointer(rebasing: output[(f * bins * 2)..<((f + 1) * bins * 2)]))
+            fft.forward(UnsafeBufferPointer(frame),
+                        into: UnsafeMutableBufferPointer(rebasing: output[(f * bins * 2)..<((f + 1) * bins * 2)]))
         }
     }
 

@@ -48,9 +48,12 @@ public enum Window {
     }
 
     /// Hann window (Float).
-    public static func hann(length: Int, periodic: Bool = true) -> [Float] { make(.hann, length: length, periodic: periodic).map(Float.init) }
+    public static func hann(length: Int, periodic: Bool = true) -> [Float] { make(.hann, length: length,
+                                                                                  periodic: periodic).map(Float.init) }
     /// Hamming window (Float), 0.54 − 0.46·cos.
-    public static func hamming(length: Int, periodic: Bool = true) -> [Float] { make(.hamming, length: length, periodic: periodic).map(Float.init) }
+    public static func hamming(length: Int, periodic: Bool = true) -> [Float] { make(.hamming, length: length,
+                                                                                     periodic: periodic).map(Float.init) }
     /// Square-root Hann window (Float).
-    public static func sqrtHann(length: Int, periodic: Bool = true) -> [Float] { make(.sqrtHann, length: length, periodic: periodic).map(Float.init) }
+    public static func sqrtHann(length: Int, periodic: Bool = true) -> [Float] { make(.sqrtHann, length: length,
+                                                                                      periodic: periodic).map(Float.init) }
 }

@@ -44,7 +44,8 @@ public enum AtomicFile {
                 guard pid != me, !ProcessProbe.isAlive(pid: pid) else { continue }
             } else {
                 var status = stat()
-                guard stat(path, &status) == 0, Date().timeIntervalSince1970 - Double(status.st_mtim.tv_sec) > foreignStaleSeconds else { continue }
+                guard stat(path, &status) == 0,
+                        Date().timeIntervalSince1970 - Double(status.st_mtim.tv_sec) > foreignStaleSeconds else { continue }
             }
             if unlink(path) == 0 { removed.append(entry) }
         }

@@ -42,7 +42,8 @@ enum OpusMemoryCodec {
         guard n > 0 else { return [] }
         var error: Int32 = 0
         var mapping: [UInt8] = [0]
-        guard let encoder = opus_multistream_encoder_create(Int32(sampleRate), 1, 1, 0, &mapping, OPUS_APPLICATION_AUDIO, &error), error == OPUS_OK else {
+        guard let encoder = opus_multistream_encoder_create(Int32(sampleRate), 1, 1, 0, &mapping, OPUS_APPLICATION_AUDIO, &error),
+                error == OPUS_OK else {
             throw Failure(message: "opus_multistream_encoder_create: \(String(cString: opus_strerror(error)))")
         }
         defer { opus_multistream_encoder_destroy(encoder) }

@@ -22,7 +22,8 @@ enum SndfileMemoryCodec {
 
         /// MP3 (MPEG Layer III) at a constant bitrate set by `SFC_SET_COMPRESSION_LEVEL`.
         static func mp3(constantBitrateLevel level: Double) -> Format {
-            Format(code: Int32(SF_FORMAT_MPEG | SF_FORMAT_MPEG_LAYER_III), bitrateMode: Int32(SF_BITRATE_MODE_CONSTANT), compressionLevel: level)
+            Format(code: Int32(SF_FORMAT_MPEG | SF_FORMAT_MPEG_LAYER_III), bitrateMode: Int32(SF_BITRATE_MODE_CONSTANT),
+                   compressionLevel: level)
         }
         /// Ogg Opus; `SFC_SET_COMPRESSION_LEVEL` sets the bitrate.
         static func opus(compressionLevel level: Double) -> Format {
@@ -65,17 +66,20 @@ enum SndfileMemoryCodec {
         if var mode = format.bitrateMode {
             _ = sf_command(handle, Int32(SFC_SET_BITRATE_MODE), &mode, Int32(MemoryLayout<Int32>.size))
         }
-        if var level = format.compressionLevel, sf_command(handle, Int32(SFC_SET_COMPRESSION_LEVEL), &level, Int32(MemoryLayout<Double>.size)) != Int32(SF_TRUE) {
+        if var level = format.compressionLevel, sf_command(handle, Int32(SFC_SET_COMPRESSION_LEVEL), &level,
+                                                           Int32(MemoryLayout<Double>.size)) != Int32(SF_TRUE) {
             let message = String(cString: sf_strerror(handle))
             sf_close(handle)
             throw Failure(message: "compression level \(level) refused: \(message)")
         }
-        if var quality = format.vbrQuality, sf_command(handle, Int32(SFC_SET_VBR_ENCODING_QUALITY), &quality, Int32(MemoryLayout<Double>.size)) != Int32(SF_TRUE) {
+        if var quality = format.vbrQuality, sf_command(handle, Int32(SFC_SET_VBR_ENCODING_QUALITY), &quality,
+                                                       Int32(MemoryLayout<Double>.size)) != Int32(SF_TRUE) {
             let message = String(cString: sf_strerror(handle))
             sf_close(handle)
             throw Failure(message: "quality \(quality) refused: \(message)")
         }
-        let written = withExtendedLifetime(file) { samples.withUnsafeBufferPointer { sf_writef_float(handle, $0.baseAddress, sf_count_t($0.count)) } }
+        let written = withExtendedLifetime(file) { samples.withUnsafeBufferPointer { sf_writef_float(handle, $0.baseAddress,
+                                                                                                     sf_count_t($0.count)) } }
         let message = written == samples.count ? nil : String(cString: sf_strerror(handle))
         let closed = withExtendedLifetime(file) { sf_close(handle) }
         if let message { throw Failure(message: "wrote \(written) of \(samples.count) samples: \(message)") }
@@ -94,7 +98,8 @@ enum SndfileMemoryCodec {
         defer { sf_close(handle) }
         guard info.channels == 1 else { throw Failure(message: "decoded \(info.channels) channels, expected 1") }
         var output = [Float](repeating: 0, count: maximumFrames)
-        let read = withExtendedLifetime(file) { output.withUnsafeMutableBufferPointer { sf_readf_float(handle, $0.baseAddress, sf_count_t($0.count)) } }
+        let read = withExtendedLifetime(file) { output.withUnsafeMutableBufferPointer { sf_readf_float(handle, $0.baseAddress,
+                                                                                                       sf_count_t($0.count)) } }
         output.removeLast(maximumFrames - Int(read))
         return output
     }

@@ -70,7 +70,8 @@ final class SoxrStream {
             var used = 0
             let error: soxr_error_t? = scratch.withUnsafeMutableBufferPointer { out in
                 if let block {
-                    return soxr_process(handle, block.baseAddress! + consumed, inputCount - consumed, &used, out.baseAddress, out.count, &done)
+                    return soxr_process(handle, block.baseAddress! + consumed, inputCount - consumed, &used, out.baseAddress, out.count,
+                                        &done)
                 }
                 return soxr_process(handle, nil, 0, nil, out.baseAddress, out.count, &done)
             }

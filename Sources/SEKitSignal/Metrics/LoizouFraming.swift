@@ -34,7 +34,8 @@ struct LoizouFraming {
         let n = Double(reference.count) / Double(hop) - Double(length) / Double(hop)
         count = n >= 1 ? Int(n.rounded(.down)) : 0
         guard count >= 1 else {
-            throw MetricError.tooShort(metric: metric, samples: reference.count, reason: "needs at least one \(length)-sample frame and hop")
+            throw MetricError.tooShort(metric: metric, samples: reference.count,
+                                       reason: "needs at least one \(length)-sample frame and hop")
         }
         window = Window.matlabHanning(length: length)
     }

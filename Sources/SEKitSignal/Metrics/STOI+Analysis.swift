@@ -115,8 +115,10 @@ extension STOI {
         let rx = UnsafeRawPointer(x), rw = UnsafeRawPointer(w)
         for i in stride(from: 0, to: frameLength, by: 8) {
             let o = i * MemoryLayout<Double>.stride
-            let v0 = rw.loadUnaligned(fromByteOffset: o, as: SIMD4<Double>.self) * rx.loadUnaligned(fromByteOffset: o, as: SIMD4<Double>.self)
-            let v1 = rw.loadUnaligned(fromByteOffset: o + 32, as: SIMD4<Double>.self) * rx.loadUnaligned(fromByteOffset: o + 32, as: SIMD4<Double>.self)
+            let v0 = rw.loadUnaligned(fromByteOffset: o, as: SIMD4<Double>.self) * rx.loadUnaligned(fromByteOffset: o,
+                                                                                                    as: SIMD4<Double>.self)
+            let v1 = rw.loadUnaligned(fromByteOffset: o + 32, as: SIMD4<Double>.self) * rx.loadUnaligned(fromByteOffset: o + 32,
+                                                                                                         as: SIMD4<Double>.self)
             s0 += v0 * v0; s1 += v1 * v1
         }
         return (s0 + s1).sum()

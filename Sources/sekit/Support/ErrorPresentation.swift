@@ -26,10 +26,21 @@ enum ErrorPresentation {
             return CommandLineMessage(description: "\(path): \(reason) (--overwrite replaces it)")
         case MixError.incompleteCorpus where isFlag("allow-incomplete"):
             return CommandLineMessage(description: "\(error)".replacingOccurrences(of: "(allow-incomplete)", with: "(--allow-incomplete)"))
-        case CatalogError.notFound where isFlag("catalog"):
+        case _ where catalogError(in: error)?.code == "not-found" && isFlag("catalog"):
             return CommandLineMessage(description: "\(error); choose another with --catalog or SEKIT_CATALOG")
         default:
             return error
+        }
+    }
+
+    /// The catalogue's error that `error` is, or carries (the comparison and run folders throw their
+    /// own errors, which carry the catalogue's unchanged).
+    static func catalogError(in error: Error) -> CatalogError? {
+        switch error {
+        case let error as CatalogError: error
+        case ComparisonError.catalog(let error): error
+        case RunsError.catalog(let error): error
+        default: nil
         }
     }
 }

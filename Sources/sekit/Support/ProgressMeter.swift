@@ -33,7 +33,8 @@ final class ProgressMeter: @unchecked Sendable {
         if isTerminal {
             guard done == total || now.timeIntervalSince(lastPrint) > 0.1 else { return }
             lastPrint = now
-            let line = String(format: "\r%@ %d/%d %@ (%.0f%%)  %.1f %@/s  ETA %@ ", label, done, total, unit, percent, rate, unit, Self.clock(remaining))
+            let line = String(format: "\r%@ %d/%d %@ (%.0f%%)  %.1f %@/s  ETA %@ ", label, done, total, unit, percent, rate, unit,
+                              Self.clock(remaining))
             FileHandle.standardError.write(Data(line.utf8))
             if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
         } else {

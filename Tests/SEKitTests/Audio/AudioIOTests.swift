@@ -38,7 +38,8 @@ import Testing
         #expect(try Data(contentsOf: folder.file("p.wav")) == Data(contentsOf: folder.file("q.wav")))
         var bad = x
         bad[100] = .nan
-        #expect(throws: AudioError.self) { try AudioWriter.writeFloat32(samples: bad, sampleRate: 16000, toPath: folder.file("nan.wav").path) }
+        #expect(throws: AudioError.self) { try AudioWriter.writeFloat32(samples: bad, sampleRate: 16000,
+                                                                        toPath: folder.file("nan.wav").path) }
         #expect(throws: AudioError.self) { try AudioWriter.writeFloat32(samples: x, sampleRate: 0, toPath: folder.file("rate.wav").path) }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["f.wav", "g.wav", "p.wav", "q.wav"])
     }
@@ -97,7 +98,8 @@ import Testing
         nan.replaceSubrange(48..<52, with: withUnsafeBytes(of: Float.nan.bitPattern.littleEndian, Array.init))
         try nan.write(to: folder.file("nan.wav"))
         let expectations: [(String, String)] = [("header_cut.wav", "unreadable"), ("text.wav", "unreadable"), ("empty.wav", "empty-file"),
-                                                ("no_data.wav", "zero-length"), ("nan.wav", "non-finite-samples"), ("absent.wav", "file-not-found")]
+                                                ("no_data.wav", "zero-length"), ("nan.wav", "non-finite-samples"), ("absent.wav",
+                                                                                                                    "file-not-found")]
         for (name, code) in expectations {
             do {
                 _ = try AudioFile.read(at: folder.file(name))
@@ -107,7 +109,8 @@ import Testing
                 #expect(error.description.contains(name))
             }
         }
-        #expect(throws: AudioError.nonFiniteSamples(path: folder.file("nan.wav").path, sampleIndex: 1)) { try AudioFile.read(at: folder.file("nan.wav")) }
+        #expect(throws: AudioError.nonFiniteSamples(path: folder.file("nan.wav").path,
+                                                    sampleIndex: 1)) { try AudioFile.read(at: folder.file("nan.wav")) }
     }
 
     @Test func dataCutShortReadsWhatIsThereWithoutCrashing() throws {

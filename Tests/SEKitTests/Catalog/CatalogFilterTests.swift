@@ -18,8 +18,10 @@ import Testing
         }
         #expect(a.name == "a" && a.column == 5 && one.literal == .number(1))
         #expect(list.map(\.literal) == [.number(1), .number(25)])
-        #expect(try CatalogFilter.parse("x = 'it''s'") == .compare(FilterField(name: "x", column: 1), "=", FilterValue(literal: .text("it's"), column: 5)))
-        #expect(try CatalogFilter.parse("snr_realised_db>=-5") == .compare(FilterField(name: "snr_realised_db", column: 1), ">=", FilterValue(literal: .number(-5), column: 18)))
+        #expect(try CatalogFilter.parse("x = 'it''s'") == .compare(FilterField(name: "x", column: 1), "=",
+                                                                   FilterValue(literal: .text("it's"), column: 5)))
+        #expect(try CatalogFilter.parse("snr_realised_db>=-5") == .compare(FilterField(name: "snr_realised_db", column: 1), ">=",
+                                                                           FilterValue(literal: .number(-5), column: 18)))
     }
 
     /// Errors point at the 1-based column where parsing failed.
@@ -89,7 +91,8 @@ import Testing
         #expect(try names("not (kind = 'score')") == ["c"])
         #expect(try names("name = 'x''; drop table runs; --'") == [])
         #expect(try catalog.runs().count == 3)
-        try catalog.insertClips((0..<20).map { CatalogTestSupport.clip(runC, index: $0, split: $0 < 15 ? "train" : "test", snrDB: Double($0 - 5)) })
+        try catalog.insertClips((0..<20).map { CatalogTestSupport.clip(runC, index: $0, split: $0 < 15 ? "train" : "test",
+                                                                       snrDB: Double($0 - 5)) })
         #expect(try catalog.clips(filter: "split = 'test' and snr_realised_db > 12.5").map(\.clipIndex) == [18, 19])
         #expect(try catalog.clips(filter: "params.snr_db = 5 and clip_index < 2").map(\.clipIndex) == [0, 1])
     }
@@ -138,7 +141,8 @@ import Testing
         }
         let nots = String(repeating: "not ", count: 5_000) + "split = 'a'"
         #expect(throws: CatalogError.self) { try CatalogFilter.compile(nots, context: .clips) }
-        #expect(try CatalogFilter.compile(String(repeating: "(", count: 50) + "split = 'a'" + String(repeating: ")", count: 50), context: .clips).sql.contains("split"))
+        #expect(try CatalogFilter.compile(String(repeating: "(", count: 50) + "split = 'a'" + String(repeating: ")", count: 50),
+                                          context: .clips).sql.contains("split"))
 
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
         let catalog = try Catalog.open(at: folder.file("catalog.sqlite"))

@@ -32,10 +32,10 @@ import Testing
         let existing = try Catalog.open(at: folder.file("existing.sqlite"))
         let before = try Self.listing(folder.url)
         for fold in [true, false] {
-            #expect(throws: CatalogError.notACatalog(path: empty.path, reason: "the file is empty (0 bytes): nothing to merge")) {
+            #expect(throws: RunsError.catalog(.notACatalog(path: empty.path, reason: "the file is empty (0 bytes): nothing to merge"))) {
                 _ = try Catalog.mergeIntoNew(at: folder.file("new.sqlite"), [valid, empty], foldShards: fold)
             }
-            #expect(throws: CatalogError.notACatalog(path: empty.path, reason: "the file is empty (0 bytes): nothing to merge")) {
+            #expect(throws: RunsError.catalog(.notACatalog(path: empty.path, reason: "the file is empty (0 bytes): nothing to merge"))) {
                 _ = try existing.merge([valid, empty], foldShards: fold)
             }
         }
@@ -53,7 +53,7 @@ import Testing
         let before = try Self.listing(folder.url)
         for inputs in [[folder.file("missing.sqlite")], [valid, folder.file("missing.sqlite")], [valid, text]] {
             for fold in [true, false] {
-                #expect(throws: CatalogError.self) { _ = try Catalog.mergeIntoNew(at: folder.file("out.sqlite"), inputs, foldShards: fold) }
+                #expect(throws: RunsError.self) { _ = try Catalog.mergeIntoNew(at: folder.file("out.sqlite"), inputs, foldShards: fold) }
                 #expect(try Self.listing(folder.url) == before, "\(inputs.map(\.lastPathComponent)) fold \(fold) left files")
             }
         }

@@ -10,7 +10,8 @@ import Testing
     func catalogue(_ folder: TemporaryFolder) throws -> (Catalog, [RunID]) {
         let catalog = try Catalog.open(at: folder.file("c.sqlite"))
         var ids: [RunID] = []
-        for (name, epoch, stoi) in [("crn-a", "3", 0.8), ("crn-b", "12", 0.9), ("crn-c", nil, 0.85), ("crn-d", "7", nil)] as [(String, String?, Double?)] {
+        for (name, epoch, stoi) in [("crn-a", "3", 0.8), ("crn-b", "12", 0.9), ("crn-c", nil, 0.85), ("crn-d", "7", nil)] as [(String,
+                String?, Double?)] {
             let id = try catalog.beginRun(kind: .score, name: name, commandLine: ["t"], params: epoch.map { ["epoch": $0] } ?? [:])
             if let stoi { try catalog.insertRunMetrics([RunMetricRecord(runID: id, metric: "stoi", mean: stoi, n: 10)]) }
             try catalog.finishRun(id)

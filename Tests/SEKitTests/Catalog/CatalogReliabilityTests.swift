@@ -47,7 +47,8 @@ import Testing
                     context: RunContext(catalog: catalog, commandLine: ["import"])).result
             let run = try catalog.beginRun(kind: .mix, commandLine: ["mix", "--shard", "\(shard)/3"], params: ["shard": "\(shard)"])
             try catalog.insertClips((0..<5).map { CatalogTestSupport.clip(run, index: shard * 5 + $0, speech: "toy:a.wav", prefix: "c") },
-                                    noises: (0..<5).map { ClipNoiseRecord(clipID: CatalogTestSupport.clip(run, index: shard * 5 + $0, prefix: "c").id, position: 0, sourceID: "toy:a.wav", offsetSeconds: 0) })
+                                    noises: (0..<5).map { ClipNoiseRecord(clipID: CatalogTestSupport.clip(run, index: shard * 5 + $0,
+                                            prefix: "c").id, position: 0, sourceID: "toy:a.wav", offsetSeconds: 0) })
             try catalog.insertRunMetrics([RunMetricRecord(runID: run, metric: "snr", mean: 1, n: 5)])
             if shard != 2 { try catalog.finishRun(run) }
             shards.append(url)
@@ -112,7 +113,8 @@ import Testing
 
     @Test func checkFindsVanishedChangedAbandonedAndLeaks() throws {
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
-        for name in ["a", "b", "c"] { try CatalogTestSupport.writeWAV(folder.file("corpus/\(name).wav"), frequencyHz: name == "b" ? 300 : 440) }
+        for name in ["a", "b", "c"] { try CatalogTestSupport.writeWAV(folder.file("corpus/\(name).wav"),
+                                                                      frequencyHz: name == "b" ? 300 : 440) }
         let catalog = try Catalog.open(at: folder.file("c.sqlite"))
         _ = try ImportJob.run(ImportJob.Request(paths: [folder.file("corpus")], kind: .speech, corpus: "toy"),
                 context: RunContext(catalog: catalog, commandLine: ["import"])).result
@@ -128,7 +130,8 @@ import Testing
         dead.executableURL = URL(fileURLWithPath: "/bin/true")
         try dead.run(); dead.waitUntilExit()
         let abandoned = try catalog.beginRun(kind: .features, commandLine: ["features"])
-        try catalog.write { db in try db.execute(sql: "UPDATE runs SET pid = ? WHERE id = ?", arguments: [dead.processIdentifier, abandoned.rawValue]) }
+        try catalog.write { db in try db.execute(sql: "UPDATE runs SET pid = ? WHERE id = ?", arguments: [dead.processIdentifier,
+                                                                                                          abandoned.rawValue]) }
         let alive = try catalog.beginRun(kind: .features, commandLine: ["features", "--other"])   // this process: alive
 
         try FileManager.default.removeItem(at: folder.file("corpus/c.wav"))
@@ -159,7 +162,8 @@ import Testing
         let killed = try catalog.beginRun(kind: .mix, commandLine: ["sekit", "mix", "--seed", "1"])
         let other = try catalog.beginRun(kind: .mix, commandLine: ["sekit", "mix", "--seed", "2"])
         try catalog.write { db in
-            try db.execute(sql: "UPDATE runs SET pid = ? WHERE id IN (?, ?)", arguments: [dead.processIdentifier, killed.rawValue, other.rawValue])
+            try db.execute(sql: "UPDATE runs SET pid = ? WHERE id IN (?, ?)", arguments: [dead.processIdentifier, killed.rawValue,
+                                                                                          other.rawValue])
         }
         let next = try catalog.beginRun(kind: .mix, commandLine: ["sekit", "mix", "--seed", "1"])
         #expect(try catalog.run(killed.rawValue).status == .failed)
@@ -191,7 +195,8 @@ import Testing
                                                         speakerPattern: "^(spk[0-9])"),
                 context: RunContext(catalog: catalog, commandLine: ["import"])).result
         #expect(changed.updated == ["toy:spk1/x.wav"])
-        #expect(try catalog.sources().map { "\($0.id) \($0.speaker ?? "-") \($0.frames)" } == ["toy:spk1/x.wav spk1 4800", "toy:spk2/y.wav spk2 3200"])
+        #expect(try catalog.sources().map { "\($0.id) \($0.speaker ?? "-") \($0.frames)" } == ["toy:spk1/x.wav spk1 4800",
+                                                                                               "toy:spk2/y.wav spk2 3200"])
         #expect(try catalog.runs(filter: "kind = 'import'").count == 3)
         #expect(throws: CatalogError.self) {
             _ = try ImportJob.run(ImportJob.Request(paths: [], kind: .speech, corpus: "toy", speakerPattern: "("),

@@ -49,6 +49,12 @@ import Testing
         }
     }
 
+    static var sourceAnalysisColumns: [Column] {
+        typealias A = SourceAnalysisRecord.Columns
+        return [A.corpus, A.relativePath, A.path, A.sha256, A.sampleRate, A.durationSeconds, A.bandwidthHz, A.activeSpeechRatio,
+                A.clippingRatio, A.dcOffset, A.levelDBFS, A.rmsDBFS, A.dnsmosSIG, A.dnsmosBAK, A.dnsmosOVRL, A.error, A.analysedAt]
+    }
+
     @Test func recordColumnsNameEveryColumn() throws {
         typealias Run = RunRecord.Columns
         typealias Param = ParamRecord.Columns
@@ -72,13 +78,16 @@ import Testing
             (ClipNoiseRecord.databaseTableName, [Noise.clipID, Noise.position, Noise.sourceID, Noise.offsetSeconds, Noise.gain]),
             (ClipDegradationRecord.databaseTableName, [ClipDegradationRecord.Columns.clipID, ClipDegradationRecord.Columns.position,
                                                        ClipDegradationRecord.Columns.stage, ClipDegradationRecord.Columns.kind]),
-            (ClipDegradationParamRecord.databaseTableName, [ClipDegradationParamRecord.Columns.clipID, ClipDegradationParamRecord.Columns.position,
-                                                            ClipDegradationParamRecord.Columns.key, ClipDegradationParamRecord.Columns.valueText,
+            (ClipDegradationParamRecord.databaseTableName, [ClipDegradationParamRecord.Columns.clipID,
+                                                            ClipDegradationParamRecord.Columns.position,
+                                                            ClipDegradationParamRecord.Columns.key,
+                                                                    ClipDegradationParamRecord.Columns.valueText,
                                                             ClipDegradationParamRecord.Columns.valueNumber]),
             (ArtifactRecord.databaseTableName, [Artifact.runID, Artifact.path, Artifact.kind, Artifact.sha256, Artifact.bytes,
                                                 Artifact.createdAt]),
             (ClipScoreRecord.databaseTableName, [Score.runID, Score.clipID, Score.metric, Score.value, Score.noisyValue, Score.error]),
-            (RunMetricRecord.databaseTableName, [Aggregate.runID, Aggregate.metric, Aggregate.subset, Aggregate.mean, Aggregate.std, Aggregate.ci95Low,
+            (RunMetricRecord.databaseTableName, [Aggregate.runID, Aggregate.metric, Aggregate.subset, Aggregate.mean, Aggregate.std,
+                                                 Aggregate.ci95Low,
                                                  Aggregate.ci95High, Aggregate.n]),
             (StepMetricRecord.databaseTableName, [StepMetricRecord.Columns.runID, StepMetricRecord.Columns.key,
                                                   StepMetricRecord.Columns.step, StepMetricRecord.Columns.value,
@@ -98,6 +107,10 @@ import Testing
             (ListeningRatingRecord.databaseTableName, [ListeningRatingRecord.Columns.test, ListeningRatingRecord.Columns.rater,
                                                        ListeningRatingRecord.Columns.stimulus, ListeningRatingRecord.Columns.scale,
                                                        ListeningRatingRecord.Columns.score, ListeningRatingRecord.Columns.timeSeconds]),
+            (AnalysedCorpusRecord.databaseTableName, [AnalysedCorpusRecord.Columns.name, AnalysedCorpusRecord.Columns.folder,
+                                                      AnalysedCorpusRecord.Columns.analysedAt, AnalysedCorpusRecord.Columns.toolVersion,
+                                                      AnalysedCorpusRecord.Columns.dnsmosBackend]),
+            (SourceAnalysisRecord.databaseTableName, Self.sourceAnalysisColumns),
         ]
         let queue = try DatabaseQueue()
         try CatalogSchema.migrator.migrate(queue)

@@ -84,7 +84,8 @@ import Testing
         let queue = try DatabaseQueue(path: out.path)
         let (pageSize, mode, integrity, clips) = try queue.read { db throws -> (Int?, String?, String?, Int?) in
             (try Int.fetchOne(db, sql: "PRAGMA page_size"), try String.fetchOne(db, sql: "PRAGMA journal_mode"),
-             try String.fetchOne(db, sql: "PRAGMA integrity_check"), try Int.fetchOne(db, sql: "SELECT count(*) FROM clips INDEXED BY clips_snr_requested WHERE snr_requested_db = 3"))
+             try String.fetchOne(db, sql: "PRAGMA integrity_check"), try Int.fetchOne(db,
+                     sql: "SELECT count(*) FROM clips INDEXED BY clips_snr_requested WHERE snr_requested_db = 3"))
         }
         #expect(pageSize == 16_384 && mode == "wal" && integrity == "ok")
         #expect(clips == 7)
@@ -135,7 +136,8 @@ import Testing
             #expect(try Data(contentsOf: url) == before, "\(url.lastPathComponent) was modified")
         }
         #expect(throws: CatalogError.notACatalog(path: folder.url.path, reason: "it is a folder")) { _ = try Catalog.open(at: folder.url) }
-        #expect(throws: CatalogError.notFound(path: folder.file("none.sqlite").path)) { _ = try Catalog.open(at: folder.file("none.sqlite"), create: false) }
+        #expect(throws: CatalogError.notFound(path: folder.file("none.sqlite").path)) { _ = try Catalog.open(at: folder.file("none.sqlite"),
+                                                                                                             create: false) }
     }
 
     @Test func recordsRoundTrip() throws {
@@ -143,7 +145,8 @@ import Testing
         let catalog = try Catalog.open(at: folder.file("c.sqlite"))
         let wav = folder.file("speech/p1/a.wav")
         try CatalogTestSupport.writeWAV(wav, seconds: 0.25)
-        let report = try ImportJob.run(ImportJob.Request(paths: [folder.file("speech")], kind: .speech, corpus: "toy", speakerPattern: "(p[0-9]+)/"),
+        let report = try ImportJob.run(ImportJob.Request(paths: [folder.file("speech")], kind: .speech, corpus: "toy",
+                                                         speakerPattern: "(p[0-9]+)/"),
                 context: RunContext(catalog: catalog, commandLine: ["sekit", "x"])).result
         #expect(report.added == ["toy:p1/a.wav"])
         let source = try #require(try catalog.source("toy:p1/a.wav"))

@@ -6,7 +6,8 @@ import Foundation
 enum CatalogTestSupport {
     /// Writes a mono 16-bit PCM WAV (44-byte header written by hand) of `seconds` of a sine.
     static func writeWAV(_ url: URL, seconds: Double = 0.1, sampleRate: Int = 16_000, frequencyHz: Double = 440) throws {
-        try TestWAV.writePCM16(TestWAV.sine(seconds: seconds, sampleRate: sampleRate, frequencyHz: frequencyHz), sampleRate: sampleRate, to: url)
+        try TestWAV.writePCM16(TestWAV.sine(seconds: seconds, sampleRate: sampleRate, frequencyHz: frequencyHz), sampleRate: sampleRate,
+                               to: url)
     }
 
     /// A clip of `run` with index `index`, in `split`, at `snrDB`.

@@ -96,7 +96,7 @@ struct CheckpointGroupingTests {
             (Leaderboard.Request(corpus: corpus, bestBy: "stoi"), "give --group-by too"),
             (Leaderboard.Request(corpus: corpus, groupBy: "params.epoch", bestBy: "pesq_wb"), "not on the board"),
         ] {
-            #expect(throws: CatalogError.self) { _ = try c.catalog.leaderboard(request) }
+            #expect(throws: ComparisonError.self) { _ = try c.catalog.leaderboard(request) }
             do { _ = try c.catalog.leaderboard(request) } catch { #expect("\(error)".contains(expected), "\(error)") }
         }
     }

@@ -46,7 +46,8 @@ final class ComparisonPipeline: Sendable {
             _ = try ScoreJob.run(request, context: RunContext(catalog: catalog, commandLine: ["sekit", "score", name]))
         }
         // The oracle output scored against the corpus's clean folder by file name: another "corpus".
-        var byFolder = ScoreJob.Request(pairing: .folders(reference: folder.file("corpus/clean"), enhanced: folder.file("oracle"), noisy: nil),
+        var byFolder = ScoreJob.Request(pairing: .folders(reference: folder.file("corpus/clean"), enhanced: folder.file("oracle"),
+                                                          noisy: nil),
                                         metrics: [.sisdr], checkpoint: "oracle-by-folder")
         byFolder.jobs = 2
         _ = try ScoreJob.run(byFolder, context: RunContext(catalog: catalog, commandLine: ["sekit", "score", "folders"]))

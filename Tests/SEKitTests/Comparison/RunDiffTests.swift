@@ -66,7 +66,7 @@ struct RunDiffTests {
 
     @Test func runsOnDifferentCorporaNeedUnpaired() throws {
         let p = try ComparisonPipeline.shared.get()
-        #expect(throws: CatalogError.self) { try p.catalog.diff("noisy", "oracle-by-folder") }
+        #expect(throws: ComparisonError.self) { try p.catalog.diff("noisy", "oracle-by-folder") }
         let diff = try p.catalog.diff("noisy", "oracle-by-folder", request: RunDiff.Request(metrics: ["sisdr"], unpaired: true))
         #expect(!diff.paired && diff.rows.count == 1 && diff.rows[0].test == "mann-whitney")
         #expect(diff.rows[0].nA == 36 && diff.rows[0].nB == 36 && diff.rows[0].significant)
@@ -78,7 +78,7 @@ struct RunDiffTests {
         #expect(["oracle-irm", "oracle-jitter", "oracle-test"].contains(best.best.name) && best.runnerUp != nil)
         let worst = try p.catalog.bestRun(BestRun.Request(metric: "stoi", filter: "name = 'noisy'"))
         #expect(worst.best.name == "noisy" && worst.runnerUp == nil && worst.candidates == 1)
-        #expect(throws: CatalogError.self) { try p.catalog.bestRun(BestRun.Request(metric: "no-such-metric")) }
+        #expect(throws: ComparisonError.self) { try p.catalog.bestRun(BestRun.Request(metric: "no-such-metric")) }
 
         let board = try p.catalog.leaderboard(Leaderboard.Request(corpus: p.mixRun.rawValue, metrics: ["sisdr", "stoi"]))
         #expect(board.rows.first?.isReference == true && board.rows.first?.name == "noisy")

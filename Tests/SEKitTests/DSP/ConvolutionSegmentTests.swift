@@ -5,7 +5,8 @@ import Testing
 
 /// The blockwise convolution of Float input gives the whole-signal convolution's values, bit for bit.
 @Suite struct ConvolutionSegmentTests {
-    static func signal(_ n: Int, seed: Double) -> [Float] { OctaveResamplerTests.modulated(n, seed: seed, rate: 0.0007).map { Float($0 * 0.3) } }
+    static func signal(_ n: Int, seed: Double) -> [Float] { OctaveResamplerTests.modulated(n, seed: seed,
+                                                                                           rate: 0.0007).map { Float($0 * 0.3) } }
 
     @Test(arguments: [40, 2_000, 5_000])
     func segmentsEqualTheFullConvolution(kernelLength: Int) {

@@ -65,7 +65,8 @@ import Testing
             L = np.abs(librosa.stft(x.astype(np.float32), n_fft=512, win_length=400, hop_length=160, window='hann', center=center, pad_mode='constant')).T
             L.astype('<f8').tofile(sys.argv[4])
             """
-            try PythonReference.run(script, arguments: [folder.file("x.f32").path, center ? "1" : "0", folder.file("np.f64").path, folder.file("lr.f64").path])
+            try PythonReference.run(script, arguments: [folder.file("x.f32").path, center ? "1" : "0", folder.file("np.f64").path,
+                                                        folder.file("lr.f64").path])
             for name in ["np.f64", "lr.f64"] {
                 let reference = try PythonReference.readRawDoubles(folder.file(name))
                 try #require(reference.count == ours.count, "\(name): \(reference.count) values vs ours \(ours.count)")

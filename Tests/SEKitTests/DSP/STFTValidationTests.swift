@@ -12,7 +12,8 @@ import Testing
             #expect(error.invalidParameter?.name == "hop-length" && "\(error)".contains("must not exceed win-length (512)"))
         }
         try STFTConfiguration(fftSize: 512, winLength: 400, hopLength: 400, window: .hann, center: true).validate()
-        #expect(throws: DSPError.self) { try STFTConfiguration(fftSize: 512, winLength: 600, hopLength: 100, window: .hann, center: true).validate() }
+        #expect(throws: DSPError.self) { try STFTConfiguration(fftSize: 512, winLength: 600, hopLength: 100, window: .hann,
+                                                               center: true).validate() }
     }
 
     @Test func aNonFiniteIBMThresholdIsRefusedBeforeAnythingIsWritten() throws {

@@ -58,7 +58,8 @@ struct EnhancementFixtureTests {
                 row += String(format: " | %.2f", after)
                 gains["\(method.rawValue)/\(estimate.rawValue)", default: []].append(after - before)
                 let allowed = noise.contains("demand") ? Self.nonStationaryTolerance : 0
-                #expect(after > before - allowed, "\(method.rawValue)/\(estimate.rawValue) on \(speech) + \(noise) at \(snrDB) dB: \(after) vs \(before)")
+                #expect(after > before - allowed,
+                        "\(method.rawValue)/\(estimate.rawValue) on \(speech) + \(noise) at \(snrDB) dB: \(after) vs \(before)")
             }
             table.append(row)
         }

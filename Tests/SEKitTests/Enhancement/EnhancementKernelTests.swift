@@ -45,19 +45,22 @@ import Testing
                         n.withUnsafeMutableBufferPointer { n in
                             before.withUnsafeMutableBufferPointer { b in
                                 g.withUnsafeMutableBufferPointer { g in
-                                    DecisionDirectedKernel.frame(kind, power: p, noise: n, previous: b, gain: g, parameters: Self.parameters,
+                                    DecisionDirectedKernel.frame(kind, power: p, noise: n, previous: b, gain: g,
+                                                                 parameters: Self.parameters,
                                                                  firstFrame: firstFrame, detectNoise: true, avx2: avx2)
                                 }
                             }
                         }
                     }
                     let label = "\(kind), \(bins) bins, first frame \(firstFrame), \(avx2 ? "AVX2 + FMA" : "baseline")"
-                    func close(_ x: Double, _ y: Double, _ tolerance: Double = 1e-12) -> Bool { abs(x - y) <= tolerance * max(abs(y), 1e-300) }
+                    func close(_ x: Double, _ y: Double, _ tolerance: Double = 1e-12) -> Bool { abs(x - y) <= tolerance * max(abs(y),
+                                                                                                                              1e-300) }
                     #expect(zip(g, expected.gain).allSatisfy { close($0, $1) }, "gains, \(label)")
                     #expect(zip(before, expected.previous).allSatisfy { close($0, $1) }, "clean power, \(label)")
                     #expect(close(statistics.vSum, expected.vs.reduce(0, +)), "Σ v, \(label)")
                     #expect(close(statistics.logSum, expected.logs.reduce(0, +)), "Σ ln(1 + ξ), \(label)")
-                    #expect(close(statistics.vFirst, expected.vs[0]) && close(statistics.vLast, expected.vs[bins - 1]), "v at the ends, \(label)")
+                    #expect(close(statistics.vFirst, expected.vs[0]) && close(statistics.vLast, expected.vs[bins - 1]),
+                            "v at the ends, \(label)")
                     #expect(close(statistics.logFirst, expected.logs[0]) && close(statistics.logLast, expected.logs[bins - 1]),
                             "ln(1 + ξ) at the ends, \(label)")
                 }
@@ -77,7 +80,8 @@ import Testing
             let (sums, _) = power.withUnsafeMutableBufferPointer { p in
                 noise.withUnsafeMutableBufferPointer { n in
                     gain.withUnsafeMutableBufferPointer { g in
-                        SpectralSubtractionKernel.gains(power: p, noise: n, into: g, overSubtraction: alpha, spectralFloor: beta, minimumNoisePower: floor)
+                        SpectralSubtractionKernel.gains(power: p, noise: n, into: g, overSubtraction: alpha, spectralFloor: beta,
+                                                        minimumNoisePower: floor)
                         return (SpectralSubtractionKernel.sums(power: p, noise: n, minimumNoisePower: floor), 0)
                     }
                 }
@@ -85,7 +89,8 @@ import Testing
             let lambda = noise.map { max($0, floor) }
             let expected = zip(power, lambda).map { p, l in p > 0 ? (max(p - alpha * l, beta * l) / p).squareRoot() : 0 }
             #expect(zip(gain, expected).allSatisfy { abs($0 - $1) <= 1e-12 * $1 }, "\(bins) bins")
-            #expect(abs(sums.power - power.reduce(0, +)) <= 1e-12 * sums.power && abs(sums.noise - lambda.reduce(0, +)) <= 1e-12 * sums.noise)
+            #expect(abs(sums.power - power.reduce(0, +)) <= 1e-12 * sums.power && abs(sums.noise - lambda.reduce(0,
+                                                                                                                 +)) <= 1e-12 * sums.noise)
         }
     }
 }

@@ -11,7 +11,8 @@ struct FeatureExportStreamingTests {
         (FeatureDType.float32, FeatureCompression.none, [FeatureTarget.clean, .noise, .irm, .ibm, .psm, .noisyPhase], 512),
         (.float16, .gzip(level: 4), [.clean, .irm], 1024),
     ])
-    func blockwiseExportWritesTheSameFile(dtype: FeatureDType, compression: FeatureCompression, targets: [FeatureTarget], fftSize: Int) throws {
+    func blockwiseExportWritesTheSameFile(dtype: FeatureDType, compression: FeatureCompression, targets: [FeatureTarget],
+                                          fftSize: Int) throws {
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
         let corpus = folder.url.appendingPathComponent("corpus")
         var mix = MixOptions()

@@ -122,7 +122,8 @@ struct FeatureExportTests {
         let a = try FeatureFileReader(url: one), b = try FeatureFileReader(url: three)
         #expect(a.clips == b.clips)
         for stream in ["noisy", "clean", "ibm"] {
-            #expect(try a.frames(stream: stream, range: 0..<a.stream(stream).totalFrames) == b.frames(stream: stream, range: 0..<b.stream(stream).totalFrames))
+            #expect(try a.frames(stream: stream, range: 0..<a.stream(stream).totalFrames) == b.frames(stream: stream,
+                    range: 0..<b.stream(stream).totalFrames))
         }
         // An existing output is refused; a split with no clips and a missing stem are errors; no file is left.
         #expect(throws: FeatureFileError.self) { _ = try FeatureExport.run(corpus: corpus, output: one, options: options) }

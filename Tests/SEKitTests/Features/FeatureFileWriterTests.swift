@@ -219,16 +219,20 @@ import Testing
         let url = folder.file("f.h5")
         let metadata = FeatureFileSample.metadata
         #expect(throws: FeatureFileError.self) { try FeatureFileWriter(url: url, streams: [], metadata: metadata) }
-        #expect(throws: FeatureFileError.self) { try FeatureFileWriter(url: url, streams: [StreamSpec("index", bins: 3)], metadata: metadata) }
-        #expect(throws: FeatureFileError.self) { try FeatureFileWriter(url: url, streams: [StreamSpec("a/b", bins: 3)], metadata: metadata) }
-        #expect(throws: FeatureFileError.self) { try FeatureFileWriter(url: url, streams: [StreamSpec("noisy", bins: 0)], metadata: metadata) }
+        #expect(throws: FeatureFileError.self) { try FeatureFileWriter(url: url, streams: [StreamSpec("index", bins: 3)],
+                                                                       metadata: metadata) }
+        #expect(throws: FeatureFileError.self) { try FeatureFileWriter(url: url, streams: [StreamSpec("a/b", bins: 3)],
+                                                                       metadata: metadata) }
+        #expect(throws: FeatureFileError.self) { try FeatureFileWriter(url: url, streams: [StreamSpec("noisy", bins: 0)],
+                                                                       metadata: metadata) }
         #expect(throws: FeatureFileError.self) {
             try FeatureFileWriter(url: url, streams: [StreamSpec("noisy", bins: 3), StreamSpec("noisy", bins: 3)], metadata: metadata)
         }
         #expect(throws: FeatureFileError.self) {
             try FeatureFileWriter(url: url, streams: [StreamSpec("noisy", bins: 3)], compression: .gzip(level: 12), metadata: metadata)
         }
-        #expect(throws: FeatureFileError.invalidParameter(name: "attribute", value: "'sample_rate'", reason: "empty or reserved for the writer")) {
+        #expect(throws: FeatureFileError.invalidParameter(name: "attribute", value: "'sample_rate'",
+                                                          reason: "empty or reserved for the writer")) {
             try FeatureFileWriter(url: url, streams: [StreamSpec("noisy", bins: 3)], metadata: metadata, attributes: ["sample_rate": 8000])
         }
         let missingFolder = folder.file("no/such/folder/f.h5")

@@ -55,7 +55,8 @@ struct FeatureMergeTests {
                 #expect(try shard.frames(stream: "noisy", clipID: clip.clipID) == whole.frames(stream: "noisy", clipID: clip.clipID))
             }
             var statistics = FeatureStatistics(bins: 257)
-            for clip in shard.clips where clip.split == "train" { try statistics.add(frames: try shard.frames(stream: "clean", clipID: clip.clipID)) }
+            for clip in shard.clips where clip.split == "train" { try statistics.add(frames: try shard.frames(stream: "clean",
+                                                                                                              clipID: clip.clipID)) }
             let stored = try shard.statistics(stream: "clean")
             #expect(stored.count == statistics.count && stored.mean == statistics.mean && stored.split == "train")
             seen += shard.clips.map(\.clipID)
@@ -71,7 +72,8 @@ struct FeatureMergeTests {
         defer { export.folder.cleanup() }
         let merged = export.folder.file("merged.h5")
         let started = Date()
-        let result = try FeatureMerge.run(output: merged, shards: [export.shards[2], export.shards[0], export.shards[1]], options: FeatureMerge.Options())
+        let result = try FeatureMerge.run(output: merged, shards: [export.shards[2], export.shards[0], export.shards[1]],
+                                          options: FeatureMerge.Options())
         #expect(Date().timeIntervalSince(started) < 1, "the virtual merge copies no frame")
         #expect(result.mode == .virtual && result.summary.clipCount == 12)
         let reader = try FeatureFileReader(url: merged), whole = try FeatureFileReader(url: export.whole)

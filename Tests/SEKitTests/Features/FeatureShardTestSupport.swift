@@ -28,7 +28,8 @@ struct ShardedExport {
 
     /// Exports the corpus whole (`whole.h5`) and in `count` shards (`shard-I-of-N.h5`) with
     /// `options`, recorded in a catalogue when `catalogued` (so that run ids are UUIDs).
-    static func make(options: FeatureExportOptions = FeatureExportOptions(), count: Int = 3, catalogued: Bool = true) throws -> ShardedExport {
+    static func make(options: FeatureExportOptions = FeatureExportOptions(), count: Int = 3,
+                     catalogued: Bool = true) throws -> ShardedExport {
         let folder = try TemporaryFolder()
         let corpus = try mix(in: folder)
         let catalog = catalogued ? try Catalog.open(at: folder.file("catalog.sqlite")) : nil

@@ -82,7 +82,8 @@ import Testing
         #expect(statistics.standardDeviation == [0, 0, 0])
         try statistics.add(frames: [])
         #expect(statistics.count == 0)
-        #expect(throws: FeatureFileError.invalidParameter(name: "frames", value: "4 values", reason: "not a whole number of 3-bin frames")) {
+        #expect(throws: FeatureFileError.invalidParameter(name: "frames", value: "4 values",
+                                                          reason: "not a whole number of 3-bin frames")) {
             try statistics.add(frames: [1, 2, 3, 4])
         }
         try statistics.add(frames: [1, 2, 3])

@@ -141,7 +141,8 @@ import Testing
         let dead = 4_194_301
         let other = AtomicFile.hostTag == "h00000001" ? "h00000002" : "h00000001"
         #expect(AtomicFile.temporaryPath(for: "/x/out.csv").hasSuffix("-" + AtomicFile.hostTag))
-        let live = ".out.csv.tmp-\(dead)-1-\(other)", old = ".out.csv.tmp-\(dead)-2-\(other)", mine = ".out.csv.tmp-\(dead)-3-\(AtomicFile.hostTag)"
+        let live = ".out.csv.tmp-\(dead)-1-\(other)", old = ".out.csv.tmp-\(dead)-2-\(other)",
+                mine = ".out.csv.tmp-\(dead)-3-\(AtomicFile.hostTag)"
         for name in [live, old, mine] { try Data("x".utf8).write(to: folder.file(name)) }
         let twoDaysAgo = Date().addingTimeInterval(-2 * AtomicFile.foreignStaleSeconds)
         try FileManager.default.setAttributes([.modificationDate: twoDaysAgo], ofItemAtPath: folder.file(old).path)

@@ -57,10 +57,13 @@ struct OpusMemoryCodecTests {
     }
 
     @Test func refusesRatesAndComplexitiesLibopusDoesNotTake() {
-        #expect(throws: OpusMemoryCodec.Failure.self) { try OpusMemoryCodec.roundTrip([0, 0], sampleRate: 44100, bitrate: 16000, complexity: 10) }
-        #expect(throws: OpusMemoryCodec.Failure.self) { try OpusMemoryCodec.roundTrip([0, 0], sampleRate: 16000, bitrate: 16000, complexity: 11) }
+        #expect(throws: OpusMemoryCodec.Failure.self) { try OpusMemoryCodec.roundTrip([0, 0], sampleRate: 44100, bitrate: 16000,
+                                                                                      complexity: 10) }
+        #expect(throws: OpusMemoryCodec.Failure.self) { try OpusMemoryCodec.roundTrip([0, 0], sampleRate: 16000, bitrate: 16000,
+                                                                                      complexity: 11) }
         #expect(throws: AudioError.invalidParameter(name: "opus-complexity", value: "-1", reason: "must be 0-10")) {
-            try CodecRoundTrip.apply([0, 0], sampleRate: 16000, settings: CodecSettings(codec: .opus, opusBitrateKbps: 16, opusComplexity: -1))
+            try CodecRoundTrip.apply([0, 0], sampleRate: 16000, settings: CodecSettings(codec: .opus, opusBitrateKbps: 16,
+                                                                                        opusComplexity: -1))
         }
     }
 }

@@ -74,7 +74,8 @@ import Testing
         var request = ScoreJob.Request(pairing: .folders(reference: folder.file("ref"), enhanced: folder.file("ref"), noisy: nil),
                                        metrics: [.snr], checkpoint: "x")
         request.perClipCSV = csv
-        try AudioWriter.write(AudioBuffer(samples: [0.1, -0.1, 0.2, 0.05], sampleRate: 16_000), to: folder.file("ref/a.wav"), format: .wavPCM16)
+        try AudioWriter.write(AudioBuffer(samples: [0.1, -0.1, 0.2, 0.05], sampleRate: 16_000), to: folder.file("ref/a.wav"),
+                              format: .wavPCM16)
         #expect(throws: OutputLock.Busy.self) { try ScoreJob.run(request, context: .unrecorded) }
         #expect(held.count == 3)
     }

@@ -9,7 +9,8 @@ import Testing
     /// Values around every interesting point, and random ones, in an odd count (to reach the tail).
     static let values: [Float] = {
         var v: [Float] = []
-        for base in [0, 0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 100.5, -100.5, 32766.5, 32767, 32767.5, 32768, -32767.5, -32768, -32768.5, -32769, 40000, -40000] as [Float] {
+        for base in [0, 0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 100.5, -100.5, 32766.5, 32767, 32767.5, 32768, -32767.5, -32768, -32768.5, -32769,
+                     40000, -40000] as [Float] {
             for nudge in [-1, 0, 1] as [Float] { v.append(base.advanced(by: nudge) / 32768) }
             v.append(base.nextUp / 32768); v.append(base.nextDown / 32768)
         }
@@ -41,7 +42,8 @@ import Testing
         let noise = (0..<n).map { i in i % 89 == 0 ? Int16.min : Int16(truncatingIfNeeded: rng.next()) }
         var noisy = [Int16](repeating: 0, count: n)
         let result = speech.withUnsafeBufferPointer { s in
-            noise.withUnsafeBufferPointer { m in noisy.withUnsafeMutableBufferPointer { VectorKernels.mixPCM16(speech: s, noise: m, into: $0) } }
+            noise.withUnsafeBufferPointer { m in noisy.withUnsafeMutableBufferPointer { VectorKernels.mixPCM16(speech: s, noise: m,
+                                                                                                               into: $0) } }
         }
         var saturated = 0
         var energies: (UInt64, UInt64, UInt64) = (0, 0, 0)

@@ -58,7 +58,8 @@ struct CompositeLLRExactTests {
         let folder = try TemporaryFolder()
         try PythonReference.writeRaw(frames.flatMap { framing.frame($0, of: clean) }, to: folder.file("clean.f64"))
         try PythonReference.writeRaw(frames.flatMap { framing.frame($0, of: processed) }, to: folder.file("processed.f64"))
-        let exact = try PythonReference.run(Self.exactScript, arguments: [folder.file("clean.f64").path, folder.file("processed.f64").path, "16"])
+        let exact = try PythonReference.run(Self.exactScript, arguments: [folder.file("clean.f64").path, folder.file("processed.f64").path,
+                                                                          "16"])
             .split(separator: " ").map { Double($0.trimmingCharacters(in: .whitespacesAndNewlines))! }
         #expect(exact.count == frames.count)
         for (f, expected) in zip(frames, exact) {

@@ -20,7 +20,8 @@ struct DNSMOSTests {
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
         let workspace = MetricWorkspace()
         let long = try AudioFile.read(at: Fixtures.url("speech/librispeech_198-209-0000.wav")).samples
-        for (name, samples) in [("speech_bab_0dB (3.1 s)", try PythonMetricReference.fixture("metrics/speech_bab_0dB.wav")), ("librispeech (14 s)", long)] {
+        for (name, samples) in [("speech_bab_0dB (3.1 s)", try PythonMetricReference.fixture("metrics/speech_bab_0dB.wav")),
+                                ("librispeech (14 s)", long)] {
             let (ours, comparison) = try dnsmos(samples, rate: 16000, workspace: workspace)
             #expect(comparison.resampledRates.isEmpty)
             let reference = try PythonMetricReference.values(Self.direct, samples, imports: "import speechmos.dnsmos", in: folder)
@@ -32,7 +33,8 @@ struct DNSMOSTests {
         #expect(comparison.resampledRates == [16000])
         let at16 = try Resampler.resample(AudioBuffer(samples: at44, sampleRate: 44100), to: 16000).samples
         let reference = try PythonMetricReference.values(Self.direct, at16, imports: "import speechmos.dnsmos", in: folder)
-        for (a, b) in zip(ours, reference) { #expect(abs(a - b) < 1e-6, "44.1 kHz: \(ours) vs speechmos on the soxr-converted clip \(reference)") }
+        for (a, b) in zip(ours, reference) { #expect(abs(a - b) < 1e-6,
+                                                     "44.1 kHz: \(ours) vs speechmos on the soxr-converted clip \(reference)") }
     }
 
     @Test func samplesOutsideTheUnitRangeAreAPerClipError() throws {

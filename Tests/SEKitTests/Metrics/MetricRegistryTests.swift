@@ -40,7 +40,8 @@ import Testing
         var descriptor = try #require(MetricRegistry.descriptor(named: "snr"))
         descriptor.sampleRates = .only([8000, 16000])
         let x = (0..<1600).map { Float(sin(Double($0) * 0.1)) }
-        let at = { (rate: Int) in MetricComparison(reference: ReferenceSignal(samples: x, sampleRate: rate), processed: x.map { $0 * 0.5 }) }
+        let at = { (rate: Int) in MetricComparison(reference: ReferenceSignal(samples: x, sampleRate: rate),
+                                                   processed: x.map { $0 * 0.5 }) }
         #expect(try descriptor.compute(at(16000), workspace: MetricWorkspace())[.snr] != nil)
         #expect(throws: MetricError.self) { try descriptor.compute(at(44100), workspace: MetricWorkspace()) }
     }

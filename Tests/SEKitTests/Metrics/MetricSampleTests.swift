@@ -42,6 +42,7 @@ import Testing
         let (x, y) = Self.pair
         let xd = x.map(Double.init), yd = y.map(Double.init)
         let mx = xd.reduce(0, +) / Double(xd.count), my = yd.reduce(0, +) / Double(yd.count)
-        #expect(try SignalRatios.siSNR(reference: x, processed: y) == SignalRatios.siSDR(reference: xd.map { $0 - mx }, processed: yd.map { $0 - my }))
+        #expect(try SignalRatios.siSNR(reference: x, processed: y) == SignalRatios.siSDR(reference: xd.map { $0 - mx },
+                                                                                         processed: yd.map { $0 - my }))
     }
 }

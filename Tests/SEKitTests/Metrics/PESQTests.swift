@@ -7,18 +7,21 @@ import Testing
 /// and the published values of the fixtures.
 @Suite(.enabled(if: Fixtures.available && PythonReference.available, "needs ../shared/fixtures and SEKIT_PYTHON (run scripts/test.sh)"))
 struct PESQTests {
-    func score(_ metric: Metric, _ reference: [Float], _ processed: [Float], rate: Int, workspace: MetricWorkspace = MetricWorkspace()) throws -> Double {
+    func score(_ metric: Metric, _ reference: [Float], _ processed: [Float], rate: Int,
+               workspace: MetricWorkspace = MetricWorkspace()) throws -> Double {
         let comparison = MetricComparison(reference: ReferenceSignal(samples: reference, sampleRate: rate), processed: processed)
         return try MetricRegistry.descriptor(producing: metric.rawValue)!.compute(comparison, workspace: workspace)[metric]!
     }
 
     @Test func babbleAtZeroDecibelsMatchesThePublishedValuesAndThePackage() throws {
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
-        let clean = try PythonMetricReference.fixture("metrics/speech.wav"), noisy = try PythonMetricReference.fixture("metrics/speech_bab_0dB.wav")
+        let clean = try PythonMetricReference.fixture("metrics/speech.wav"),
+                noisy = try PythonMetricReference.fixture("metrics/speech_bab_0dB.wav")
         let workspace = MetricWorkspace()
         let wb = try score(.pesqWB, clean, noisy, rate: 16000, workspace: workspace)
         let nb = try score(.pesqNB, clean, noisy, rate: 16000, workspace: workspace)
-        let direct = try PythonMetricReference.values("[pesq.pesq(16000, a, b, 'wb'), pesq.pesq(16000, a, b, 'nb')]", clean, noisy, in: folder)
+        let direct = try PythonMetricReference.values("[pesq.pesq(16000, a, b, 'wb'), pesq.pesq(16000, a, b, 'nb')]", clean, noisy,
+                                                      in: folder)
         #expect(wb == direct[0] && nb == direct[1], "worker \(wb), \(nb); direct \(direct)")
         #expect(abs(wb - 1.0832337) < 5e-8 && abs(nb - 1.6072081) < 5e-8, "\(wb) \(nb)")
         print("PESQ speech_bab_0dB: wb \(wb), nb \(nb) (published 1.0832337, 1.6072081)")
@@ -29,7 +32,8 @@ struct PESQTests {
         let clean = try PythonMetricReference.fixture("metrics/1_speech_16000_Hz.wav")
         // results.mat column 10 (wide-band MOS-LQO); it was made with another build of the same
         // code and differs from the package in the 7th decimal (the ITU code returns float32).
-        for (file, published) in [("metrics/1_noisySpeech_16000_Hz.wav", 1.1624181392), ("metrics/1_processed_16000_Hz.wav", 1.0594705493)] {
+        for (file, published) in [("metrics/1_noisySpeech_16000_Hz.wav", 1.1624181392), ("metrics/1_processed_16000_Hz.wav",
+                                                                                         1.0594705493)] {
             let processed = try PythonMetricReference.fixture(file)
             let ours = try score(.pesqWB, clean, processed, rate: 16000)
             let direct = try PythonMetricReference.values("[pesq.pesq(16000, a, b, 'wb')]", clean, processed, in: folder)[0]

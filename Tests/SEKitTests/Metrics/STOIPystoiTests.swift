@@ -17,7 +17,8 @@ struct STOIPystoiTests {
     @Test(arguments: [8000, 10000, 16000, 44100, 48000])
     func matchesPystoiAcrossRatesAndSNRs(sampleRate: Int) throws {
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
-        let speech = try AudioFile.read(at: Fixtures.url("speech/cmu_arctic_us_aew_a0001.wav"), sampleRate: sampleRate).samples.map(Double.init)
+        let speech = try AudioFile.read(at: Fixtures.url("speech/cmu_arctic_us_aew_a0001.wav"),
+                                        sampleRate: sampleRate).samples.map(Double.init)
         let noiseFile = try AudioFile.read(at: Fixtures.url("noise/running_tap.wav"), sampleRate: sampleRate).samples.map(Double.init)
         let noise = Array(noiseFile[5000..<(5000 + speech.count)])
         let speechPower = speech.reduce(0) { $0 + $1 * $1 }, noisePower = noise.reduce(0) { $0 + $1 * $1 }
@@ -26,13 +27,15 @@ struct STOIPystoiTests {
             let noisy = zip(speech, noise).map { $0 + gain * $1 }
             try PythonReference.writeRaw(speech, to: folder.file("x.f64"))
             try PythonReference.writeRaw(noisy, to: folder.file("y.f64"))
-            let out = try PythonReference.run(Self.script, arguments: [folder.file("x.f64").path, folder.file("y.f64").path, String(sampleRate)])
+            let out = try PythonReference.run(Self.script, arguments: [folder.file("x.f64").path, folder.file("y.f64").path,
+                                                                       String(sampleRate)])
             let reference = out.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
             try #require(reference.count == 2, "pystoi printed: \(out)")
             let ours = try STOI.compute(reference: speech, processed: noisy, sampleRate: sampleRate)
             let oursExtended = try STOI.compute(reference: speech, processed: noisy, sampleRate: sampleRate, extended: true)
             #expect(abs(ours - reference[0]) < 1e-9, "STOI at \(sampleRate) Hz, \(snr) dB: \(ours) vs pystoi \(reference[0])")
-            #expect(abs(oursExtended - reference[1]) < 1e-9, "ESTOI at \(sampleRate) Hz, \(snr) dB: \(oursExtended) vs pystoi \(reference[1])")
+            #expect(abs(oursExtended - reference[1]) < 1e-9,
+                    "ESTOI at \(sampleRate) Hz, \(snr) dB: \(oursExtended) vs pystoi \(reference[1])")
         }
     }
 }

@@ -138,9 +138,11 @@ import Testing
         #expect(failure(["codec": ["opus"], "opus-complexity": ["3"]]) == nil)
         #expect(failure(["packet-loss": ["0.1"], "degradations-per-clip": ["0:0.5,1:0.4"]]) == "degradations-per-clip")
         #expect(failure(["packet-loss": ["0.1"], "degradations-per-clip": ["0:0.5,2:0.5"]]) == "degradations-per-clip")
-        #expect(failure(["packet-loss": ["0.1"], "degradations-per-clip": ["1:1"], "packet-loss-probability": ["0.5"]]) == "packet-loss-probability")
+        #expect(failure(["packet-loss": ["0.1"], "degradations-per-clip": ["1:1"],
+                         "packet-loss-probability": ["0.5"]]) == "packet-loss-probability")
         #expect(failure(["concealment": ["repeat"]]) == "concealment")
-        #expect(failure(["codec": ["gsm"], "codec-probability": ["0.5"], "packet-loss": ["0.1"], "degradations-per-clip": ["0:0.5,2:0.5"]]) == "codec-probability")
+        #expect(failure(["codec": ["gsm"], "codec-probability": ["0.5"], "packet-loss": ["0.1"],
+                         "degradations-per-clip": ["0:0.5,2:0.5"]]) == "codec-probability")
         #expect(failure(["codec": ["mp3,opus,vorbis,ulaw,alaw,gsm"], "packet-loss": ["0.05:0.25"], "clip-distortion": ["0.1:0.5"],
                          "degradations-per-clip": ["0:0.25,1:0.4,2:0.2,3:0.15"]]) == nil)
     }

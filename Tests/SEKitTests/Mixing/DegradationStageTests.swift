@@ -97,7 +97,8 @@ struct DegradationStageTests {
             .init(codec: .vorbis, vorbisQuality: 0.1), .init(codec: .vorbis, vorbisQuality: 0.6),
             .init(codec: .ulaw), .init(codec: .alaw), .init(codec: .gsm),
         ] + [8.0, 24, 48, 64, 128].map { kbps in
-            .init(codec: .mp3, mp3BitrateKbps: AudioCodec.mp3BitrateKbps(nearest: kbps, codingRate: AudioCodec.mp3.codingRate(forSampleRate: sampleRate)))
+            .init(codec: .mp3, mp3BitrateKbps: AudioCodec.mp3BitrateKbps(nearest: kbps,
+                                                                         codingRate: AudioCodec.mp3.codingRate(forSampleRate: sampleRate)))
         } + [6, 12, 24, 64].map { CodecSettings(codec: .opus, opusBitrateKbps: $0) }
         for setting in settings {
             let output = try CodecRoundTrip.apply(excerpt, sampleRate: sampleRate, settings: setting)
@@ -116,7 +117,8 @@ struct DegradationStageTests {
         let input = try Resampler.resample(AudioBuffer(samples: try realNoisyInput(), sampleRate: 16000), to: sampleRate).samples
         let excerpt = Array(input[0..<min(input.count, sampleRate * 2)])
         for kbps in [6, 12, 24, 64] {
-            let best = snrDB(excerpt, try CodecRoundTrip.apply(excerpt, sampleRate: sampleRate, settings: .init(codec: .opus, opusBitrateKbps: kbps)))
+            let best = snrDB(excerpt, try CodecRoundTrip.apply(excerpt, sampleRate: sampleRate, settings: .init(codec: .opus,
+                                                                                                                opusBitrateKbps: kbps)))
             for complexity in [0, 1, 3, 5, 7] {
                 let setting = CodecSettings(codec: .opus, opusBitrateKbps: kbps, opusComplexity: complexity)
                 let output = try CodecRoundTrip.apply(excerpt, sampleRate: sampleRate, settings: setting)
@@ -125,7 +127,8 @@ struct DegradationStageTests {
                 #expect(output.count == excerpt.count, "\(setting) at \(sampleRate) Hz")
                 #expect(coded, "\(setting) at \(sampleRate) Hz: coded")
                 #expect(lag(of: output, against: excerpt, maximumLag: sampleRate / 10) == 0, "\(setting) at \(sampleRate) Hz")
-                #expect(snr > 0.5 && snr > best - 3.5 && snr < best + 3, "\(setting) at \(sampleRate) Hz: \(snr) dB, \(best) dB at complexity 10")
+                #expect(snr > 0.5 && snr > best - 3.5 && snr < best + 3,
+                        "\(setting) at \(sampleRate) Hz: \(snr) dB, \(best) dB at complexity 10")
             }
         }
     }

@@ -141,7 +141,8 @@ struct MixAugmentationTests {
         joined.seconds = 6
         let inputs = MixInputs(speech: [Fixtures.url("speech").path], noise: [Fixtures.url("noise").path],
                                speakerPattern: "(arctic_a|cmu_arctic_us_[a-z]+|librispeech_[0-9]+)")
-        let concatenated = try MixRun.prepare(options: joined, inputs: inputs, output: folder.url.appendingPathComponent("cat"), jobs: 2).run()
+        let concatenated = try MixRun.prepare(options: joined, inputs: inputs, output: folder.url.appendingPathComponent("cat"),
+                                              jobs: 2).run()
         for record in concatenated.records {
             #expect(record.numSamples == 6 * 16000)
             #expect(Set(record.speechSources.map(\.speaker)).count == 1, "\(record.clipID): one speaker per clip")

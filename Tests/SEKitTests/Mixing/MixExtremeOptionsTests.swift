@@ -11,14 +11,16 @@ import Testing
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
         var options = MixOptions()
         options.count = 2; options.seconds = 0.5; options.snrDB = .list([90])
-        let result = try MixRun.prepare(options: options, inputs: try GeneratedSources.mixInputs(in: folder), output: folder.file("out"), jobs: 1).run()
+        let result = try MixRun.prepare(options: options, inputs: try GeneratedSources.mixInputs(in: folder), output: folder.file("out"),
+                                        jobs: 1).run()
         #expect(result.written == 0 && result.failures.count == 2)
         #expect(result.failures.allSatisfy { $0.reason.contains("the noise vanishes at SNR 90.0 dB") })
         #expect(try String(contentsOf: folder.file("out/manifest.jsonl"), encoding: .utf8).isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("out/noisy").path).isEmpty, "no stems left behind")
         // In float32 the same mix is fine.
         options.format = .float32
-        let float = try MixRun.prepare(options: options, inputs: try GeneratedSources.mixInputs(in: folder), output: folder.file("float"), jobs: 1).run()
+        let float = try MixRun.prepare(options: options, inputs: try GeneratedSources.mixInputs(in: folder), output: folder.file("float"),
+                                       jobs: 1).run()
         #expect(float.written == 2 && float.records.allSatisfy { abs($0.snrDBRealised - 90) < 0.1 })
     }
 
@@ -26,13 +28,16 @@ import Testing
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
         var options = MixOptions()
         options.count = 2; options.seconds = 0.5
-        _ = try MixRun.prepare(options: options, inputs: try GeneratedSources.mixInputs(in: folder), output: folder.file("out"), jobs: 1).run()
+        _ = try MixRun.prepare(options: options, inputs: try GeneratedSources.mixInputs(in: folder), output: folder.file("out"),
+                               jobs: 1).run()
         options.snrDB = .list([0, 5]); options.levelMode = .lufs
         do {
-            _ = try MixRun.prepare(options: options, inputs: try GeneratedSources.mixInputs(in: folder), output: folder.file("out"), jobs: 1)
+            _ = try MixRun.prepare(options: options, inputs: try GeneratedSources.mixInputs(in: folder), output: folder.file("out"),
+                                   jobs: 1)
             Issue.record("a different mix was accepted")
         } catch {
-            #expect("\(error)".contains("levelMode: rms in the folder, lufs now; snrDB: -5,0,5,10,15,20 in the folder, 0,5 now"), "\(error)")
+            #expect("\(error)".contains("levelMode: rms in the folder, lufs now; snrDB: -5,0,5,10,15,20 in the folder, 0,5 now"),
+                    "\(error)")
         }
     }
 }

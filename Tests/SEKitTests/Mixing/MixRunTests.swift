@@ -29,7 +29,8 @@ struct MixRunTests {
         #expect(result.records.count == 12 && result.failures.isEmpty)
         let tolerance = format == .pcm16 ? 0.05 : 0.01
         for record in result.records {
-            let clean = try read(folder.url, record.clean), noise = try read(folder.url, record.noise), noisy = try read(folder.url, record.noisy)
+            let clean = try read(folder.url, record.clean), noise = try read(folder.url, record.noise), noisy = try read(folder.url,
+                                                                                                                         record.noisy)
             let measured = 10 * log10(clean.reduce(0) { $0 + $1 * $1 } / noise.reduce(0) { $0 + $1 * $1 })
             #expect(abs(measured - record.snrDBRequested) < tolerance, "\(record.clipID): \(measured) vs \(record.snrDBRequested)")
             #expect(abs(measured - record.snrDBRealised) < 1e-6)
@@ -70,7 +71,8 @@ struct MixRunTests {
             case .active: measured = 10 * log10(try ActiveSpeechLevel.measure(noisy, sampleRate: 16000).activePower)
             case .lufs: measured = try Levels.loudnessLUFS(noisy, sampleRate: 16000)
             }
-            #expect(abs(measured - record.levelDBFSRealised) < 1e-6, "\(record.clipID): \(measured) vs recorded \(record.levelDBFSRealised)")
+            #expect(abs(measured - record.levelDBFSRealised) < 1e-6,
+                    "\(record.clipID): \(measured) vs recorded \(record.levelDBFSRealised)")
             if record.clippingScale == 1 {
                 // Within 16-bit rounding of the request (active and LUFS scales are refined on the mixture).
                 #expect(abs(measured - record.levelDBFS) < 0.02, "\(record.clipID): \(measured) vs requested \(record.levelDBFS)")
@@ -141,7 +143,8 @@ struct MixRunTests {
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
         let noiseFolder = folder.url.appendingPathComponent("noise")
         try FileManager.default.createDirectory(at: noiseFolder, withIntermediateDirectories: true)
-        try AudioWriter.write(AudioBuffer(samples: [Float](repeating: 0, count: 16000), sampleRate: 16000), to: noiseFolder.appendingPathComponent("silent.wav"))
+        try AudioWriter.write(AudioBuffer(samples: [Float](repeating: 0, count: 16000), sampleRate: 16000),
+                              to: noiseFolder.appendingPathComponent("silent.wav"))
         try Data("not audio".utf8).write(to: noiseFolder.appendingPathComponent("corrupt.wav"))
         try AudioWriter.write(AudioBuffer(samples: [0.1, -0.1], sampleRate: 16000), to: noiseFolder.appendingPathComponent("short.wav"))
         // Only bad noise: the mix refuses with a clear error.
@@ -151,7 +154,8 @@ struct MixRunTests {
         }
         // With a good noise too, the bad ones are skipped and reported.
         try FileManager.default.copyItem(at: Fixtures.url("noise/running_tap.wav"), to: noiseFolder.appendingPathComponent("tap.wav"))
-        let run = try MixRun.prepare(options: options(count: 3), inputs: MixInputs(speech: [Fixtures.url("speech").path], noise: [noiseFolder.path]),
+        let run = try MixRun.prepare(options: options(count: 3), inputs: MixInputs(speech: [Fixtures.url("speech").path],
+                                                                                   noise: [noiseFolder.path]),
                                      output: folder.url.appendingPathComponent("out"), jobs: 1)
         #expect(Set(run.skippedSources.map { ($0.path as NSString).lastPathComponent }) == ["silent.wav", "corrupt.wav", "short.wav"])
         let result = try run.run()

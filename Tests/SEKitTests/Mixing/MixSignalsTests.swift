@@ -28,7 +28,8 @@ import Testing
         for (offset, length) in [(0, 3_000), (10, 2_500), (950, 100), (999, 1_937), (500, 400)] {
             let expected = offset + length <= x.count ? Array(x[offset..<(offset + length)])
                 : (0..<length).map { period[(offset % period.count + $0) % period.count] }
-            #expect(MixSignals.loopedSegment(x, offset: offset, length: length, crossfade: fade) == expected, "offset \(offset), length \(length)")
+            #expect(MixSignals.loopedSegment(x, offset: offset, length: length, crossfade: fade) == expected,
+                    "offset \(offset), length \(length)")
         }
     }
 }

@@ -63,7 +63,8 @@ import Testing
                 #expect(colours.count > 20, "spectrogram panel at y \(y): \(colours.count) colours")
             } else {
                 let bar = Colormap.color(0.35)
-                #expect(colours.contains(UInt32(bar.red) << 16 | UInt32(bar.green) << 8 | UInt32(bar.blue)), "level panel at y \(y) has no bars")
+                #expect(colours.contains(UInt32(bar.red) << 16 | UInt32(bar.green) << 8 | UInt32(bar.blue)),
+                        "level panel at y \(y) has no bars")
             }
             y += kind + Int(PlotLayout.gap)
         }
@@ -74,12 +75,14 @@ import Testing
 
     @Test func anSVGIsWellFormedWithTextAndImages() throws {
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
-        var request = PlotJob.Request(files: [try write(Self.sine(hz: 300, amplitude: 0.2), "a & b.wav", in: folder)], output: folder.file("fig.svg"))
+        var request = PlotJob.Request(files: [try write(Self.sine(hz: 300, amplitude: 0.2), "a & b.wav", in: folder)],
+                                      output: folder.file("fig.svg"))
         request.labels = ["a <noisy>"]
         _ = try PlotJob.run(request)
         final class Counter: NSObject, XMLParserDelegate {
             var elements: [String: Int] = [:], text = ""
-            func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+            func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                        attributes: [String: String] = [:]) {
                 elements[name, default: 0] += 1
             }
             func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
@@ -107,7 +110,8 @@ import Testing
         cropped.maxSeconds = 1.2
         let outcome = try PlotJob.run(cropped)
         #expect(abs(outcome.seconds - 1.2) < 1e-9)
-        #expect { try PlotJob.run(PlotJob.Request(files: [a], output: folder.file("x.jpg"))) } throws: { "\($0)".contains("must end in .png or .svg") }
+        #expect { try PlotJob.run(PlotJob.Request(files: [a],
+                                                  output: folder.file("x.jpg"))) } throws: { "\($0)".contains("must end in .png or .svg") }
         #expect { try PlotJob.run(PlotJob.Request(files: [folder.file("missing.wav")], output: folder.file("x.png"))) } throws: {
             "\($0)".hasPrefix(folder.file("missing.wav").path)
         }

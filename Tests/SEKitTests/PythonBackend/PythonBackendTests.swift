@@ -8,7 +8,8 @@ enum PythonMetricReference {
     /// Runs `expression` (Python, with `np` and `pesq` imported, and `imports` run first; `a`, `b`
     /// the float32 signals, widened to float64 as soundfile reads a WAV) and returns its values,
     /// read from `float.hex()` so they compare bit for bit.
-    static func values(_ expression: String, _ a: [Float], _ b: [Float] = [], imports: String = "", in folder: TemporaryFolder) throws -> [Double] {
+    static func values(_ expression: String, _ a: [Float], _ b: [Float] = [], imports: String = "",
+                       in folder: TemporaryFolder) throws -> [Double] {
         try PythonReference.writeRaw(a, to: folder.file("a.f32"))
         try PythonReference.writeRaw(b, to: folder.file("b.f32"))
         let script = """

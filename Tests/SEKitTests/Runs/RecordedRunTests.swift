@@ -50,7 +50,8 @@ import Testing
 
     @Test func reopenTakesUpAnEndedRunAndReplacesParams() throws {
         try withCatalog { catalog in
-            let first = try RecordedRun.begin(RunContext(catalog: catalog, commandLine: ["sekit"]), kind: .mix, name: "m", params: ["a": "1"])
+            let first = try RecordedRun.begin(RunContext(catalog: catalog, commandLine: ["sekit"]), kind: .mix, name: "m",
+                                              params: ["a": "1"])
             first.fail(Broken())
             let again = try #require(try RecordedRun.reopen(first.id!, in: catalog, params: ["a": "2"]))
             #expect(again.reopened && again.id == first.id)

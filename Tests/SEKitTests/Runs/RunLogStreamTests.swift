@@ -79,8 +79,8 @@ import Testing
         let run = try catalog.beginRun(kind: .train, name: "crnn", commandLine: ["train.py"])
         try catalog.finishRun(run, status: .failed, error: "stopped")
         try Data((#"{"step": 0, "metrics": {"loss": 1}}"# + "\n").utf8).write(to: folder.file("log.jsonl"))
-        var answered: [CatalogError?] = []
-        #expect(throws: CatalogError.self) {
+        var answered: [RunsError?] = []
+        #expect(throws: RunsError.self) {
             _ = try RunLogStream(catalog: catalog, run: run).record(from: try FileHandle(forReadingFrom: folder.file("log.jsonl"))) {
                 answered.append($1)
             }

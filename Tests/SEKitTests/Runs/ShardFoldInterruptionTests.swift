@@ -63,7 +63,8 @@ import Testing
 
     /// How many runs carry the mark of a fold under way.
     static func foldingMarks(_ catalog: Catalog) throws -> Int {
-        try catalog.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM params WHERE key = ?", arguments: [Catalog.foldingKey]) ?? 0 }
+        try catalog.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM params WHERE key = ?",
+                                                  arguments: [Catalog.foldingKey]) ?? 0 }
     }
 
     static func clipCount(_ catalog: Catalog, run: RunID) throws -> Int {
@@ -75,7 +76,7 @@ import Testing
         let shards = try Self.threeShards(folder)
         let (out, conflicting) = try Self.outputAndConflictingInput(folder)
         // Shards 1 and 2 are copied, then the conflicting input stops the merge before shard 3.
-        #expect(throws: CatalogError.self) {
+        #expect(throws: RunsError.self) {
             _ = try out.merge([shards[0], shards[1], conflicting, shards[2]], foldShards: true)
         }
         let stopped = try Self.foldedRun(out)

@@ -39,7 +39,7 @@ import Testing
         #expect(group.folded.host == "node1,node2")
         #expect(group.folded.id == RunID.folding(group.shardIDs))
         #expect(ShardFoldRules.combine(["clip 9: b\nclip 1: a", "clip 4: c"], as: .lines) == "clip 1: a\nclip 4: c\nclip 9: b")
-        #expect(ShardFoldPlanner.shellWords("a 'b c' 'it'\\''s' d") == ["a", "b c", "it's", "d"])
+        #expect(Catalog.shellWords("a 'b c' 'it'\\''s' d") == ["a", "b c", "it's", "d"])
     }
 
     @Test func aFailedAttemptOfAShardThatFinishedLaterFoldsAway() throws {

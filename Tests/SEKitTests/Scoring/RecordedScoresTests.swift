@@ -24,7 +24,8 @@ import Testing
         let mix = try catalog.beginRun(kind: .mix, name: "corpus", commandLine: ["sekit", "mix"])
         let prefix = mix.rawValue + "/"
         // Index order: z (0), b (1), other (2), m (3), a (4): neither byte order nor Swift's.
-        let named = [(prefix + "c-z", 0, 5.0), (prefix + "c-b", 1, -5.0), ("other-clip", 2, 0.0), (prefix + "c-m", 3, 5.0), (prefix + "c-a", 4, 10.0)]
+        let named = [(prefix + "c-z", 0, 5.0), (prefix + "c-b", 1, -5.0), ("other-clip", 2, 0.0), (prefix + "c-m", 3, 5.0), (prefix + "c-a",
+                                                                                                                             4, 10.0)]
         let clips = named.map { id, index, snr in
             var clip = CatalogTestSupport.clip(mix, index: index, split: index % 2 == 0 ? "train" : "test", snrDB: snr)
             clip.id = id
@@ -37,7 +38,8 @@ import Testing
                                          params: ["metrics": "snr,sisdr", "corpus": folder.file("corpus").path], parent: mix)
         var rows: [ClipScoreRecord] = []
         for (position, id) in (named.map(\.0) + [prefix + "c-gone", "loose.wav"]).enumerated() {
-            rows.append(ClipScoreRecord(runID: score, clipID: id, metric: "snr", value: Double(position) * 1.5, noisyValue: Double(position) - 3))
+            rows.append(ClipScoreRecord(runID: score, clipID: id, metric: "snr", value: Double(position) * 1.5,
+                                        noisyValue: Double(position) - 3))
             rows.append(ClipScoreRecord(runID: score, clipID: id, metric: "sisdr", value: position == 3 ? nil : Double(position * position),
                                         noisyValue: 0.25 * Double(position), error: position == 3 ? "silent output" : nil))
         }
@@ -49,7 +51,8 @@ import Testing
                 ORDER BY c.clip_index IS NULL, c.clip_index, s.clip_id
                 """, arguments: [score])
         }
-        #expect(expectedOrder == [prefix + "c-z", prefix + "c-b", "other-clip", prefix + "c-m", prefix + "c-a", prefix + "c-gone", "loose.wav"])
+        #expect(expectedOrder == [prefix + "c-z", prefix + "c-b", "other-clip", prefix + "c-m", prefix + "c-a", prefix + "c-gone",
+                                  "loose.wav"])
         let (metrics, loaded) = try catalog.read { db in try RecordedScores.load(db, run: score) }
         #expect(metrics == [.snr, .sisdr])
         let ids = loaded.map(\.pair.clipID)

@@ -65,7 +65,8 @@ import Testing
     /// More than 25 distinct SNRs (continuous draws): 5 dB buckets `snr=[low,high)`, in order.
     @Test func manySNRsAreBucketedTo5dB() {
         let snrs = (0..<30).map { -7.5 + Double($0) * 0.75 }   // -7.5 ... 14.25 dB, 30 distinct values
-        let clips = snrs.enumerated().map { Self.clip("c\($0.offset)", snrDB: $0.element, split: "test", stoi: 0.5 + 0.01 * Double($0.offset)) }
+        let clips = snrs.enumerated().map { Self.clip("c\($0.offset)", snrDB: $0.element, split: "test",
+                                                      stoi: 0.5 + 0.01 * Double($0.offset)) }
         let result = ScoreSummary.aggregate(clips, metrics: [.stoi])
         #expect(result.map(\.subset) == ["all", "snr=[-10,-5)", "snr=[-5,0)", "snr=[0,5)", "snr=[5,10)", "snr=[10,15)"])
         let bySubset = Self.aggregates(result)

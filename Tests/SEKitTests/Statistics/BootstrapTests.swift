@@ -40,7 +40,8 @@ import Testing
         let x = Array(rows[0..<(40 * 3)]), y = Array(rows[(40 * 3)...])
         let differences = try Bootstrap.differenceOfMeansIntervals(x: x, y: y, columnCount: 3, resamples: resamples, seed: 9, jobs: 1)
         for jobs in [2, 5] {
-            #expect(try Bootstrap.differenceOfMeansIntervals(x: x, y: y, columnCount: 3, resamples: resamples, seed: 9, jobs: jobs) == differences)
+            #expect(try Bootstrap.differenceOfMeansIntervals(x: x, y: y, columnCount: 3, resamples: resamples, seed: 9,
+                                                             jobs: jobs) == differences)
         }
         // A column's unpaired interval is the one-column interval of that column.
         let column = { (table: [Double], c: Int) in stride(from: c, to: table.count, by: 3).map { table[$0] } }
@@ -54,7 +55,8 @@ import Testing
             let rows = Self.table(rows: 61, columns: columns)
             let all = try Bootstrap.meanIntervals(rows: rows, columnCount: columns, resamples: 500, seed: 3)
             for c in [0, columns - 1] {
-                let alone = try Bootstrap.meanInterval(stride(from: c, to: rows.count, by: columns).map { rows[$0] }, resamples: 500, seed: 3)
+                let alone = try Bootstrap.meanInterval(stride(from: c, to: rows.count, by: columns).map { rows[$0] }, resamples: 500,
+                                                       seed: 3)
                 #expect(alone == all[c], "\(columns) columns, column \(c)")
             }
         }
@@ -109,7 +111,8 @@ import Testing
         let rows = Self.table(rows: 40, columns: 1)
         struct Case: Codable { let stats: [Double]; let confidence: Double }
         var cases: [Case] = []
-        for (resamples, confidence) in [(1, 0.95), (2, 0.95), (999, 0.95), (10_000, 0.95), (1000, 0.99), (1001, 0.9), (77, 0.5), (5000, 0.8)] {
+        for (resamples, confidence) in [(1, 0.95), (2, 0.95), (999, 0.95), (10_000, 0.95), (1000, 0.99), (1001, 0.9), (77, 0.5), (5000,
+                                                                                                                                  0.8)] {
             cases.append(Case(stats: Bootstrap.resampledMeans(rows: rows, columnCount: 1, resamples: resamples, seed: 11, jobs: 2),
                               confidence: confidence))
         }

@@ -22,7 +22,8 @@ import Testing
     static func wilcoxonCases() -> [WilcoxonCase] {
         var s = SampleSource(seed: 13)
         var cases: [WilcoxonCase] = []
-        func add(_ name: String, _ d: [Double], _ method: WilcoxonResult.Method) { cases.append(WilcoxonCase(name: name, d: d, method: method)) }
+        func add(_ name: String, _ d: [Double], _ method: WilcoxonResult.Method) { cases.append(WilcoxonCase(name: name, d: d,
+                                                                                                             method: method)) }
         add("n=5 continuous", s.normals(5, mean: 0.5), .exact)
         add("n=5 all negative", s.normals(5, mean: -10), .exact)
         add("n=10 continuous", s.normals(10, mean: 0.2), .exact)

@@ -8,7 +8,7 @@ public enum CSVField {
     }
 
     /// Whether UTF-8 bytes need quoting as a CSV field (for writers that copy bytes straight through).
-    static func needsQuotes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func needsQuotes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         bytes.contains { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 }  // , " LF CR
     }
 

@@ -36,6 +36,12 @@ struct MixCommand: ParsableCommand {
     )
 
     @Option(name: .long, help: "Recipe file (YAML) with any of these options.") var recipe: String?
+    @Option(name: .long, help: ArgumentHelp("""
+        Render exactly the clips this manifest lists (a mix's manifest.jsonl, edited or not; its mix.json must lie \
+        beside it), from their recorded sources, gains, SNRs, levels, RIRs, wind and degradations: byte-identical to \
+        the original corpus. Every source is checked (present, same SHA-256) before any clip is written. Takes no \
+        option that draws clips (--count, --snr-db, --seed, inputs, a recipe).
+        """, valueName: "FILE.jsonl")) var fromManifest: String?
     @Option(name: [.short, .long], help: "Output folder.") var out: String
     @Option(name: .long, help: """
         Speech input: folder, file list (.txt/.lst/.scp), file, or corpus:NAME [where CONDITION] (catalogue). Repeatable.
@@ -155,15 +161,34 @@ struct MixCommand: ParsableCommand {
 
     func run() throws {
         MemoryTuning.keepFreedMemoryForReuse()
+        if let fromManifest { return try render(fromManifest: fromManifest) }
         var values = try recipe.map { try MixSettings.loadRecipe(URL(fileURLWithPath: $0)) } ?? [:]
         values.merge(flagValues()) { _, flag in flag }
         let (options, inputs) = try MixSettings.parse(values)
-        let meter = ProgressMeter(label: "mix")
         var request = MixJob.Request(options: options, inputs: inputs, output: URL(fileURLWithPath: out))
+        request.params = values.mapValues { $0.joined(separator: ",") }
+        try execute(request)
+    }
+
+    /// `--from-manifest`: the clips the manifest lists, with the job, archive and catalogue
+    /// options; any option that draws clips is refused.
+    private func render(fromManifest manifest: String) throws {
+        let drawing = flagValues().keys.sorted().map { "--\($0)" } + (recipe == nil ? [] : ["--recipe"])
+        guard drawing.isEmpty else {
+            throw ValidationError("--from-manifest renders the clips its manifest lists and draws none: "
+                                  + "\(drawing.joined(separator: ", ")) cannot go with it (edit the manifest to change a clip)")
+        }
+        var request = MixJob.Request(options: MixOptions(), inputs: MixInputs(speech: [], noise: []), output: URL(fileURLWithPath: out))
+        request.fromManifest = URL(fileURLWithPath: manifest)
+        try execute(request)
+    }
+
+    /// Runs the request with the job, archive and catalogue options, and prints the summary.
+    private func execute(_ request: MixJob.Request) throws {
+        var request = request
         request.shard = job.shard
         request.jobs = job.jobs
         request.overwrite = overwrite
-        request.params = values.mapValues { $0.joined(separator: ",") }
         if let archive {
             request.archive = MixArchiveRequest(format: archive, clipsPerShard: archiveClips ?? MixArchiveLayout.defaultClipsPerShard)
             request.params["archive"] = archive.rawValue
@@ -171,12 +196,14 @@ struct MixCommand: ParsableCommand {
         } else if archiveClips != nil {
             throw ValidationError("--archive-clips needs --archive tar")
         }
+        let meter = ProgressMeter(label: "mix")
         let (result, run) = try MixJob.run(
             request, context: try recording.context(name: name),
             warn: { skipped in printError("warning: skipping \(skipped.kind.rawValue) \(skipped.path): \(skipped.reason)") },
             curated: { s in
                 print("\(s.kind) \(s.input): \(s.kept) files kept, \(s.excluded) excluded (the run's curated_sources says why)")
             },
+            note: { printError("warning: " + $0) },
             progress: { done, total in meter.update(done, of: total) })
         print(MixSummaryText.render(result))
         if let line = run.summaryLine { print(line) }

@@ -9,9 +9,10 @@ import SEKit
 /// `MixCommand.flagValues` forgets, fails here.
 @Suite struct MixFlagsTests {
     /// `sekit mix` options that are not mix settings: where the output goes and how the command runs
-    /// (`archive`, `archive-clips`: how the same clips are stored, recorded in archive.json, not mix.json).
+    /// (`archive`, `archive-clips`: how the same clips are stored, recorded in archive.json, not mix.json;
+    /// `from-manifest`: clips read from a manifest, like `recipe` a source of settings rather than one).
     static let commandOptions: Set<String> = ["out", "recipe", "jobs", "shard", "catalog", "no-catalog", "name", "overwrite",
-                                              "full-utterance", "help", "version", "archive", "archive-clips"]
+                                              "full-utterance", "help", "version", "archive", "archive-clips", "from-manifest"]
 
     /// A value each setting accepts (enumerated settings need one of their values).
     static func sampleValue(_ key: String) -> String {

@@ -23,6 +23,8 @@
 # BENCH_DIR (default .build/bench/mix, on the project's disk; a tmpfs such as /dev/shm/sekit-mix
 # takes the disk's file-creation cost, the same for every writer, out of the comparison).
 # URGENT=1: times the URGENT recipe instead, and each of its parts' share (scripts/bench/mix_urgent.inc.sh).
+# FROM_MANIFEST=1: times sekit mix and then sekit mix --from-manifest of its manifest instead, plain and
+# degraded, checking the stems are byte-identical, and prints the ratio (scripts/bench/mix_from_manifest.inc.sh).
 #
 # --archive tar|shar (issue 31; docs/archives.md): instead, each round times, with CLIPS default
 # 1000, sekit mix --jobs 1 --archive FORMAT (shards of 1000 clips), the DNS procedure, and sekit mix
@@ -62,6 +64,10 @@ if [[ "${URGENT:-0}" == 1 ]]; then   # the URGENT recipe and each part's share (
 fi
 common=(--speech "$fixtures/speech" --noise "$fixtures/noise" --seconds 4 --snr-db=-5:20 --level-dbfs=-35:-15
         --seed 1 --jobs 1 --no-catalog)
+if [[ "${FROM_MANIFEST:-0}" == 1 ]]; then   # mix, then --from-manifest of its manifest (see mix_from_manifest.inc.sh)
+    source scripts/bench/mix_from_manifest.inc.sh
+    exit 0
+fi
 if [[ -n "$archive" ]]; then
     : >"$work/archive-rounds.txt"
     for round in $(seq "$runs"); do

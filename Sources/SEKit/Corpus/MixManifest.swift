@@ -159,15 +159,20 @@ public struct MixManifestRecord: Sendable, Codable, Equatable {
         } else if journal {
             text = ""
         }
-        let decoder = JSONDecoder()
-        var records: [MixManifestRecord] = []
         var seen = Set<Int>()
+        return try numberedRecords(text, path: url.path).map(\.record).filter { !journal || seen.insert($0.index).inserted }
+    }
+
+    /// The records of a manifest's text with their line numbers (1-based); blank lines are ignored.
+    /// - Throws: ``MixError/outputConflict(path:reason:)`` naming the line that does not parse.
+    static func numberedRecords(_ text: String, path: String) throws -> [(line: Int, record: MixManifestRecord)] {
+        let decoder = JSONDecoder()
+        var records: [(line: Int, record: MixManifestRecord)] = []
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
             do {
-                let record = try decoder.decode(MixManifestRecord.self, from: Data(line.utf8))
-                if !journal || seen.insert(record.index).inserted { records.append(record) }
+                records.append((number + 1, try decoder.decode(MixManifestRecord.self, from: Data(line.utf8))))
             } catch {
-                throw MixError.outputConflict(path: url.path, reason: "line \(number + 1) is not a manifest record: \(error)")
+                throw MixError.outputConflict(path: path, reason: "line \(number + 1) is not a manifest record: \(error)")
             }
         }
         return records

@@ -15,6 +15,9 @@ public struct MixSource: Sendable, Equatable, Codable {
     public var frames: Int
     /// The file's sample rate, Hz.
     public var sampleRate: Int
+    /// SHA-256 of the file's bytes (lower-case hex), when the mix hashed it (recorded in `mix.json`
+    /// `sources`, checked by `sekit mix --from-manifest`).
+    public var sha256: String? = nil
 
     public init(kind: Kind, path: String, key: String, speaker: String? = nil, frames: Int, sampleRate: Int) {
         self.kind = kind; self.path = path; self.key = key; self.speaker = speaker

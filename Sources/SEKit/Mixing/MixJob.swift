@@ -22,6 +22,9 @@ public enum MixJob {
         public var archive: MixArchiveRequest?
         /// The settings by flag name, recorded as the run's parameters (`-` becomes `_`).
         public var params: [String: String] = [:]
+        /// Render exactly the clips this manifest lists (`--from-manifest`); `options` and `inputs`
+        /// are then unused (the settings come from the `mix.json` beside the manifest).
+        public var fromManifest: URL?
 
         public init(options: MixOptions, inputs: MixInputs, output: URL) {
             self.options = options; self.inputs = inputs; self.output = output
@@ -32,20 +35,32 @@ public enum MixJob {
     /// command continues an interrupted mix in the same folder). Clips that cannot be made are
     /// counted in `clips_failed` and returned in the result; the run is `finished` (see
     /// ``RecordedRun``).
-    /// - Parameter warn: called once per source left out, with the reason.
+    /// - Parameters:
+    ///   - warn: called once per source left out, with the reason.
+    ///   - note: called with warnings that leave nothing out (a manifest's sources that cannot be verified).
     /// - Throws: ``MixError`` for bad options, no usable sources or a folder holding another mix;
     ///   `AudioError` and ``CatalogError`` for failures that stop the run.
     /// - Parameter curated: called once per input that selected from an analysed corpus (``CuratedSources``).
     public static func run(_ request: Request, context: RunContext, warn: (SkippedSource) -> Void = { _ in },
                            curated: (CuratedSources.Selection) -> Void = { _ in },
+                           note: (String) -> Void = { _ in },
                            progress: @escaping ProgressHandler = { _, _ in }) throws -> (result: MixResult, run: RecordedRun) {
-        let sources = context.catalog.map { CuratedSources(catalog: $0, jobs: request.jobs) }
-        let mix = try MixRun.prepare(options: request.options, inputs: request.inputs, output: request.output,
+        let mix: MixRun
+        var params = request.params
+        if let manifest = request.fromManifest {
+            mix = try MixRun.prepare(fromManifest: manifest, output: request.output, shard: request.shard, jobs: request.jobs,
+                                     overwrite: request.overwrite, archive: request.archive, note: note)
+            params["from-manifest"] = manifest.path
+            params["from-manifest-sha256"] = mix.planner.manifest?.sha256
+        } else {
+            let sources = context.catalog.map { CuratedSources(catalog: $0, jobs: request.jobs) }
+            mix = try MixRun.prepare(options: request.options, inputs: request.inputs, output: request.output,
                                      shard: request.shard, jobs: request.jobs,
                                      catalogued: sources.map { s in { try s.resolve($0, kind: $1) } },
                                      overwrite: request.overwrite, archive: request.archive, warn: warn)
-        for selection in sources?.selections ?? [] { curated(selection) }
-        let params = request.params.merging(sources?.runParams ?? [:]) { _, curated in curated }
+            for selection in sources?.selections ?? [] { curated(selection) }
+            params = params.merging(sources?.runParams ?? [:]) { _, curated in curated }
+        }
         guard let catalog = context.catalog else {
             let run = try RecordedRun.begin(.unrecorded, kind: .mix, name: "", params: [:])
             return (try mix.run(progress: progress), run)

@@ -75,9 +75,43 @@ enum MixSpecFile {
         var speech: [String]
         var noise: [String]
         var rir: [String]
+        /// Every source with its SHA-256 (absent in mixes made before sources were hashed).
+        var sources: [SourceIdentity]? = nil
+        /// The manifest the clips were rendered from (`sekit mix --from-manifest`); absent for a drawn mix.
+        var fromManifest: ManifestIdentity? = nil
         enum CodingKeys: String, CodingKey {
             case format, formatVersion = "format_version", options, clipCount = "clip_count", speech, noise, rir
+            case sources, fromManifest = "from_manifest"
         }
+
+        /// Whether `other` describes the same mix, so that a second run into the folder resumes it:
+        /// equal but for the sources' paths (the same files reached from another working folder),
+        /// their hashes compared only when both record them.
+        func isSameMix(as other: Spec) -> Bool {
+            let hashes = sources != nil && other.sources != nil
+            func comparable(_ spec: Spec) -> Spec {
+                var copy = spec
+                copy.sources = hashes ? spec.sources?.map { SourceIdentity(kind: $0.kind, key: $0.key, path: "", sha256: $0.sha256) } : nil
+                return copy
+            }
+            return comparable(self) == comparable(other)
+        }
+    }
+
+    /// A source of a mix as `mix.json` records it (field `sources`): kind, key (the name the
+    /// planner sorts and splits by), path as given, SHA-256 of the file's bytes.
+    struct SourceIdentity: Codable, Equatable {
+        var kind: MixSource.Kind
+        var key: String
+        var path: String
+        var sha256: String?
+    }
+
+    /// The manifest a re-rendered mix came from (`mix.json` `from_manifest`): its path as given and
+    /// the SHA-256 of its bytes.
+    struct ManifestIdentity: Codable, Equatable {
+        var path: String
+        var sha256: String
     }
 
     /// The options to mix into `layout`'s folder with: `options`, except that a folder holding the
@@ -93,8 +127,14 @@ enum MixSpecFile {
 
     static func spec(of planner: MixPlanner) -> Spec {
         func describe(_ sources: [MixSource]) -> [String] { sources.map { "\($0.key)\t\($0.frames)\t\($0.sampleRate)" } }
-        return Spec(options: planner.options, clipCount: planner.clipCount,
-                    speech: describe(planner.speech), noise: describe(planner.noise), rir: describe(planner.rirs))
+        let all = planner.speech + planner.noise + planner.rirs
+        var spec = Spec(options: planner.options, clipCount: planner.clipCount,
+                        speech: describe(planner.speech), noise: describe(planner.noise), rir: describe(planner.rirs))
+        if all.allSatisfy({ $0.sha256 != nil }) {
+            spec.sources = all.map { SourceIdentity(kind: $0.kind, key: $0.key, path: $0.path, sha256: $0.sha256) }
+        }
+        spec.fromManifest = planner.manifest.map { ManifestIdentity(path: $0.path, sha256: $0.sha256) }
+        return spec
     }
 
     /// What differs between the mix in a folder and the one asked for, for the refusal message:
@@ -119,6 +159,15 @@ enum MixSpecFile {
                 wanted.rir)] where a != b {
             parts.append("\(name) sources: \(Set(a).subtracting(b).count) only in the folder's mix, \(Set(b).subtracting(a).count) only in this one")
         }
+        if let before = existing.sources, let now = wanted.sources {
+            let hashes = Dictionary(before.map { ("\($0.kind)/\($0.key)", $0.sha256) }, uniquingKeysWith: { first, _ in first })
+            let changed = now.filter { source in hashes["\(source.kind)/\(source.key)"].map { $0 != source.sha256 } ?? false }.count
+            if changed > 0 { parts.append("sources: \(changed) changed since the folder's mix (SHA-256 differs)") }
+        }
+        if existing.fromManifest != wanted.fromManifest {
+            let before = existing.fromManifest?.path ?? "unset", now = wanted.fromManifest?.path ?? "unset"
+            parts.append("from-manifest: \(before) in the folder, \(now) now")
+        }
         return parts.isEmpty ? "see its mix.json" : parts.joined(separator: "; ")
     }
 
@@ -136,7 +185,7 @@ enum MixSpecFile {
         let conflict: String?
         if let data = fm.contents(atPath: layout.specFile.path) {
             let existing = try? JSONDecoder().decode(Spec.self, from: data)
-            if existing != wanted {
+            if !(existing?.isSameMix(as: wanted) ?? false) {
                 let differences = existing.map { differencesBetween($0, wanted) } ?? "its mix.json is not readable"
                 conflict = "holds a different mix (\(differences)); choose another folder or ask for it to be overwritten"
             } else {

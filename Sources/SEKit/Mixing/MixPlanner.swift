@@ -13,6 +13,9 @@ public struct MixPlanner: Sendable {
     public let rirBySplit: [[Int]]
     /// Number of clips in the run.
     public let clipCount: Int
+    /// The plans read from a manifest (`sekit mix --from-manifest`), which ``plan(index:attempt:)``
+    /// returns instead of drawing; nil for a drawn mix.
+    public let manifest: MixManifestPlans?
 
     /// Seed streams, so the split assignment and the clips draw from unrelated sequences.
     private enum Stream: UInt64 { case clips = 1, speechSplit = 2, noiseSplit = 3, rirSplit = 4 }
@@ -66,11 +69,32 @@ public struct MixPlanner: Sendable {
                 reason: "gives \(planned) clips, more than one mix makes (at most \(MixOptions.maximumClipCount)); make a larger corpus as several mixes")
         }
         clipCount = planned
+        manifest = nil
+    }
+
+    /// A planner that draws nothing: it returns the plans of `manifest`, whose source indices
+    /// point into `speech`, `noise` and `rirs` (``MixManifestPlans/planner(options:)``).
+    init(manifest: MixManifestPlans, options: MixOptions, speech: [MixSource], noise: [MixSource], rirs: [MixSource]) {
+        self.options = options
+        self.speech = speech; self.noise = noise; self.rirs = rirs
+        speechBySplit = []; noiseBySplit = []; rirBySplit = []
+        clipCount = manifest.indices.count
+        self.manifest = manifest
+    }
+
+    /// The clip indices of the run, in order: 0 ..< clipCount, or those the manifest lists.
+    public var clipIndices: [Int] { manifest?.indices ?? Array(0..<clipCount) }
+
+    /// The id of clip `index`.
+    public func clipID(index: Int) -> String {
+        manifest?.plans[index]?.clipID ?? ClipPlan.clipID(seed: options.seed, index: index)
     }
 
     /// The plan of clip `index` (0 ≤ index < clipCount). O(pieces); allocates only the plan.
     /// `attempt` > 0 redraws the level (used by `--clipping reject`).
+    /// From a manifest, the clip's plan as recorded (`attempt` is ignored: its level is an input).
     public func plan(index: Int, attempt: Int = 0) -> ClipPlan {
+        if let manifest { return manifest.plans[index]! }
         let clipSeed = SplitMix64.childSeed(options.seed, index: UInt64(index), stream: Stream.clips.rawValue)
         var rng = SplitMix64(seed: clipSeed)
         let rate = options.sampleRate

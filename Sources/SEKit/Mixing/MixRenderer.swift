@@ -64,11 +64,12 @@ public final class MixRenderer: Sendable {
     static let levelToleranceDB = 0.005
     static let levelRefinements = 4
 
-    /// - Parameter stages: the processing stages (default: the pipeline for the planner's options).
+    /// - Parameter stages: the processing stages (default: the pipeline for the planner's options;
+    ///   every stage for a planner from a manifest, whose clips may name any degradation).
     public init(planner: MixPlanner, cacheBytes: Int = 1 << 30, stages: [any MixStage]? = nil) {
         self.planner = planner
         self.sources = SourceCache(sampleRate: planner.options.sampleRate, capacityBytes: cacheBytes)
-        self.stages = stages ?? MixPipeline.stages(for: planner.options)
+        self.stages = stages ?? (planner.manifest == nil ? MixPipeline.stages(for: planner.options) : MixPipeline.allStages)
     }
 
     /// The noise of a clip scaled for its SNR: the summed (or single) noise signal and its gain,
@@ -197,7 +198,8 @@ public final class MixRenderer: Sendable {
             let levelScale = try scaleForLevel(plan.levelDBFS)
             let peak = mixturePeak * levelScale
             if peak <= Self.clippingPeak || options.clipping == .allow { return (levelScale, 1, attempts) }
-            if options.clipping == .reject && attempts < Self.maximumRejectAttempts {
+            // A manifest's level is an input: never redrawn (the one recorded is the draw the mix kept).
+            if options.clipping == .reject && planner.manifest == nil && attempts < Self.maximumRejectAttempts {
                 plan.levelDBFS = planner.plan(index: plan.index, attempt: attempts).levelDBFS
                 attempts += 1
                 continue

@@ -108,6 +108,38 @@ public final class MixRun: @unchecked Sendable {
         let layout = MixCorpusLayout(root: output, shard: shard)
         let planner = try MixPlanner(options: MixSpecFile.resumedOptions(options, layout: layout),
                                      speech: byKind[.speech]!, noise: byKind[.noise]!, rirs: byKind[.rir] ?? [])
+        return try claim(planner: planner, output: output, shard: shard, inputs: inputs, skipped: skipped, jobs: jobs,
+                         overwrite: overwrite, archive: archive)
+    }
+
+    /// A mix of exactly the clips the manifest at `manifest` lists, from its recorded fields
+    /// (``MixManifestPlans``): every clip and source checked before the folder is claimed.
+    /// - Parameter note: told of sources that cannot be verified.
+    /// - Throws: ``MixError`` naming the manifest line, clip or source at fault, or a folder holding another mix.
+    public static func prepare(fromManifest manifest: URL, output: URL, shard: Shard = .whole, jobs: Int, overwrite: Bool = false,
+                               archive: MixArchiveRequest? = nil, note: (String) -> Void = { _ in }) throws -> MixRun {
+        let planner = try MixManifestPlans.planner(manifest: manifest, jobs: max(1, jobs), note: note)
+        let sources = planner.speech + planner.noise + planner.rirs
+        if let inside = sources.first(where: { FilePaths.isInside(FilePaths.resolved($0.path), FilePaths.resolved(output.path)) }) {
+            throw MixError.invalidOption(name: "out", value: output.path, reason: "holds the \(inside.kind.rawValue) source \(inside.path) "
+                                         + "the manifest names; inputs and output must not overlap")
+        }
+        if archive != nil && planner.clipIndices != Array(0..<planner.clipCount) {
+            throw MixError.invalidOption(name: "archive", value: archive!.format.rawValue,
+                reason: "archive shards hold clips 0 to N-1 in order, and \(manifest.path) lists other clip indices; "
+                    + "render it as files (without --archive)")
+        }
+        let inputs = MixInputs(speech: [], noise: [], rir: [])
+        return try claim(planner: planner, output: output, shard: shard, inputs: inputs, skipped: [], jobs: jobs,
+                         overwrite: overwrite, archive: archive)
+    }
+
+    /// Claims the output folder for `planner`'s mix (its lock, `mix.json`, the archive layout) and
+    /// returns the run, ready to render.
+    /// - Throws: ``MixError/outputConflict(path:reason:)`` for a folder holding another mix or shard kind.
+    static func claim(planner: MixPlanner, output: URL, shard: Shard, inputs: MixInputs, skipped: [SkippedSource], jobs: Int,
+                      overwrite: Bool, archive: MixArchiveRequest?) throws -> MixRun {
+        let layout = MixCorpusLayout(root: output, shard: shard)
         // One process per shard of a folder, from claiming it to the manifest (N shards of one
         // command may write into one folder at once; the same shard twice may not).
         let lock = try OutputLock(output: shard == .whole ? output.path : "\(output.path) (shard \(shard))", lockFile: layout.lockFile)
@@ -143,7 +175,7 @@ public final class MixRun: @unchecked Sendable {
 
     /// Clip indices this shard owns, in order (with archives, the clips of the archive shards it owns).
     public var shardIndices: [Int] {
-        guard let archive else { return (0..<planner.clipCount).filter(layout.shard.contains) }
+        guard let archive else { return planner.clipIndices.filter(layout.shard.contains) }
         return archiveShards.flatMap { archive.clips(ofShard: $0) }
     }
 
@@ -157,7 +189,7 @@ public final class MixRun: @unchecked Sendable {
         }
         // Temporary files left by a killed run are incomplete by construction: remove this shard's
         // (other shards may be writing into the same folder right now).
-        let mine = Set(shardIndices.map { ClipPlan.clipID(seed: planner.options.seed, index: $0) })
+        let mine = Set(shardIndices.map { planner.clipID(index: $0) })
         for folder in [layout.noisyFolder, layout.cleanFolder, layout.noiseFolder] {
             for name in try fm.contentsOfDirectory(atPath: folder.path) where name.hasPrefix(".") && name.contains(".wav.tmp-") {
                 let clipID = String(name.dropFirst().prefix { $0 != "." })

@@ -1,7 +1,9 @@
 import Foundation
 
 /// Checks candidate source files before a mix: each must read, hold at least a minimum
-/// duration and not be silent. Unusable files are returned with the reason, never used.
+/// duration and not be silent. Unusable files are returned with the reason, never used. Usable
+/// files are hashed (SHA-256 of their bytes), so that a corpus re-rendered from its manifest can
+/// tell a changed source (`mix.json` `sources`).
 enum SourceCheck {
     static func check(_ candidates: [(path: String, key: String)], kind: MixSource.Kind, sampleRate: Int,
                       jobs: Int, minimumSeconds: Double) -> (usable: [MixSource], skipped: [SkippedSource]) {
@@ -16,7 +18,9 @@ enum SourceCheck {
                 if !buffer.samples.contains(where: { $0 != 0 }) {
                     return .failure(SkippedSource(kind: kind, path: path, reason: "silent (all samples are zero)"))
                 }
-                return .success(MixSource(kind: kind, path: path, key: key, frames: buffer.count, sampleRate: buffer.sampleRate))
+                var source = MixSource(kind: kind, path: path, key: key, frames: buffer.count, sampleRate: buffer.sampleRate)
+                source.sha256 = try SHA256.hex(ofFileAt: URL(fileURLWithPath: path))
+                return .success(source)
             } catch {
                 return .failure(SkippedSource(kind: kind, path: path, reason: FilePaths.reason(error, at: path)))
             }

@@ -70,6 +70,9 @@ public enum MixPipeline {
         return [ReverberationStage(), LowpassStage()]
             + DegradationDraws.stages.filter { enabled.contains(type(of: $0).stage) } as [any MixStage]
     }
+
+    /// Every stage, in order: for clips re-rendered from a manifest, each applied as its plan says.
+    public static var allStages: [any MixStage] { [ReverberationStage(), LowpassStage()] + DegradationDraws.stages as [any MixStage] }
 }
 
 /// Random streams of mixer stages: one generator per (run seed, clip index, stage name), so a

@@ -6,7 +6,7 @@ import SEKitTestSupport
 
 /// `sekit mix --sample-rate native` in the library, on fixture speech and noise resampled to 48, 16
 /// and 8 kHz: each clip at its speech source's rate, noise never upsampled, the same bytes whatever
-/// `--jobs`, a re-render from the manifest byte-identical, a speech rate no noise reaches refused
+/// `--jobs` or `--shard`, a re-render from the manifest byte-identical, a speech rate no noise reaches refused
 /// before any clip; and the mixed-rate corpus through `features` (refused, or one rate) and `score`.
 @Suite(.enabled(if: Fixtures.available, "needs ../shared/fixtures"))
 struct NativeRateMixTests {
@@ -80,12 +80,18 @@ struct NativeRateMixTests {
         let first = try mix(options, into: one, jobs: 1)
         try mix(options, into: two, jobs: 2)
         _ = try MixRun.prepare(fromManifest: one.appendingPathComponent("manifest.jsonl"), output: again, jobs: 2).run()
+        let sharded = folder.file("sharded")
+        for index in 1...2 {
+            _ = try MixRun.prepare(options: options.0, inputs: options.1, output: sharded, shard: Shard(index: index, count: 2),
+                                   jobs: 1).run()
+        }
         #expect(bytes(one, "manifest.jsonl") != nil && bytes(one, "manifest.jsonl") == bytes(two, "manifest.jsonl"))
         #expect(bytes(one, "manifest.jsonl") == bytes(again, "manifest.jsonl"))
         for record in first.records {
             for stem in [record.noisy, record.clean, record.noise] {
                 #expect(bytes(one, stem) == bytes(two, stem), "--jobs 2: \(stem)")
                 #expect(bytes(one, stem) == bytes(again, stem), "--from-manifest: \(stem)")
+                #expect(bytes(one, stem) == bytes(sharded, stem), "--shard i/2: \(stem)")
             }
             // Band limits only below the clip's own rate: an 8 kHz clip is never band-limited.
             for degradation in record.degradations ?? [] where degradation.stage == .bandwidth {

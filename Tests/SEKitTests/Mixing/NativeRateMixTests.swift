@@ -75,7 +75,8 @@ struct NativeRateMixTests {
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
         let sources = try Self.sources(in: folder)
         let options = try settings(sources, ["noises-per-clip": ["1:2"], "bandwidth-rates": ["8000,16000"],
-                                             "wind-probability": ["0.3"], "lowpass-hz": ["3000:6000"]])
+                                             "wind-probability": ["0.3"], "lowpass-hz": ["3000:6000"], "codec": ["mp3,opus"],
+                                             "codec-probability": ["0.5"], "packet-loss": ["0.1"], "packet-loss-probability": ["0.5"]])
         let one = folder.file("one"), two = folder.file("two"), again = folder.file("again")
         let first = try mix(options, into: one, jobs: 1)
         try mix(options, into: two, jobs: 2)
@@ -100,6 +101,9 @@ struct NativeRateMixTests {
             if let cutoff = record.lowpassHz { #expect(cutoff < Double(record.sampleRate) / 2, "\(record.clipID)") }
         }
         #expect(first.records.contains { r in r.sampleRate == 48000 && (r.degradations ?? []).contains { $0.stage == .bandwidth } })
+        // Codecs and packet loss ran at the lower rates too.
+        #expect(first.records.contains { r in r.sampleRate < 48000 && (r.degradations ?? []).contains { $0.stage == .codec } })
+        #expect(first.records.contains { r in r.sampleRate < 48000 && (r.degradations ?? []).contains { $0.stage == .packetLoss } })
     }
 
     @Test func aSpeechRateNoNoiseReachesIsRefusedBeforeAnyClip() throws {

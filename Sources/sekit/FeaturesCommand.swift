@@ -21,7 +21,7 @@ struct FeaturesCommand: ParsableCommand {
             + "merge the files of a sharded export, or check a file.",
         discussion: """
         Without a subcommand, `sekit features` is `sekit features export`, whose options are \
-        --corpus DIR and --out FILE (required), --split, --framing, --n-fft, --win-length, --hop-length, \
+        --corpus DIR and --out FILE (required), --split, --sample-rate, --framing, --n-fft, --win-length, --hop-length, \
         --window, --center, --feature, --exponent, --targets, --lc-db, --dtype, --compression, \
         --stats-from, --overwrite, --allow-incomplete, --jobs, --shard, --catalog and --no-catalog: see \
         `sekit features export --help` for what each does.
@@ -61,6 +61,10 @@ struct FeaturesExportCommand: ParsableCommand {
     @Option(name: .long, help: "A corpus folder made by `sekit mix`.") var corpus: String
     @Option(name: [.short, .long], help: "Output HDF5 file.") var out: String
     @Option(name: .long, help: "Export only this split (e.g. train).") var split: String?
+    @Option(name: .long, help: ArgumentHelp("""
+        Export only the clips at this rate, Hz: one file per rate of a corpus mixed with --sample-rate native \
+        (a corpus at several rates is refused without it, naming its rates and clip counts).
+        """, valueName: "HZ")) var sampleRate: Int?
     @Option(name: .long, help: ArgumentHelp("Store this feature file's /stats instead of computing them (its STFT and feature must match).",
                                             valueName: "file.h5")) var statsFrom: String?
     @Option(name: .long, help: ArgumentHelp("A framing preset at the corpus's rate instead of --n-fft/--win-length/--hop-length: "
@@ -123,6 +127,7 @@ struct FeaturesExportCommand: ParsableCommand {
         options.dtype = dtype
         options.compression = compression
         options.split = split
+        options.sampleRate = sampleRate
         options.statisticsFrom = statsFrom.map { URL(fileURLWithPath: $0) }
         options.overwrite = overwrite
         options.allowIncomplete = allowIncomplete

@@ -18,6 +18,9 @@ public struct FeatureExportOptions: Sendable {
     public var compression: FeatureCompression = .none
     /// Export only clips of this split.
     public var split: String? = nil
+    /// Export only clips at this sample rate, Hz (`--sample-rate`: one file per rate of a corpus mixed
+    /// with `--sample-rate native`); nil: every clip, which must then share one rate.
+    public var sampleRate: Int? = nil
     /// Split the normalisation statistics are computed over (all clips when it has none).
     public var statisticsSplit = "train"
     /// Store another feature file's statistics instead of computing them (`--stats-from`): a test
@@ -89,6 +92,7 @@ public enum FeatureExport {
         let stems = try MixCorpusAudio(corpus: corpus)
         let all = records
         if let split = options.split { records = records.filter { $0.split == split } }
+        if !records.isEmpty { records = try FeatureRates.select(records, rate: options.sampleRate, corpus: corpus) }
         guard !records.isEmpty else {
             let reason = options.split == nil ? "the manifest is empty" : MixManifestRecord.noClipsReason(split: options.split, in: all)
             throw FeatureFileError.nothingToExport(corpus: corpus.path, reason: reason)
@@ -104,7 +108,7 @@ public enum FeatureExport {
         }
         let rates = Set(records.map(\.sampleRate))
         guard rates.count == 1, let sampleRate = rates.first else {
-            throw FeatureFileError.nothingToExport(corpus: corpus.path, reason: "clips have different sample rates \(rates.sorted())")
+            throw FeatureFileError.nothingToExport(corpus: corpus.path, reason: FeatureRates.mixedRatesReason(records))
         }
         let bins = options.stft.binCount
         let c = options.stft

@@ -29,7 +29,9 @@ public enum FeatureFraming: String, Sendable, CaseIterable, Codable, CustomStrin
     /// The settings for the corpus at `corpus` (the sample rate its manifest records), with `base`'s
     /// window kind and centring.
     /// - Throws: ``FeatureFileError`` for a corpus without clips or with clips at several rates.
-    public func configuration(corpus: URL, base: STFTConfiguration) throws -> STFTConfiguration {
+    /// - Parameter sampleRate: the rate the export selects (`--sample-rate`); nil: the corpus's one rate.
+    public func configuration(corpus: URL, base: STFTConfiguration, sampleRate: Int? = nil) throws -> STFTConfiguration {
+        if let sampleRate { return configuration(sampleRate: sampleRate, base: base) }
         let records: [MixManifestRecord]
         do {
             records = try MixManifestRecord.corpusRecords(corpus, allowIncomplete: true).records
@@ -40,7 +42,8 @@ public enum FeatureFraming: String, Sendable, CaseIterable, Codable, CustomStrin
         guard rates.count == 1 else {
             throw FeatureFileError.invalidParameter(
                 name: "framing", value: rawValue,
-                reason: rates.isEmpty ? "the corpus has no clips" : "clips have different sample rates \(rates): a preset gives one STFT")
+                reason: rates.isEmpty ? "the corpus has no clips" : "a preset gives one STFT and "
+                    + FeatureRates.mixedRatesReason(records))
         }
         return configuration(sampleRate: rates[0], base: base)
     }

@@ -27,7 +27,8 @@ public enum FeaturesJob {
                            progress: @escaping ProgressHandler = { _, _ in }) throws -> (result: FeatureExportResult, run: RecordedRun) {
         let (corpus, output) = (request.corpus, request.output)
         var options = request.options
-        if let framing = options.framing { options.stft = try framing.configuration(corpus: corpus, base: options.stft) }
+        if let framing = options.framing { options.stft = try framing.configuration(corpus: corpus, base: options.stft,
+                                                                                                sampleRate: options.sampleRate) }
         let lock = try OutputLock(output: output.path, lockFile: OutputLock.lockFile(besideFile: output))
         defer { withExtendedLifetime(lock) {} }
         // Temporary files of this output left by a killed writer.
@@ -46,6 +47,7 @@ public enum FeaturesJob {
             .merging(lineage.params(recorded: context.catalog != nil)) { old, _ in old }
             .merging(options.statisticsFrom.map { ["stats_from": $0.standardizedFileURL.path] } ?? [:]) { old, _ in old }
             .merging(options.framing.map { ["framing": $0.rawValue] } ?? [:]) { old, _ in old }
+            .merging(options.sampleRate.map { ["sample_rate": "\($0)"] } ?? [:]) { old, _ in old }
         let run = try RecordedRun.begin(context, kind: .features, name: output.lastPathComponent, params: params,
                                         parent: lineage.parent)
         let result = try run.failing {

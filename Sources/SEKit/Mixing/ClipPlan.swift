@@ -54,6 +54,10 @@ public struct ClipPlan: Sendable, Codable, Equatable {
     /// (``DegradationDraws``); nil when the mix enables none.
     public var degradations: [Degradation]? = nil
 
+    /// The clip's sample rate, Hz, under `--sample-rate native` (its speech source's rate); nil: the
+    /// corpus rate. Lengths and offsets of the plan are at this rate.
+    public var sampleRate: Int? = nil
+
     /// Wind noise that replaces the clip's noise sources (`--wind-probability`): nil when none.
     public var wind: WindDraw? = nil
 

@@ -13,7 +13,12 @@ enum ManifestClipCheck {
         if id.isEmpty || id.hasPrefix(".") || id.contains("/") || id.contains("\0") {
             return "clip_id '\(id)' cannot name a file (empty, hidden or with a '/')"
         }
-        if record.sampleRate != options.sampleRate {
+        if options.isNativeRate {
+            // Each clip at its own rate, no higher than the mix's highest (the rate of its first speech piece, checked with the sources).
+            guard (8000...options.sampleRate).contains(record.sampleRate) else {
+                return "sample_rate \(record.sampleRate) is outside the native mix's rates 8000..\(options.sampleRate) Hz (mix.json)"
+            }
+        } else if record.sampleRate != options.sampleRate {
             return "sample_rate \(record.sampleRate) differs from the mix's \(options.sampleRate) Hz (mix.json); "
                 + "offsets and lengths are at that rate"
         }
@@ -43,8 +48,8 @@ enum ManifestClipCheck {
         for piece in record.noiseSources where piece.offset < 0 || !piece.snrDB.isFinite {
             return "noise source \(piece.path): offset \(piece.offset) and snr_db \(piece.snrDB) must be a non-negative sample and a number"
         }
-        if let cutoff = record.lowpassHz, !(cutoff > 0 && cutoff < Double(options.sampleRate) / 2) {
-            return "lowpass_hz \(cutoff) must be in (0, \(options.sampleRate / 2)) Hz"
+        if let cutoff = record.lowpassHz, !(cutoff > 0 && cutoff < Double(record.sampleRate) / 2) {
+            return "lowpass_hz \(cutoff) must be in (0, \(record.sampleRate / 2)) Hz"
         }
         var stages = Set<Degradation.Stage>()
         for degradation in record.degradations ?? [] {
@@ -87,7 +92,7 @@ enum ManifestClipCheck {
     /// - Throws: ``Problem`` for a piece beyond its source.
     static func plan(of record: MixManifestRecord, options: MixOptions, speech: [MixSource], noise: [MixSource], rirs: [MixSource],
                      position: [MixSource.Kind: [String: Int]]) throws -> ClipPlan {
-        let rate = options.sampleRate
+        let rate = record.sampleRate
         let speechPieces = try record.speechSources.map { piece -> ClipPlan.SpeechPiece in
             let index = position[.speech]![piece.path]!
             let frames = speech[index].frames(atRate: rate)
@@ -110,6 +115,13 @@ enum ManifestClipCheck {
             speech: speechPieces, noises: noisePieces, snrDB: record.snrDBRequested, levelDBFS: record.levelDBFS,
             rir: record.rir.map { position[.rir]![$0]! }, lowpassHz: record.lowpassHz,
             degradations: record.degradations.map { $0.map { planned($0, length: record.numSamples, sampleRate: rate) } })
+        if options.isNativeRate {
+            plan.sampleRate = rate
+            if let first = speechPieces.first, speech[first.source].sampleRate != rate {
+                throw Problem(reason: "sample_rate \(rate) differs from the rate of its speech source "
+                              + "\(speech[first.source].path) (\(speech[first.source].sampleRate) Hz), which a native mix keeps")
+            }
+        }
         // The wind's SNR is the clip's (`snr_db_requested`); the manifest's `wind.snr_db` repeats it.
         plan.wind = record.wind.map { WindDraw(snrDB: record.snrDBRequested, seed: $0.seed) }
         return plan

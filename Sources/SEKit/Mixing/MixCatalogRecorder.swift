@@ -82,7 +82,6 @@ public struct MixCatalogRecorder: Sendable {
     /// (clips that could not be made are counted in `clips_failed` and listed in `failures`;
     /// see ``RecordedRun`` for the status policy).
     public func finish(_ result: MixResult, planner: MixPlanner) throws {
-        let rate = Double(planner.options.sampleRate)
         var used: [Catalog.UsedFile] = []
         for source in planner.speech { used.append(Self.usedFile(source, kind: .speech)) }
         for source in planner.noise { used.append(Self.usedFile(source, kind: .noise)) }
@@ -94,6 +93,7 @@ public struct MixCatalogRecorder: Sendable {
         var degradations: (degradations: [ClipDegradationRecord], params: [ClipDegradationParamRecord]) = ([], [])
         for record in result.records {
             let id = Self.catalogClipID(run: runID, clipID: record.clipID)
+            let rate = Double(record.sampleRate)  // the clip's own (`--sample-rate native`)
             let speech = record.speechSources.first
             clips.append(ClipRecord(
                 id: id, runID: runID, clipIndex: record.index, split: record.split,

@@ -79,9 +79,13 @@ enum MixSpecFile {
         var sources: [SourceIdentity]? = nil
         /// The manifest the clips were rendered from (`sekit mix --from-manifest`); absent for a drawn mix.
         var fromManifest: ManifestIdentity? = nil
+        /// `"native"` for a mix whose clips keep their speech source's rate; absent otherwise.
+        var sampleRate: String? = nil
+        /// The clip rates of a native-rate mix (its speech sources' rates), ascending; absent otherwise.
+        var sampleRates: [Int]? = nil
         enum CodingKeys: String, CodingKey {
             case format, formatVersion = "format_version", options, clipCount = "clip_count", speech, noise, rir
-            case sources, fromManifest = "from_manifest"
+            case sources, fromManifest = "from_manifest", sampleRate = "sample_rate", sampleRates = "sample_rates"
         }
 
         /// Whether `other` describes the same mix, so that a second run into the folder resumes it:
@@ -134,6 +138,11 @@ enum MixSpecFile {
             spec.sources = all.map { SourceIdentity(kind: $0.kind, key: $0.key, path: $0.path, sha256: $0.sha256) }
         }
         spec.fromManifest = planner.manifest.map { ManifestIdentity(path: $0.path, sha256: $0.sha256) }
+        if planner.options.isNativeRate {
+            spec.sampleRate = MixOptions.nativeRateName
+            spec.sampleRates = planner.manifest.map { Array(Set($0.plans.values.compactMap(\.sampleRate))).sorted() }
+                ?? NativeRates.speechRates(planner)
+        }
         return spec
     }
 

@@ -43,8 +43,16 @@ public struct MixOptions: Sendable, Codable, Equatable {
     /// Sample format of the written WAV files.
     public typealias OutputFormat = WAVSampleFormat
 
-    /// Sample rate of the corpus, Hz; every source is resampled to it.
+    /// Sample rate of the corpus, Hz; every source is resampled to it. Under `nativeSampleRate`,
+    /// the highest speech rate (each clip then has its own rate, ``ClipPlan/sampleRate``).
     public var sampleRate: Int = 16000
+    /// `--sample-rate native`: each clip at its speech source's rate, its noise drawn among the
+    /// noise files at that rate or higher and resampled down (nil: one corpus rate, `sampleRate`).
+    public var nativeSampleRate: Bool? = nil
+    /// The `--sample-rate` value that keeps each clip at its speech source's rate.
+    public static let nativeRateName = "native"
+    /// Whether clips keep their speech source's rate (`--sample-rate native`).
+    public var isNativeRate: Bool { nativeSampleRate == true }
     /// Number of clips (takes precedence over `hours`).
     public var count: Int? = nil
     /// Total hours of noisy audio, when `count` is not given.

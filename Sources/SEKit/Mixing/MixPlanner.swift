@@ -3,7 +3,7 @@ import Foundation
 /// Draws clip plans. Pure and deterministic: plan `i` depends only on the options, the sorted
 /// sources and `i`, never on `--jobs`, shards or the order the file system lists inputs in.
 public struct MixPlanner: Sendable {
-    public let options: MixOptions
+    public private(set) var options: MixOptions
     public let speech: [MixSource]
     public let noise: [MixSource]
     public let rirs: [MixSource]
@@ -55,8 +55,8 @@ public struct MixPlanner: Sendable {
             let hours = options.hours!
             if options.lengthMode == .fullUtterance {
                 // Utterance lengths vary: the mean over the speech sources sets the count.
-                let rate = options.sampleRate
-                let meanSeconds = self.speech.map { Double($0.frames(atRate: rate)) / Double(rate) }.reduce(0,
+                let rate = options.sampleRate, native = options.isNativeRate
+                let meanSeconds = self.speech.map { native ? $0.durationSeconds : Double($0.frames(atRate: rate)) / Double(rate) }.reduce(0,
                                                                                                             +) / Double(self.speech.count)
                 planned = max(1, Int(min(1e15, (hours * 3600 / meanSeconds).rounded(.up))))
             } else {
@@ -70,7 +70,19 @@ public struct MixPlanner: Sendable {
         }
         clipCount = planned
         manifest = nil
+        if options.isNativeRate { try NativeRates.refuseUnreachable(self) }
     }
+
+    /// This planner with the corpus rate `rate` (`--sample-rate native` renders each rate's clips
+    /// with one): the same draws, the rate-dependent stages at `rate`.
+    func atRate(_ rate: Int) -> MixPlanner {
+        var copy = self
+        copy.options.sampleRate = rate
+        return copy
+    }
+
+    /// The sample rate of `plan`'s clip, Hz.
+    public func sampleRate(of plan: ClipPlan) -> Int { plan.sampleRate ?? options.sampleRate }
 
     /// A planner that draws nothing: it returns the plans of `manifest`, whose source indices
     /// point into `speech`, `noise` and `rirs` (``MixManifestPlans/planner(options:)``).
@@ -97,14 +109,19 @@ public struct MixPlanner: Sendable {
         if let manifest { return manifest.plans[index]! }
         let clipSeed = SplitMix64.childSeed(options.seed, index: UInt64(index), stream: Stream.clips.rawValue)
         var rng = SplitMix64(seed: clipSeed)
-        let rate = options.sampleRate
         let splitIndex = options.split.split(ofClip: index, count: clipCount)
         let speechPool = speechBySplit[splitIndex]
-        let noisePool = noiseBySplit[splitIndex]
+        var noisePool = noiseBySplit[splitIndex]
         let rirPool = rirBySplit[splitIndex]
 
-        // Speech.
+        // Speech; under `--sample-rate native` it fixes the clip's rate and the noise files it may use.
         let first = speechPool[rng.nextIndex(below: speechPool.count)]
+        var options = self.options
+        if options.isNativeRate {
+            options.sampleRate = speech[first].sampleRate
+            noisePool = NativeRates.noisePool(noisePool, noise: noise, reaching: options.sampleRate)
+        }
+        let rate = options.sampleRate
         var pieces: [ClipPlan.SpeechPiece] = []
         var length: Int
         switch options.lengthMode {
@@ -163,6 +180,8 @@ public struct MixPlanner: Sendable {
         var lowpass: Double? = nil
         if let spec = options.lowpassHz, rng.nextUnitInterval() < options.lowpassProbability {
             lowpass = spec.draw(using: &rng)
+            // A native clip below the highest rate: a cut-off at or above its Nyquist frequency does nothing.
+            if options.isNativeRate, let cutoff = lowpass, cutoff >= Double(rate) / 2 { lowpass = nil }
         }
         if attempt > 0 {
             var retry = SplitMix64(seed: SplitMix64.childSeed(clipSeed, index: UInt64(attempt)))
@@ -173,6 +192,7 @@ public struct MixPlanner: Sendable {
             split: options.split.names[splitIndex], seed: clipSeed, length: length,
             speech: pieces, noises: noises, snrDB: snr, levelDBFS: level, rir: rir, lowpassHz: lowpass,
             degradations: DegradationDraws.draw(options: options, clipIndex: index, length: length))
+        if options.isNativeRate { plan.sampleRate = rate }
         if let wind = Self.windDraw(options: options, clipIndex: index) {
             // Wind noise replaces the noise sources (as in the URGENT simulation), at its own SNR.
             plan.wind = wind

@@ -69,8 +69,29 @@ public final class MixRenderer: Sendable {
     public init(planner: MixPlanner, cacheBytes: Int = 1 << 30, stages: [any MixStage]? = nil) {
         self.planner = planner
         self.sources = SourceCache(sampleRate: planner.options.sampleRate, capacityBytes: cacheBytes)
-        self.stages = stages ?? (planner.manifest == nil ? MixPipeline.stages(for: planner.options) : MixPipeline.allStages)
+        let stages = stages ?? (planner.manifest == nil ? MixPipeline.stages(for: planner.options) : MixPipeline.allStages)
+        self.stages = stages
+        // `--sample-rate native`: the clips below the highest rate render with a renderer at their
+        // own rate, sharing this one's sources (each file decoded once per rate).
+        var others: [Int: MixRenderer] = [:]
+        if planner.options.isNativeRate {
+            let rates = Set(planner.speech.map(\.sampleRate)).subtracting([planner.options.sampleRate])
+            for rate in rates {
+                others[rate] = MixRenderer(planner: planner.atRate(rate), sources: sources.atRate(rate), stages: stages)
+            }
+        }
+        self.otherRates = others
     }
+
+    private init(planner: MixPlanner, sources: SourceCache, stages: [any MixStage]) {
+        self.planner = planner
+        self.sources = sources
+        self.stages = stages
+        self.otherRates = [:]
+    }
+
+    /// Renderers of the other clip rates of a native-rate mix, by rate (empty otherwise).
+    private let otherRates: [Int: MixRenderer]
 
     /// The noise of a clip scaled for its SNR: the summed (or single) noise signal and its gain,
     /// and each source's gain in plan order (`written noise = noise · gain`).
@@ -91,6 +112,7 @@ public final class MixRenderer: Sendable {
     ///   the clip has no measurable speech or noise.
     public func render(index: Int) throws -> RenderedClip {
         var plan = planner.plan(index: index)
+        if let rate = plan.sampleRate, let other = otherRates[rate] { return try other.render(index: index) }
         var signals = try self.signals(for: plan)
         var noise = try scaledNoise(signals, plan: plan)
         let (levelScale, clippingScale, attempts) = try levelAndClipping(signals.mixtureSpeech, noise: noise, plan: &plan)

@@ -87,7 +87,7 @@ extension MixRun {
         throws -> (members: [Data], cut: Data, record: MixManifestRecord, line: Data) {
         let record = manifestRecord(clip)
         var line = try MixManifestRecord.encoder().encode(record)
-        let id = clip.plan.clipID, rate = planner.options.sampleRate
+        let id = clip.plan.clipID, rate = planner.sampleRate(of: clip.plan)
         let format = archive.format
         let placeholders = ["noisy": id, "clean": id + ".clean", "noise": id + ".noise"].mapValues {
             LhotseManifest.recording(id: $0, source: .shar, record: record)

@@ -37,7 +37,9 @@ public final class MixRun: @unchecked Sendable {
         extraSources: [MixSource] = [], catalogued: CataloguedCorpusResolver? = nil, overwrite: Bool = false,
         archive: MixArchiveRequest? = nil, warn: (SkippedSource) -> Void = { _ in }
     ) throws -> MixRun {
-        try options.validate()
+        var options = options
+        // A native-rate mix is checked once its speech rates are known (the highest is its `sampleRate`).
+        if !options.isNativeRate { try options.validate() }
         let pattern = try inputs.speakerPattern.map { text in
             do { return try NSRegularExpression(pattern: text) } catch {
                 throw MixError.invalidOption(name: "speaker-pattern", value: text, reason: "not a regular expression")
@@ -104,6 +106,7 @@ public final class MixRun: @unchecked Sendable {
         if !inputs.rir.isEmpty && (byKind[.rir] ?? []).isEmpty {
             throw MixError.noUsableSources(kind: "rir", skipped: skipped.filter { $0.kind == .rir }.count)
         }
+        if options.isNativeRate { options.sampleRate = byKind[.speech]!.map(\.sampleRate).max()! }
         try RIRCheck.refuseLonger(byKind[.rir] ?? [], than: byKind[.speech]!, options: options)
         let layout = MixCorpusLayout(root: output, shard: shard)
         let planner = try MixPlanner(options: MixSpecFile.resumedOptions(options, layout: layout),
@@ -276,18 +279,18 @@ public final class MixRun: @unchecked Sendable {
 
     /// Writes the three stems of a rendered clip (each atomically) and returns its manifest record.
     private func writeClip(_ clip: RenderedClip) throws -> MixManifestRecord {
-        let options = planner.options
+        let rate = planner.sampleRate(of: clip.plan)
         let paths = MixCorpusLayout.relativePaths(clipID: clip.plan.clipID)
         // Noise and clean first, noisy last: a clip counts as done only when all three exist.
         let root = layout.root.path + "/"
         switch clip.stems {
         case let .pcm16(noisy, clean, noise):
             for (stem, path) in [(noise, paths.noise), (clean, paths.clean), (noisy, paths.noisy)] {
-                try AudioWriter.writePCM16(codes: stem, sampleRate: options.sampleRate, toPath: root + path)
+                try AudioWriter.writePCM16(codes: stem, sampleRate: rate, toPath: root + path)
             }
         case let .float32(noisy, clean, noise):
             for (samples, path) in [(noise, paths.noise), (clean, paths.clean), (noisy, paths.noisy)] {
-                try AudioWriter.writeFloat32(samples: samples, sampleRate: options.sampleRate, toPath: root + path)
+                try AudioWriter.writeFloat32(samples: samples, sampleRate: rate, toPath: root + path)
             }
         }
         return manifestRecord(clip)
@@ -301,8 +304,8 @@ public final class MixRun: @unchecked Sendable {
         return MixManifestRecord(
             clipID: plan.clipID, index: plan.index, split: plan.split,
             noisy: paths.noisy, clean: paths.clean, noise: paths.noise,
-            sampleRate: options.sampleRate, numSamples: plan.length,
-            durationSeconds: Double(plan.length) / Double(options.sampleRate),
+            sampleRate: planner.sampleRate(of: plan), numSamples: plan.length,
+            durationSeconds: Double(plan.length) / Double(planner.sampleRate(of: plan)),
             speechSources: plan.speech.map { piece in
                 let source = planner.speech[piece.source]
                 return .init(path: source.path, offset: piece.offset, length: piece.length, position: piece.position,

@@ -9,7 +9,7 @@ public enum MixSettings {
         ("speech", "speech input: folder, file list (.txt/.lst/.scp) or file; repeatable"),
         ("noise", "noise input: folder, file list or file; repeatable"),
         ("rir", "room impulse responses: folder, file list or file; repeatable"),
-        ("sample-rate", "corpus sample rate, Hz (default 16000)"),
+        ("sample-rate", "corpus sample rate, Hz (default 16000), or native: each clip at its speech source's rate"),
         ("count", "number of clips"),
         ("hours", "hours of noisy audio (when --count is not given)"),
         ("seconds", "clip length, seconds (default 4)"),
@@ -101,7 +101,14 @@ public enum MixSettings {
         func choice<T: RawRepresentable & CaseIterable>(_ key: String, _ type: T.Type) throws -> T? where T.RawValue == String {
             try reader.choice(key, type)
         }
-        if let v = try integer("sample-rate") { options.sampleRate = v }
+        if let text = one("sample-rate") {
+            if text == MixOptions.nativeRateName { options.nativeSampleRate = true } else {
+                guard let rate = Int(text) else {
+                    throw MixError.invalidOption(name: "sample-rate", value: text, reason: "expected a rate in Hz or 'native'")
+                }
+                options.sampleRate = rate
+            }
+        }
         options.count = try integer("count")
         options.hours = try number("hours")
         if let v = try number("seconds") { options.seconds = v }

@@ -24,9 +24,7 @@ struct MixFromManifestTests {
 
     @discardableResult
     func mix(_ settings: (MixOptions, MixInputs), into folder: URL, jobs: Int = 1) throws -> MixResult {
-        let result = try MixRun.prepare(options: settings.0, inputs: settings.1, output: folder, jobs: jobs).run()
-        #expect(result.failures.isEmpty, "\(result.failures)")
-        return result
+        try MixedCorpus.mix(settings, into: folder, jobs: jobs)
     }
 
     @discardableResult

@@ -37,7 +37,13 @@ public enum DegradationDraws {
             } else if !chosen.contains(kind) {
                 continue
             }
-            result.append(type(of: stage).draw(options: options, length: length, using: &generator))
+            // A native clip below the highest rate: band limits only below its own rate.
+            let native = kind == .bandwidth && options.isNativeRate
+            if native && options.bandwidthRates != nil && options.bandwidthRateChoices.isEmpty { continue }
+            let degradation = type(of: stage).draw(options: options, length: length, using: &generator)
+            if native,
+               degradation.bandwidthRateHz ?? 2 * (degradation.bandwidthHz ?? 0) >= options.sampleRate { continue }
+            result.append(degradation)
         }
         return result
     }

@@ -50,7 +50,11 @@ struct MixCommand: ParsableCommand {
     var noise: [String] = []
     @Option(name: .long, help: "Room impulse responses: folder, file list, file or corpus:NAME [where CONDITION]. Repeatable.")
     var rir: [String] = []
-    @Option(name: .long, help: "Corpus sample rate in Hz (default 16000); every source is resampled to it.") var sampleRate: Int?
+    @Option(name: .long, help: ArgumentHelp("""
+        Corpus sample rate in Hz (default 16000); every source is resampled to it. 'native': each clip at its speech \
+        source's rate, its noise drawn among noise files at that rate or higher and resampled down (never up); \
+        --seconds stays seconds.
+        """, valueName: "HZ|native")) var sampleRate: String?
     @Option(name: .long, help: "Number of clips.") var count: Int?
     @Option(name: .long, help: "Hours of noisy audio (when --count is not given).") var hours: Double?
     @Option(name: .long, help: "Clip length in seconds (default 4): longer speech is cropped, shorter padded.") var seconds: Double?

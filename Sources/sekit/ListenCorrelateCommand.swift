@@ -12,7 +12,8 @@ struct ListenCorrelateCommand: AsyncParsableCommand {
             correlations with 95% Fisher-z intervals between the kept raters' mean scores and the metric, \
             at clip level (a point per clip and run) and at system level (a point per run, means over the \
             test's clips), and the RMSE of the metric as a predictor after ITU-T P.1401's third-order \
-            mapping (needs more than 4 points). P.835 tests use the overall scale.
+            mapping (needs more than 4 points), plain and epsilon-insensitive (rmse*, P.1401 7.3: an error \
+            within the 95% interval of the listeners' score counts as 0). P.835 tests use the overall scale.
 
             Formats: table, csv (one row per metric and level, unrounded) or json (with every point).
             """

@@ -17,7 +17,10 @@ struct ListenMakeCommand: AsyncParsableCommand {
             the seed, keeps progress in the browser and lets the rater download a results file (JSON) for \
             `sekit listen import`. DIR/test.json lists the stimuli with their SHA-256 and the stimuli hash. \
             MUSHRA also writes DIR/webmushra/config.yaml. ACR, DCR, CCR and P.835 add P.808's gold and \
-            trapping trials. See docs/listening-tests.md.
+            trapping trials. With --loudness-lufs every file (conditions, hidden reference, anchors, \
+            references) is scaled to that integrated loudness (ITU-R BS.1770-4), its gain recorded in \
+            test.json; files that clip after the gain are listed on stderr and in test.json. Without it the \
+            files keep the runs' levels. See docs/listening-tests.md.
             """
     )
 
@@ -43,6 +46,13 @@ struct ListenMakeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The test's name (default: the name of the --out folder).", valueName: "name"))
     var name: String?
 
+    @Option(
+        name: .customLong("loudness-lufs"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "Scale every stimulus to this integrated loudness, LUFS (ITU-R BS.1770-4; e.g. -26). Default: the runs' own levels.",
+            valueName: "lufs"))
+    var loudnessLUFS: Double?
+
     func validate() throws {
         if RunsDiffCommand.list(runs).isEmpty { throw ValidationError("--runs is empty; name at least one score run") }
         if clips < 1 { throw ValidationError("--clips must be at least 1, got \(clips)") }
@@ -52,6 +62,7 @@ struct ListenMakeCommand: AsyncParsableCommand {
         var request = ListenMakeJob.Request(runs: RunsDiffCommand.list(runs), test: test, clips: clips, out: URL(fileURLWithPath: out))
         request.seed = seed
         request.name = name
+        request.loudnessLUFS = loudnessLUFS
         let context = RunContext(catalog: try catalog.open(create: false), commandLine: CommandLine.arguments)
         let outcome = try ListenMakeJob.run(request, context: context)
         let manifest = outcome.manifest
@@ -64,6 +75,11 @@ struct ListenMakeCommand: AsyncParsableCommand {
         if let config = outcome.webMushra { text += "webMUSHRA: \(config.path)\n" }
         text += "stimuli hash: \(manifest.stimuliHash)\n"
         writeToStandardOutput(text)
+        for clipped in outcome.clipped {
+            printError(
+                "warning: \(clipped.file) (\(clipped.label)) clipped \(clipped.samples) samples after its loudness gain; "
+                    + "choose a lower --loudness-lufs")
+        }
         if let line = outcome.run.summaryLine { printError(line) }
     }
 }

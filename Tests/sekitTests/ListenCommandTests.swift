@@ -146,6 +146,11 @@ struct ListenCommandTests {
             covariance
             / (x.map { ($0 - meanX) * ($0 - meanX) }.reduce(0, +) * y.map { ($0 - meanY) * ($0 - meanY) }.reduce(0, +)).squareRoot()
         #expect(abs(((stoi["pearson"] as? [String: Any])?["r"] as? Double ?? 0) - pearson) < 1e-9)
+        // P.1401's epsilon: each stimulus has the votes 40, 50 (or 80, 70): half-width t(0.975, 1)·√50/√2 = 12.7062·5,
+        // wider than any error of a 4-parameter fit to 6 points within 0…100 here, so rmse* is 0 (and ≤ the RMSE).
+        for point in points { #expect(abs((point["ci95"] as? Double ?? 0) - 12.706204736174703 * 5) < 1e-9, "\(point)") }
+        #expect(stoi["rmseStar"] as? Double == 0, "\(stoi)")
+        #expect(stoi["rmseMapped"] as? Double != nil)
 
         // The HTML report of the two runs gains a "Listeners" section: the tables and a scatter plot per metric.
         let reportPage = folder.path("pages/report.html")

@@ -8,7 +8,9 @@
 #     and the clips);
 #  2. the same sekit command with --jobs 2 (no taskset);
 #  3. the values: fails (exit 1) unless every one is within 1e-4 of the loop's.
-# Best of $RUNS runs (default 1). Work files go to .build/bench/predictors/.
+# Best of $RUNS runs (default 1) in wall seconds; the cpu columns are the mean user + system seconds per
+# clip of the same runs (the worker's included), steadier than wall time on a shared machine. Work files
+# go to .build/bench/predictors/.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
@@ -45,7 +47,8 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2fx", a / b }'; }
 one=(taskset -c 0)
 status=0
 echo "first $clips pairs, 4 s; whole processes, best of $runs; seconds per clip (wall), one core each:"
-printf '  %-22s %10s %10s %8s %14s %8s\n' metric sekit-j1 python "speed-up" sekit-j2 "j1->j2"
+printf '  %-22s %10s %10s %8s %14s %8s %10s %10s %8s\n' metric sekit-j1 python "speed-up" sekit-j2 "j1->j2" \
+    cpu-sekit cpu-python "cpu x"
 for metric in $metrics; do
     pairs="$work/pairs16"
     [[ "$metric" == visqol_audio ]] && pairs="$work/pairs48"
@@ -54,12 +57,12 @@ for metric in $metrics; do
     # A first untimed pass of each: numba and ONNX caches warm, the values kept for the comparison.
     "${score_sekit[@]}" --jobs 1 >"$work/$metric-sekit.json" 2>"$work/$metric-sekit.err" || { cat "$work/$metric-sekit.err" >&2; status=1; }
     "${loop[@]}" 2>"$work/$metric-python.err" || { tail -5 "$work/$metric-python.err" >&2; status=1; }
-    read -r s1 _ _ <<<"$(measure "$metric-sekit1" "${one[@]}" "${score_sekit[@]}" --jobs 1)"
-    read -r p1 _ _ <<<"$(measure "$metric-python1" "${one[@]}" "${loop[@]}")"
+    read -r s1 _ c1 <<<"$(measure "$metric-sekit1" "${one[@]}" "${score_sekit[@]}" --jobs 1)"
+    read -r p1 _ cp <<<"$(measure "$metric-python1" "${one[@]}" "${loop[@]}")"
     read -r s2 _ _ <<<"$(measure "$metric-sekit2" "${score_sekit[@]}" --jobs 2)"
-    printf '  %-22s %10.3f %10.3f %8s %14.3f %8s\n' "$metric" "$(awk -v t="$s1" -v n="$clips" 'BEGIN { print t / n }')" \
-        "$(awk -v t="$p1" -v n="$clips" 'BEGIN { print t / n }')" "$(ratio "$p1" "$s1")" \
-        "$(awk -v t="$s2" -v n="$clips" 'BEGIN { print t / n }')" "$(ratio "$s1" "$s2")"
+    per_clip() { awk -v t="$1" -v n="$clips" 'BEGIN { print t / n }'; }
+    printf '  %-22s %10.3f %10.3f %8s %14.3f %8s %10.3f %10.3f %8s\n' "$metric" "$(per_clip "$s1")" "$(per_clip "$p1")" \
+        "$(ratio "$p1" "$s1")" "$(per_clip "$s2")" "$(ratio "$s1" "$s2")" "$(per_clip "$c1")" "$(per_clip "$cp")" "$(ratio "$cp" "$c1")"
     "$python" scripts/bench/predictors_reference.py compare "$work/$metric-sekit.json" "$work/$metric-python.json" "$metric" 1e-4 \
         >>"$work/agreement.txt" || status=1
 done

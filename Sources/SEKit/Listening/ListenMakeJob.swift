@@ -14,6 +14,9 @@ public enum ListenMakeJob {
         public var seed: UInt64 = 0
         /// The test's name (default: the output folder's name).
         public var name: String?
+        /// The integrated loudness (ITU-R BS.1770-4, LUFS) every stimulus (conditions, hidden
+        /// reference, anchors, references) is scaled to; nil: the runs' own levels.
+        public var loudnessLUFS: Double?
 
         public init(runs: [String], test: ListeningTestKind, clips: Int, out: URL) {
             self.runs = runs
@@ -29,6 +32,17 @@ public enum ListenMakeJob {
         public var page: URL
         public var webMushra: URL?
         public var run: RecordedRun
+        /// Stimuli whose level-equalising gain pushed samples beyond full scale (clipped in the file).
+        public var clipped: [ClippedStimulus] = []
+    }
+
+    /// A file that clipped after its level-equalising gain.
+    public struct ClippedStimulus: Sendable, Equatable {
+        /// Relative to the test folder (`audio/s0003.wav`).
+        public var file: String
+        /// What it is (`clip s1-0000003, condition logmmse`).
+        public var label: String
+        public var samples: Int
     }
 
     /// Conditions a run may not be named (they are the test's own).
@@ -45,6 +59,10 @@ public enum ListenMakeJob {
     public static func run(_ request: Request, context: RunContext) throws -> Outcome {
         guard let catalog = context.catalog else {
             throw ListenError.invalidOption(name: "catalog", value: "", reason: "listen make reads the runs from a catalogue")
+        }
+        if let target = request.loudnessLUFS, !(target.isFinite && target < 0) {
+            throw ListenError.invalidOption(
+                name: "loudness-lufs", value: "\(target)", reason: "a loudness target is a negative number of LUFS (-23 or -26 are usual)")
         }
         let runs = try request.runs.map { try catalog.resolveRun($0, kind: .score) }
         var seen = Set<String>()
@@ -73,13 +91,14 @@ public enum ListenMakeJob {
         try FileManager.default.createDirectory(at: request.out.appendingPathComponent("audio"), withIntermediateDirectories: true)
         let lock = try OutputLock(output: request.out.path, lockFile: request.out.appendingPathComponent(".sekit-listen.lock"))
         defer { withExtendedLifetime(lock) {} }
-        let params = [
+        var params = [
             "runs": runs.map(\.id.rawValue).joined(separator: ","), "test": request.test.rawValue,
             "clips": "\(request.clips)", "seed": "\(request.seed)", "out": request.out.standardizedFileURL.path, "name": name,
         ]
+        if let target = request.loudnessLUFS { params["loudness_lufs"] = "\(target)" }
         let recorded = try RecordedRun.begin(context, kind: .other, name: name, params: params)
         return try recorded.failing {
-            var writer = StimulusWriter(folder: request.out)
+            var writer = StimulusWriter(folder: request.out, loudnessLUFS: request.loudnessLUFS)
             var made: [(ListeningTestManifest.Trial, ListeningTestManifest.Audio?)] = []
             for (index, clip) in plan.clips.enumerated() {
                 // MUSHRA and DCR play every clip's clean reference; ACR and P.835 only in the gold and trapping
@@ -94,7 +113,7 @@ public enum ListenMakeJob {
             var manifest = ListeningTestManifest(
                 name: name, test: request.test, seed: request.seed, runs: runs.map { .init(name: $0.name, id: $0.id.rawValue) },
                 conditions: conditions, scales: request.test.scales, scoreMin: request.test.range.lowerBound,
-                scoreMax: request.test.range.upperBound, trials: trials, stimuliHash: "")
+                scoreMax: request.test.range.upperBound, trials: trials, stimuliHash: "", loudnessLUFS: request.loudnessLUFS)
             manifest.stimuliHash = manifest.computeStimuliHash()
             let manifestURL = request.out.appendingPathComponent(ListeningTestManifest.fileName)
             try AtomicFile.write(try ReportJSON.data(manifest), to: manifestURL)
@@ -113,11 +132,13 @@ public enum ListenMakeJob {
             {
                 try recorded.recordArtifact(fileAt: url, kind: kind)
             }
-            try recorded.finish(params: [
+            var finished = [
                 "stimuli": "\(manifest.allStimuli.count)", "trials": "\(trials.count)",
                 "stimuli_hash": manifest.stimuliHash,
-            ])
-            return Outcome(manifest: manifest, page: page, webMushra: webMushra, run: recorded)
+            ]
+            if request.loudnessLUFS != nil { finished["clipped_stimuli"] = "\(writer.clipped.count)" }
+            try recorded.finish(params: finished)
+            return Outcome(manifest: manifest, page: page, webMushra: webMushra, run: recorded, clipped: writer.clipped)
         }
     }
 
@@ -155,7 +176,9 @@ public enum ListenMakeJob {
             id: short, clip: clip.id, role: "test", snrDB: clip.snrDB, degradations: clip.degradations,
             reference: nil, stimuli: [])
         let clean = try referenceURL.map { try AudioFile.read(at: $0, sampleRate: rate).samples }
-        let reference = try (keepsClean ? clean : nil).map { try writer.write($0, sampleRate: rate, prefix: "r") }
+        let reference = try (keepsClean ? clean : nil).map {
+            try writer.write($0, sampleRate: rate, prefix: "r", label: "clip \(clip.id), clean reference")
+        }
         switch kind {
         case .mushra, .dcr: trial.reference = reference
         case .ccr:
@@ -164,20 +187,22 @@ public enum ListenMakeJob {
                     run: runs[0].name, clip: clip.id,
                     reason: "no noisy input to compare with (CCR needs runs scored on a corpus with --enhanced)")
             }
-            trial.reference = try writer.write(AudioFile.read(at: noisy, sampleRate: rate).samples, sampleRate: rate, prefix: "r")
+            trial.reference = try writer.write(
+                AudioFile.read(at: noisy, sampleRate: rate).samples, sampleRate: rate, prefix: "r", label: "clip \(clip.id), noisy input")
         case .acr, .p835: break
         }
         for (condition, url) in sources {
-            let audio = try writer.write(AudioFile.read(at: url, sampleRate: rate).samples, sampleRate: rate, prefix: "s")
-            trial.stimuli.append(.init(id: "\(short)/\(condition)", condition: condition, file: audio.file, sha256: audio.sha256))
+            let samples = try AudioFile.read(at: url, sampleRate: rate).samples
+            let audio = try writer.write(samples, sampleRate: rate, prefix: "s", label: "clip \(clip.id), condition \(condition)")
+            trial.stimuli.append(.init(short, condition, audio))
         }
         if kind == .mushra, let clean, let reference {
             for (condition, bandHz) in anchorBandsHz {
                 let lowPassed = try Resampler.through(clean, sampleRate: rate, intermediateRate: min(rate, 2 * bandHz))
-                let audio = try writer.write(lowPassed, sampleRate: rate, prefix: "s")
-                trial.stimuli.append(.init(id: "\(short)/\(condition)", condition: condition, file: audio.file, sha256: audio.sha256))
+                let audio = try writer.write(lowPassed, sampleRate: rate, prefix: "s", label: "clip \(clip.id), condition \(condition)")
+                trial.stimuli.append(.init(short, condition, audio))
             }
-            trial.stimuli.append(.init(id: "\(short)/reference", condition: "reference", file: reference.file, sha256: reference.sha256))
+            trial.stimuli.append(.init(short, "reference", reference))
         }
         return (trial, reference)
     }
@@ -201,7 +226,7 @@ public enum ListenMakeJob {
             var trial = ListeningTestManifest.Trial(
                 id: role, clip: source.clip, role: role, snrDB: source.snrDB, degradations: source.degradations,
                 reference: comparing ? audio : nil,
-                stimuli: [.init(id: "\(role)/reference", condition: "reference", file: audio.file, sha256: audio.sha256)])
+                stimuli: [.init(role, "reference", audio)])
             if role == "gold" {
                 trial.expected = kind.goldScore
             } else {

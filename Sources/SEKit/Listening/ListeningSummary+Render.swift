@@ -51,7 +51,7 @@ extension ListeningSummary {
 
 extension ListeningCorrelation {
     /// The rows as a table (CSV: unrounded):
-    /// `metric,level,n,pearson,pearson_low,pearson_high,spearman,...,kendall_high,rmse_mapped`.
+    /// `metric,level,n,pearson,pearson_low,pearson_high,spearman,...,kendall_high,rmse_mapped,rmse_star`.
     public var table: ReportTable {
         func cells(_ e: CorrelationEstimate?) -> [TableCell] {
             guard let e else { return [.null, .null, .null] }
@@ -60,11 +60,11 @@ extension ListeningCorrelation {
         return ReportTable(
             columns: [
                 "metric", "level", "n", "pearson", "pearson_low", "pearson_high", "spearman", "spearman_low", "spearman_high",
-                "kendall", "kendall_low", "kendall_high", "rmse_mapped",
+                "kendall", "kendall_low", "kendall_high", "rmse_mapped", "rmse_star",
             ],
             rows: rows.map { row in
                 [.text(row.metric), .text(row.level), .integer(Int64(row.n))] + cells(row.pearson) + cells(row.spearman)
-                    + cells(row.kendall) + [row.rmseMapped.map(TableCell.real) ?? .null]
+                    + cells(row.kendall) + [row.rmseMapped.map(TableCell.real) ?? .null, row.rmseStar.map(TableCell.real) ?? .null]
             })
     }
 
@@ -80,12 +80,13 @@ extension ListeningCorrelation {
             [
                 row.metric, row.level, f(row.pearson), f(row.spearman), f(row.kendall),
                 row.rmseMapped.map { ReportNumber.fixed($0, decimals: 3) } ?? "–",
+                row.rmseStar.map { ReportNumber.fixed($0, decimals: 3) } ?? "–",
                 "\(row.n)",
             ]
         }
         return
             "test \(test): listeners (\(scale)) against the objective metrics; 95% Fisher-z intervals; "
-                + "RMSE after P.1401's third-order mapping\n"
-            + TextTable.render(header: ["metric", "level", "Pearson", "Spearman", "Kendall", "RMSE (mapped)", "n"], rows: body)
+                + "RMSE after P.1401's third-order mapping (rmse*: epsilon-insensitive, P.1401 §7.3)\n"
+            + TextTable.render(header: ["metric", "level", "Pearson", "Spearman", "Kendall", "RMSE (mapped)", "rmse*", "n"], rows: body)
     }
 }

@@ -13,6 +13,11 @@ public struct ListeningTestManifest: Codable, Sendable, Equatable {
     public struct Audio: Codable, Sendable, Equatable {
         public var file: String
         public var sha256: String
+        /// The gain that brought the file to the test's ``ListeningTestManifest/loudnessLUFS``, dB
+        /// (absent when the test was not level-equalised).
+        public var gainDB: Double? = nil
+        /// Samples beyond full scale after that gain, clipped in the 16-bit file (absent when none).
+        public var clippedSamples: Int? = nil
     }
 
     /// One stimulus: what a rater scores.
@@ -23,6 +28,10 @@ public struct ListeningTestManifest: Codable, Sendable, Equatable {
         public var condition: String
         public var file: String
         public var sha256: String
+        /// As ``Audio/gainDB``.
+        public var gainDB: Double? = nil
+        /// As ``Audio/clippedSamples``.
+        public var clippedSamples: Int? = nil
     }
 
     /// One trial (page): a clip's stimuli, or a gold or trapping question.
@@ -69,6 +78,9 @@ public struct ListeningTestManifest: Codable, Sendable, Equatable {
     public var scoreMax: Double
     public var trials: [Trial]
     public var stimuliHash: String
+    /// The integrated loudness (ITU-R BS.1770-4, LUFS) every audio file of the test was scaled to
+    /// (`listen make --loudness-lufs`); absent: the files are at the runs' own levels.
+    public var loudnessLUFS: Double? = nil
 
     /// SHA-256 (hex) over one line per trial (`trial ID ROLE REFERENCE-FILE REFERENCE-SHA256`) and one per
     /// stimulus (`ID CONDITION FILE SHA256`), tab-separated, in order.
@@ -117,5 +129,14 @@ public struct ListeningTestManifest: Codable, Sendable, Equatable {
             }
         }
         return manifest
+    }
+}
+
+extension ListeningTestManifest.Stimulus {
+    /// The stimulus `TRIAL/CONDITION` of a written file (its gain and clipping carried over).
+    init(_ trial: String, _ condition: String, _ audio: ListeningTestManifest.Audio) {
+        self.init(
+            id: "\(trial)/\(condition)", condition: condition, file: audio.file, sha256: audio.sha256, gainDB: audio.gainDB,
+            clippedSamples: audio.clippedSamples)
     }
 }

@@ -44,12 +44,14 @@ extension ReportPage {
             let correlations = correlation.rows.map { row -> [HTML.Cell] in
                 [
                     HTML.Cell(row.metric), HTML.Cell(row.level), estimate(row.pearson), estimate(row.spearman), estimate(row.kendall),
-                    Self.number(row.rmseMapped, decimals: 3), HTML.Cell("\(row.n)", sortValue: Double(row.n)),
+                    Self.number(row.rmseMapped, decimals: 3), Self.number(row.rmseStar, decimals: 3),
+                    HTML.Cell("\(row.n)", sortValue: Double(row.n)),
                 ]
             }
             body += HTML.table(
-                caption: "Listeners against the metrics (95% Fisher-z intervals; RMSE after the P.1401 third-order mapping)",
-                header: ["metric", "level", "Pearson", "Spearman", "Kendall", "RMSE (mapped)", "n"], rows: correlations)
+                caption: "Listeners against the metrics (95% Fisher-z intervals; RMSE after the P.1401 third-order mapping; "
+                    + "rmse*: epsilon-insensitive, P.1401 §7.3)",
+                header: ["metric", "level", "Pearson", "Spearman", "Kendall", "RMSE (mapped)", "rmse*", "n"], rows: correlations)
             var svgs: [String] = []
             for metric in correlation.clipPoints.keys.sorted().prefix(6) {
                 let chart = ListenerScatterChart(metric: metric, scale: correlation.scale, points: correlation.clipPoints[metric]!)

@@ -6,7 +6,8 @@
 ///   so a clip's value is the same whatever was scored before it. No reference.
 /// - Personalised DNSMOS P.835 (`speechmos.dnsmos.run(..., model_type="dnsmos_personalized")`):
 ///   SIG, BAK, OVRL of the `pdnsmos_models/sig_bak_ovr.onnx` model, in DNSMOS's windows (9.01 s,
-///   hopped by 1 s; a shorter clip repeated). No reference.
+///   hopped by 1 s; a shorter clip repeated). No reference. The P.808 part the package computes and
+///   the personalised result drops is skipped (the same SIG, BAK, OVRL, faster).
 /// - ViSQOL v3 (Chinen et al., QoMEX 2020), `visqol-python` 3.8.0's `VisqolApi.measure_from_arrays`:
 ///   speech mode at 16 kHz with the lattice model (ViSQOL's default, through `ai-edge-litert`), audio
 ///   mode at 48 kHz with the SVR model. A clip too short for its spectrogram is a per-clip error.

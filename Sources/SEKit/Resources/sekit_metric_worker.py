@@ -10,12 +10,12 @@ rewrite:
   values equal a direct call bit for bit.
 * DNSMOS (P.835 SIG/BAK/OVRL and P.808), personalised DNSMOS and PLCMOS v2: the ONNX models and
   feature code of the ``speechmos`` package, with single-threaded onnxruntime sessions (one worker
-  per core instead). PLCMOS averages 15 random rater embeddings drawn from numpy's global
+  per core instead). Personalised DNSMOS skips the P.808 part its result drops. PLCMOS averages 15 random rater embeddings drawn from numpy's global
   generator: it is seeded with ``PLCMOS_SEED`` before each clip, so a clip's value does not depend
   on the clips before it.
 * ViSQOL v3 (speech mode at 16 kHz with the lattice model, audio mode at 48 kHz with the SVR model):
   ``visqol.VisqolApi`` of the ``visqol-python`` package, ``measure_from_arrays``.
-* Distill-MOS: ``distillmos.ConvTransformerSQAModel`` (PyTorch, one thread), on float32 samples.
+* Distill-MOS: ``distillmos.ConvTransformerSQAModel`` (PyTorch, one thread, inference mode), on float32 samples.
 
 Protocol (one request at a time, little-endian):
   request:  one JSON line ``{"op": ..., ...}``, then the float32 samples its ``lengths`` name
@@ -200,18 +200,36 @@ def _in_unit_range(signal, package):
         raise _MetricFailure(f"samples outside [-1, 1] ({package} refuses them)")
 
 
+def _personalized_dnsmos():
+    """speechmos' DNSMOS class for the personalised model, as ``speechmos.dnsmos.run(...,
+    model_type="dnsmos_personalized")`` makes it, but with one single-threaded session of the
+    personalised model only: the package computes the P.808 model's mel spectrogram and score in
+    every window and the personalised result drops them, so here they are not computed (SIG, BAK,
+    OVRL are the package's own code on the same model: the same values, bit for bit)."""
+    import speechmos.dnsmos
+
+    class _NoP808:
+        def run(self, outputs, feeds):
+            return [[[float("nan")]]]
+
+    class PersonalizedDNSMOS(speechmos.dnsmos.DNSMOS):
+        def __init__(self, primary_model_path):  # noqa: the base class would load both models with all threads
+            self.primary_model_path = primary_model_path
+            self.onnx_sess = _single_threaded(primary_model_path)
+            self.p808_onnx_sess = _NoP808()
+
+        def audio_melspec(self, audio, **_):
+            return np.zeros((1, 1), dtype=np.float32)
+
+    return PersonalizedDNSMOS(_metric_model_path("dnsmos_personalized"))
+
+
 def run_dnsmos_personalized(request, signals):
     (signal,) = signals
     if request["rate"] != 16000:
         raise _MetricFailure(f"personalised DNSMOS needs 16000 Hz, got {request['rate']} Hz")
     if "dnsmos_personalized" not in _models:
-        import speechmos.dnsmos
-        primary = _metric_model_path("dnsmos_personalized")
-        p808 = _dnsmos_model_paths()[1]
-        model = speechmos.dnsmos.DNSMOS(primary, p808)
-        model.onnx_sess = _single_threaded(primary)
-        model.p808_onnx_sess = _single_threaded(p808)
-        _models["dnsmos_personalized"] = model
+        _models["dnsmos_personalized"] = _personalized_dnsmos()
     _in_unit_range(signal, "speechmos")
     scores = _models["dnsmos_personalized"](signal, 16000, True)
     return [float(scores["sig_mos"]), float(scores["bak_mos"]), float(scores["ovrl_mos"])]
@@ -266,7 +284,9 @@ def run_distillmos(request, signals):
             model = distillmos.ConvTransformerSQAModel()
         model.eval()
         _models["distillmos"] = model
-    with torch.no_grad():
+    # Inference mode: no autograd bookkeeping at all (no_grad still tracks tensor versions); the
+    # same kernels, so the same value. The float32 samples as they came (the float64 copy is exact).
+    with torch.inference_mode():
         value = _models["distillmos"](torch.from_numpy(signal.astype(np.float32))[None, :])
     return [float(value.item())]
 

@@ -38,6 +38,29 @@ import Testing
                 < 1e-8)
     }
 
+    /// P.1401 §7.3 on the same data with a half-width per point. |y − ŷ| is 0.254, 4.383, 0.653, 1.451,
+    /// 5.319, 2.617, 2.531, 0.279, 8.678, 0.230, 2.621, 3.064; less the half-widths below, the points
+    /// left outside their interval are the 4th (0.951), 5th (2.319), 7th (0.031), 9th (2.678) and
+    /// 12th (1.564): rmse* = √((0.951² + 2.319² + 0.031² + 2.678² + 1.564²)/8) = 1.4098 (numpy:
+    /// `sqrt(sum(maximum(0, abs(y − polyval(polyfit(x, y, 3), x)) − ci)²)/(12 − 4))` = 1.4097757714657162).
+    @Test func epsilonInsensitiveRMSEFollowsP1401() throws {
+        let mapping = try PolynomialMapping(x: Self.x, y: Self.y)
+        let ci95 = [2.0, 5.0, 1.0, 0.5, 3.0, 4.0, 2.5, 1.0, 6.0, 2.0, 3.0, 1.5]
+        let handComputed = ((0.95076783 * 0.95076783 + 2.31904848 * 2.31904848 + 0.03093191 * 0.03093191
+            + 2.67759912 * 2.67759912 + 1.56438571 * 1.56438571) / 8).squareRoot()
+        let rmseStar = try mapping.epsilonInsensitiveRMSE(x: Self.x, y: Self.y, ci95: ci95)
+        #expect(abs(rmseStar - handComputed) < 1e-7)
+        #expect(abs(rmseStar - 1.4097757714657162) < 1e-9)
+        // No uncertainty: the plain RMSE after mapping; an interval wider than every error: 0.
+        let zero = try mapping.epsilonInsensitiveRMSE(x: Self.x, y: Self.y, ci95: Array(repeating: 0, count: 12))
+        #expect(abs(zero - mapping.rmse) < 1e-9)
+        #expect(try mapping.epsilonInsensitiveRMSE(x: Self.x, y: Self.y, ci95: Array(repeating: 9, count: 12)) == 0)
+        #expect(throws: StatisticsError.self) { try mapping.epsilonInsensitiveRMSE(x: Self.x, y: Self.y, ci95: [1, 2]) }
+        #expect(throws: StatisticsError.self) {
+            try mapping.epsilonInsensitiveRMSE(x: Self.x, y: Self.y, ci95: [-1] + Array(repeating: 0, count: 11))
+        }
+    }
+
     @Test func badInputIsNamed() {
         #expect(throws: StatisticsError.self) { try Correlation.pearson([1, 2, 3], [1, 2]) }
         #expect(throws: StatisticsError.self) { try Correlation.kendall([1, 1, 1], [1, 2, 3]) }

@@ -17,8 +17,10 @@ struct ListenMakeCommand: AsyncParsableCommand {
             the seed, keeps progress in the browser and lets the rater download a results file (JSON) for \
             `sekit listen import`. DIR/test.json lists the stimuli with their SHA-256 and the stimuli hash. \
             MUSHRA also writes DIR/webmushra/config.yaml. ACR, DCR, CCR and P.835 add P.808's gold and \
-            trapping trials. With --loudness-lufs every file (conditions, hidden reference, anchors, \
-            references) is scaled to that integrated loudness (ITU-R BS.1770-4), its gain recorded in \
+            trapping trials (--spoken-trap: the trapping trial's instruction is spoken after its clip by \
+            espeak-ng, as P.808's trapping clips are, instead of written on the page). With --loudness-lufs \
+            every file (conditions, hidden reference, anchors, references) is scaled to that integrated \
+            loudness (ITU-R BS.1770-4), its gain recorded in \
             test.json; files that clip after the gain are listed on stderr and in test.json. Without it the \
             files keep the runs' levels. See docs/listening-tests.md.
             """
@@ -53,6 +55,12 @@ struct ListenMakeCommand: AsyncParsableCommand {
             valueName: "lufs"))
     var loudnessLUFS: Double?
 
+    @Flag(
+        name: .customLong("spoken-trap"),
+        help: ArgumentHelp(
+            "P.808's trapping trial asks for its answer in the audio (espeak-ng, after the clip) instead of on the page."))
+    var spokenTrap = false
+
     func validate() throws {
         if RunsDiffCommand.list(runs).isEmpty { throw ValidationError("--runs is empty; name at least one score run") }
         if clips < 1 { throw ValidationError("--clips must be at least 1, got \(clips)") }
@@ -63,6 +71,7 @@ struct ListenMakeCommand: AsyncParsableCommand {
         request.seed = seed
         request.name = name
         request.loudnessLUFS = loudnessLUFS
+        request.spokenTrap = spokenTrap
         let context = RunContext(catalog: try catalog.open(create: false), commandLine: CommandLine.arguments)
         let outcome = try ListenMakeJob.run(request, context: context)
         let manifest = outcome.manifest

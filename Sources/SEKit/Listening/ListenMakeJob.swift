@@ -17,6 +17,9 @@ public enum ListenMakeJob {
         /// The integrated loudness (ITU-R BS.1770-4, LUFS) every stimulus (conditions, hidden
         /// reference, anchors, references) is scaled to; nil: the runs' own levels.
         public var loudnessLUFS: Double?
+        /// P.808's trapping trial asks for its answer in the audio, spoken by espeak-ng after the clip
+        /// (``SpokenTrap``), instead of in writing on the page.
+        public var spokenTrap = false
 
         public init(runs: [String], test: ListeningTestKind, clips: Int, out: URL) {
             self.runs = runs
@@ -64,6 +67,10 @@ public enum ListenMakeJob {
             throw ListenError.invalidOption(
                 name: "loudness-lufs", value: "\(target)", reason: "a loudness target is a negative number of LUFS (-23 or -26 are usual)")
         }
+        if request.spokenTrap, !request.test.hasGoldAndTrap {
+            throw ListenError.invalidOption(name: "spoken-trap", value: request.test.rawValue,
+                                            reason: "a \(request.test.rawValue) test has no trapping trial (ACR, DCR, CCR and P.835 do)")
+        }
         let runs = try request.runs.map { try catalog.resolveRun($0, kind: .score) }
         var seen = Set<String>()
         for run in runs {
@@ -96,6 +103,7 @@ public enum ListenMakeJob {
             "clips": "\(request.clips)", "seed": "\(request.seed)", "out": request.out.standardizedFileURL.path, "name": name,
         ]
         if let target = request.loudnessLUFS { params["loudness_lufs"] = "\(target)" }
+        if request.spokenTrap { params["spoken_trap"] = "1" }
         let recorded = try RecordedRun.begin(context, kind: .other, name: name, params: params)
         return try recorded.failing {
             var writer = StimulusWriter(folder: request.out, loudnessLUFS: request.loudnessLUFS)
@@ -108,6 +116,9 @@ public enum ListenMakeJob {
             }
             var trials = made.map(\.0)
             if request.test.hasGoldAndTrap { trials += goldAndTrap(made, request: request) }
+            if request.spokenTrap, let trap = trials.firstIndex(where: { $0.role == "trap" }) {
+                trials[trap] = try SpokenTrap.speak(trials[trap], kind: request.test, folder: request.out, writer: &writer)
+            }
             var conditions = runs.map(\.name)
             if request.test == .mushra { conditions += anchorBandsHz.map(\.0) + ["reference"] }
             var manifest = ListeningTestManifest(

@@ -9,6 +9,10 @@ enum ListeningPage {
         var data = try JSONSerialization.jsonObject(with: try ReportJSON.data(manifest, style: .compact)) as! [String: Any]
         data["labels"] = Dictionary(uniqueKeysWithValues: manifest.scales.map { ($0, manifest.test.labels(scale: $0)) })
         data["question"] = question(manifest.test)
+        // A spoken trapping instruction is for the ear alone: the page's data does not carry its words.
+        if let trials = data["trials"] as? [[String: Any]] {
+            data["trials"] = trials.map { trial in trial.filter { $0.key != "spokenInstruction" } }
+        }
         data["title"] = "Listening test \(manifest.name)"
         let json = try JSONSerialization.data(withJSONObject: data, options: [.sortedKeys, .withoutEscapingSlashes])
         // `</` inside a script element would end it: escaped as JSON allows.

@@ -53,6 +53,8 @@ public struct ListeningTestManifest: Codable, Sendable, Equatable {
         public var expected: Double?
         /// The instruction a trapping trial shows.
         public var instruction: String?
+        /// The instruction a trapping trial's audio speaks instead (`listen make --spoken-trap`).
+        public var spokenInstruction: String? = nil
     }
 
     /// A run whose outputs are a condition.

@@ -27,7 +27,7 @@ public struct PythonEnvironment: Sendable, Equatable {
         -> PythonEnvironment {
         let python: URL
         if let explicit = environment["SEKIT_PYTHON"], !explicit.isEmpty {
-            python = explicit.contains("/") ? URL(fileURLWithPath: explicit) : onPath(explicit, environment: environment)
+            python = ExecutablePath.find(explicit, environment: environment)
         } else if let venv = environment["SEKIT_VENV"], !venv.isEmpty {
             python = URL(fileURLWithPath: venv).appendingPathComponent("bin/python")
         } else {
@@ -38,16 +38,6 @@ public struct PythonEnvironment: Sendable, Equatable {
         let worker = environment["SEKIT_METRIC_WORKER"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
             ?? PythonWorkerModule.defaultFile(environment: environment)
         return PythonEnvironment(interpreter: python, workerScript: worker, timeouts: .from(environment))
-    }
-
-    /// A command name without a slash (`SEKIT_PYTHON=python3`) found as a shell finds it: the first
-    /// executable of that name in `$PATH`'s folders; the name itself (then reported as missing) when none.
-    static func onPath(_ name: String, environment: [String: String]) -> URL {
-        for folder in (environment["PATH"] ?? "").split(separator: ":") where !folder.isEmpty {
-            let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        return URL(fileURLWithPath: name)
     }
 
     /// The interpreter `scripts/install.sh` makes for a binary installed as `PREFIX/bin/sekit`:

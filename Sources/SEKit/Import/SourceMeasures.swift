@@ -1,8 +1,8 @@
 import Foundation
 
 /// What `sekit catalog analyze` measures of one source file, natively: its effective bandwidth
-/// (``EffectiveBandwidth``), P.56 active speech ratio and level, clipping ratio, DC offset and RMS
-/// level (the measures of `sekit info`, ``AudioFileReport``), of the file's mono mix.
+/// (`EffectiveBandwidth`), P.56 active speech ratio and level, clipping ratio, DC offset and RMS
+/// level (the measures of `sekit info`, `AudioFileReport`), of the file's mono mix.
 public struct SourceMeasures: Sendable, Equatable {
     public var sampleRate: Int
     public var durationSeconds: Double

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Scales a stimulus to an integrated loudness (ITU-R BS.1770-4 / EBU R128, gated, through
-/// libebur128: ``Levels/loudnessLUFS(_:sampleRate:)``), for `listen make --loudness-lufs`.
+/// libebur128: `Levels.loudnessLUFS(_:sampleRate:)`), for `listen make --loudness-lufs`.
 enum LoudnessEqualiser {
     /// How close to the target the scaled signal's measured loudness must be before a second,
     /// corrective gain is applied, LU (the absolute −70 LUFS gate can let other blocks in once the

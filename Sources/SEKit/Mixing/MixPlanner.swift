@@ -85,7 +85,7 @@ public struct MixPlanner: Sendable {
     public func sampleRate(of plan: ClipPlan) -> Int { plan.sampleRate ?? options.sampleRate }
 
     /// A planner that draws nothing: it returns the plans of `manifest`, whose source indices
-    /// point into `speech`, `noise` and `rirs` (``MixManifestPlans/planner(options:)``).
+    /// point into `speech`, `noise` and `rirs` (``MixManifestPlans/planner(manifest:jobs:note:)``).
     init(manifest: MixManifestPlans, options: MixOptions, speech: [MixSource], noise: [MixSource], rirs: [MixSource]) {
         self.options = options
         self.speech = speech; self.noise = noise; self.rirs = rirs

@@ -131,8 +131,8 @@ struct EnhanceCommand: ParsableCommand {
         request.overwrite = overwrite
         request.streaming = streaming
         let meter = ProgressMeter(label: "enhance")
-        let (result, _) = try EnhanceJob.run(request, context: try recording.context(annotations: annotations), progress: { done,
-                total in meter.update(done, of: total) })
+        let (result, _) = try EnhanceJob.run(request, context: try recording.context(annotations: annotations),
+                                             progress: { done, total in meter.update(done, of: total) })
         print("enhanced (\(method)): \(result.written) clips into \(request.output.path)")
         if let first = result.downmixed.first {
             printError("warning: \(result.downmixed.count) input\(result.downmixed.count == 1 ? " has" : "s have") several channels " +

@@ -116,8 +116,8 @@ struct ScoreCommand: ParsableCommand {
         request.perClipCSV = perClip.map { URL(fileURLWithPath: $0) }
         request.allowIncomplete = allowIncomplete
         let meter = ProgressMeter(label: "score")
-        let outcome = try ScoreJob.run(request, context: try recording.context(annotations: annotations), progress: { done,
-                total in meter.update(done, of: total) })
+        let outcome = try ScoreJob.run(request, context: try recording.context(annotations: annotations),
+                                       progress: { done, total in meter.update(done, of: total) })
         try printScores(checkpoint: name, clips: outcome.clips, summary: outcome.summary, metrics: request.metrics)
         if let line = outcome.run.summaryLine { printError(line) }
         if outcome.missingClips > 0 { printError("score: the corpus's mix did not finish: \(outcome.missingClips) planned clips are missing") }

@@ -5,8 +5,8 @@ scripts/dev/long-lines-baseline.txt with what is left.
     scripts/dev/wrap-long-lines.py [FILE.swift ...]     (default: every .swift file under Sources and Tests)
 
 - Comment lines (`//`, `///`) outside fenced code blocks are split between words, keeping their prefix.
-- Code lines are split after a comma that lies outside string literals (interpolations included) and
-  comments, at the rightmost such comma that keeps the first part within the limit; the rest continues
+- Code lines are split after a comma that lies outside string literals (interpolations included),
+  comments and a closure's parameter list, at the rightmost such comma that keeps the first part within the limit; the rest continues
   aligned one column after the innermost open bracket, or indented 8 more columns where that is too wide.
   Swift accepts a line break after any comma of a list, so what the compiler reads is unchanged.
 - Lines in multi-line string literals, raw strings and regex literals are left alone, as are lines with
@@ -43,7 +43,8 @@ def code_scan(line):
         elif c in ")]}":
             if stack:
                 stack.pop()
-        elif c == "," and i + 1 < n and line[i + 1] == " ":
+        elif c == "," and i + 1 < n and line[i + 1] == " " and not (stack and line[stack[-1]] == "{"):
+            # (a comma right inside braces separates a closure's parameters: no break there)
             commas.append(i)
             opens[i] = stack[-1] if stack else None
         i += 1

@@ -27,8 +27,8 @@ public enum MetricRegistry {
         single("llr", unit: "", higherIsBetter: false, reference: "log-likelihood ratio, Loizou (2013) comp_llr.m") { c, _ in
             try LPCMeasures.llr(reference: c.reference.samples, processed: c.processed, sampleRate: c.reference.sampleRate)
         },
-        single("wss", unit: "", higherIsBetter: false, reference: "weighted spectral slope, Klatt (1982), Loizou (2013) comp_wss.m") { c,
-                                                                                                                                      _ in
+        single("wss", unit: "", higherIsBetter: false,
+               reference: "weighted spectral slope, Klatt (1982), Loizou (2013) comp_wss.m") { c, _ in
             try WeightedSpectralSlope.compute(c)
         },
         single("cd", unit: "dB", higherIsBetter: false, reference: "cepstral distance, Loizou (2013) comp_cep.m") { c, _ in

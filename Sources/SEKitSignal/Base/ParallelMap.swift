@@ -75,8 +75,8 @@ public enum ParallelMap {
         workerState: () -> State, _ transform: (Item, State) -> Output
     ) -> [Output] {
         // The throwing overload only rethrows what `transform` throws, and this one throws nothing.
-        try! map(items, jobs: jobs, progress: progress, workerState: workerState, { item, state in transform(item, state) } as (Item,
-                State) throws -> Output)
+        try! map(items, jobs: jobs, progress: progress, workerState: workerState,
+                 { item, state in transform(item, state) } as (Item, State) throws -> Output)
     }
 
     /// ``map(_:jobs:progress:_:)`` for transforms that cannot throw.

@@ -28,7 +28,7 @@ public struct Degradation: Sendable, Codable, Equatable {
     /// soxr quality of that resampling: `medium`, `high` or `very-high` (`bandwidth` under `--bandwidth-rates`).
     public var resamplerQuality: Resampler.Quality? = nil
     /// `full` or `limited` (`bandwidth`): whether the clean target was band-limited as well.
-    public var targetBandwidth: MixOptions.TargetBandwidth? = nil
+    public var targetBandwidth: TargetBandwidth? = nil
     /// The codec (`codec`).
     public var codec: AudioCodec? = nil
     /// Sample rate the codec ran at, Hz (`codec`; see `AudioCodec.codingRate(forSampleRate:)`).
@@ -47,7 +47,7 @@ public struct Degradation: Sendable, Codable, Equatable {
     /// Packet length, ms (`packet-loss`).
     public var packetMs: Double? = nil
     /// How lost packets are filled: `zero` or `repeat` (`packet-loss`).
-    public var concealment: MixOptions.Concealment? = nil
+    public var concealment: PacketLossConcealment? = nil
     /// Indices of the lost packets, ascending (`packet-loss`; packet k covers samples
     /// `k·P ..< (k+1)·P`, P = packet_ms at the corpus rate, rounded).
     public var lostPackets: [Int]? = nil

@@ -85,20 +85,20 @@ public struct MixArchiveLayout: Sendable, Codable, Equatable {
     public static func file(in corpus: URL) -> URL { corpus.appendingPathComponent("archive.json") }
 
     /// The layout of the corpus at `corpus`; nil for a folder corpus (no `archive.json`).
-    /// - Throws: ``MixError/notACorpus(path:reason:)`` when `archive.json` does not parse.
+    /// - Throws: ``CorpusError/notACorpus(path:reason:)`` when `archive.json` does not parse.
     public static func read(corpus: URL) throws -> MixArchiveLayout? {
         let url = file(in: corpus)
         guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
         do {
             let layout = try JSONDecoder().decode(MixArchiveLayout.self, from: data)
             guard layout.clipsPerShard > 0, layout.clipCount >= 0 else {
-                throw MixError.notACorpus(path: url.path, reason: "clips_per_shard must be positive")
+                throw CorpusError.notACorpus(path: url.path, reason: "clips_per_shard must be positive")
             }
             return layout
-        } catch let error as MixError {
+        } catch let error as CorpusError {
             throw error
         } catch {
-            throw MixError.notACorpus(path: url.path, reason: "not an archive description: \(error)")
+            throw CorpusError.notACorpus(path: url.path, reason: "not an archive description: \(error)")
         }
     }
 

@@ -14,7 +14,7 @@ public final class MixCorpusAudio: @unchecked Sendable {
     private var indexes: [String: Result<TarIndex, AudioError>] = [:]
 
     /// The stems of the corpus at `corpus`.
-    /// - Throws: ``MixError/notACorpus(path:reason:)`` when its `archive.json` does not parse.
+    /// - Throws: ``CorpusError/notACorpus(path:reason:)`` when its `archive.json` does not parse.
     public init(corpus: URL) throws {
         root = corpus
         archive = try MixArchiveLayout.read(corpus: corpus)

@@ -115,23 +115,29 @@ public struct MixManifestRecord: Sendable, Codable, Equatable {
     /// a full disk, clips that could not be made, a shard not run) is refused unless
     /// `allowIncomplete`, and the number of missing clips is returned either way (0 for a corpus
     /// without `mix.json`, whose plan is unknown).
-    /// - Throws: ``MixError/incompleteCorpus(path:present:planned:)``; ``MixError/notACorpus(path:reason:)``
+    /// - Throws: ``CorpusError/incompleteCorpus(path:present:planned:)``; ``CorpusError/notACorpus(path:reason:)``
     ///   when there is no manifest; decoding errors naming the file.
     public static func corpusRecords(_ corpus: URL, allowIncomplete: Bool) throws -> (records: [MixManifestRecord], missing: Int) {
         let manifests = files(inCorpus: corpus)
         guard !manifests.isEmpty else {
-            throw MixError.notACorpus(path: corpus.path,
+            throw CorpusError.notACorpus(path: corpus.path,
                                       reason: "no manifest.jsonl and no journal of finished clips (is it a folder made by sekit mix?)")
         }
         let records = try read(manifests)
         let spec = MixCorpusLayout(root: corpus).specFile
         guard let data = FileManager.default.contents(atPath: spec.path),
-              let planned = try? JSONDecoder().decode(MixSpecFile.Spec.self, from: data).clipCount else { return (records, 0) }
+              let planned = try? JSONDecoder().decode(PlannedClips.self, from: data).clipCount else { return (records, 0) }
         let missing = max(0, planned - Set(records.map(\.index)).count)
         if missing > 0 && !allowIncomplete {
-            throw MixError.incompleteCorpus(path: corpus.path, present: records.count, planned: planned)
+            throw CorpusError.incompleteCorpus(path: corpus.path, present: records.count, planned: planned)
         }
         return (records, missing)
+    }
+
+    /// What the corpus reads of its `mix.json`: the number of clips the mix planned.
+    private struct PlannedClips: Decodable {
+        var clipCount: Int
+        enum CodingKeys: String, CodingKey { case clipCount = "clip_count" }
     }
 
     /// Why `split` selects no clip of `records`, for an error: `no clips in split 'dev' (its splits:
@@ -150,7 +156,7 @@ public struct MixManifestRecord: Sendable, Codable, Equatable {
     /// Reads a manifest (`manifest.jsonl`), one record a line; blank lines are ignored. A mix's
     /// journal is read as its manifest so far: a last line without its newline (a clip being
     /// journalled when the mix was killed) is left out, and a clip journalled twice counts once.
-    /// - Throws: ``MixError/outputConflict(path:reason:)`` naming the line that does not parse.
+    /// - Throws: ``CorpusError/outputConflict(path:reason:)`` naming the line that does not parse.
     public static func read(_ url: URL) throws -> [MixManifestRecord] {
         var text = try String(contentsOf: url, encoding: .utf8)
         let journal = isJournal(url)
@@ -164,7 +170,7 @@ public struct MixManifestRecord: Sendable, Codable, Equatable {
     }
 
     /// The records of a manifest's text with their line numbers (1-based); blank lines are ignored.
-    /// - Throws: ``MixError/outputConflict(path:reason:)`` naming the line that does not parse.
+    /// - Throws: ``CorpusError/outputConflict(path:reason:)`` naming the line that does not parse.
     static func numberedRecords(_ text: String, path: String) throws -> [(line: Int, record: MixManifestRecord)] {
         let decoder = JSONDecoder()
         var records: [(line: Int, record: MixManifestRecord)] = []
@@ -172,7 +178,7 @@ public struct MixManifestRecord: Sendable, Codable, Equatable {
             do {
                 records.append((number + 1, try decoder.decode(MixManifestRecord.self, from: Data(line.utf8))))
             } catch {
-                throw MixError.outputConflict(path: path, reason: "line \(number + 1) is not a manifest record: \(error)")
+                throw CorpusError.outputConflict(path: path, reason: "line \(number + 1) is not a manifest record: \(error)")
             }
         }
         return records

@@ -19,7 +19,7 @@ public enum SourceDiscovery {
     /// Paths and keys for one input, sorted by key. The key is `<folder name>/<path inside it>`
     /// for folders, the line as written for lists, and the file name for single files, so keys do
     /// not depend on where the corpus lives or on listing order.
-    /// - Throws: ``MixError/invalidOption(name:value:reason:)`` when the input does not exist.
+    /// - Throws: ``CorpusError/invalidInput(name:value:reason:)`` when the input does not exist.
     public static func files(in input: String, option: String) throws -> [(path: String, key: String)] {
         try files(in: input, option: option, unlisted: { _ in })
     }
@@ -37,7 +37,7 @@ public enum SourceDiscovery {
                              problem: (String, String) -> Void) throws -> [(path: String, key: String)] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) else {
-            throw MixError.invalidOption(name: option, value: input, reason: "no such file or folder")
+            throw CorpusError.invalidInput(name: option, value: input, reason: "no such file or folder")
         }
         let url = URL(fileURLWithPath: input)
         if isDirectory.boolValue {
@@ -50,7 +50,7 @@ public enum SourceDiscovery {
                     && !(file.relative as NSString).lastPathComponent.hasPrefix(".")
             }.map { (path: $0.path, key: base + "/" + $0.relative) }
             guard !found.isEmpty else {
-                throw MixError.invalidOption(name: option, value: input,
+                throw CorpusError.invalidInput(name: option, value: input,
                     reason: "the folder holds no audio files (\(audioExtensions.sorted().joined(separator: ", ")), searched recursively)")
             }
             return found.sorted { $0.key < $1.key }
@@ -58,7 +58,7 @@ public enum SourceDiscovery {
         if listExtensions.contains(url.pathExtension.lowercased()) {
             let text: String
             do { text = try String(contentsOf: url, encoding: .utf8) } catch {
-                throw MixError.invalidOption(name: option, value: input, reason: "cannot read list: \(error.localizedDescription)")
+                throw CorpusError.invalidInput(name: option, value: input, reason: "cannot read list: \(error.localizedDescription)")
             }
             let folder = url.deletingLastPathComponent().path
             var found: [(String, String)] = []

@@ -24,7 +24,7 @@ final class TarWriter {
         self.url = url
         temporary = AtomicFile.temporaryURL(for: url)
         guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
-            throw MixError.outputConflict(path: url.path, reason: "cannot create its temporary file \(temporary.lastPathComponent)")
+            throw CorpusError.outputConflict(path: url.path, reason: "cannot create its temporary file \(temporary.lastPathComponent)")
         }
         handle = try FileHandle(forWritingTo: temporary)
     }
@@ -65,10 +65,10 @@ final class TarWriter {
     static func header(name: String, size: Int) throws -> Data {
         let nameBytes = Array(name.utf8)
         guard !nameBytes.isEmpty, nameBytes.count <= longestName else {
-            throw MixError.invalidOption(name: "archive", value: name, reason: "a tar member name must be 1 to \(longestName) bytes")
+            throw CorpusError.invalidInput(name: "archive", value: name, reason: "a tar member name must be 1 to \(longestName) bytes")
         }
         guard size <= largestMember else {
-            throw MixError.invalidOption(name: "archive", value: name, reason: "\(size) bytes is more than a tar member holds")
+            throw CorpusError.invalidInput(name: "archive", value: name, reason: "\(size) bytes is more than a tar member holds")
         }
         var block = [UInt8](repeating: 0, count: blockBytes)
         func put(_ bytes: [UInt8], at offset: Int) { for (i, b) in bytes.enumerated() { block[offset + i] = b } }

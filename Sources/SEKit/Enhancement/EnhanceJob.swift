@@ -78,7 +78,7 @@ public enum EnhanceJob {
 
     /// Enhances the request's clips and records the run.
     /// - Throws: ``EnhancementError`` for an oracle method without a corpus, bad parameters or no
-    ///   clips; ``MixError``/``ScoreError`` for an unusable corpus or folder; catalogue errors. Clips
+    ///   clips; ``CorpusError``/``ScoreError`` for an unusable corpus or folder; catalogue errors. Clips
     ///   that fail are counted in `clips_failed` and returned, the run is `finished`.
     public static func run(_ request: Request, context: RunContext,
                            progress: @escaping ProgressHandler = { _, _ in }) throws -> (result: Result, run: RecordedRun) {

@@ -22,13 +22,13 @@ public enum LhotseExport {
     public static let fileNames = ["recordings.jsonl.gz", "supervisions.jsonl.gz", "cuts.jsonl.gz"]
 
     /// Writes the manifests of `corpus` (its clips in `split`, all when nil) into `output`.
-    /// - Throws: ``MixError`` for a folder that is not a corpus (or an incomplete one without
+    /// - Throws: ``CorpusError`` for a folder that is not a corpus (or an incomplete one without
     ///   `allowIncomplete`), `AudioError` naming a shard or member that cannot be found.
     public static func run(corpus: URL, output: URL, split: String? = nil, allowIncomplete: Bool = false) throws -> Result {
         let all = try MixManifestRecord.corpusRecords(corpus, allowIncomplete: allowIncomplete).records
         let records = split.map { split in all.filter { $0.split == split } } ?? all
         guard !records.isEmpty else {
-            throw MixError.notACorpus(path: corpus.path, reason: MixManifestRecord.noClipsReason(split: split, in: all))
+            throw CorpusError.notACorpus(path: corpus.path, reason: MixManifestRecord.noClipsReason(split: split, in: all))
         }
         let stems = try MixCorpusAudio(corpus: corpus.standardizedFileURL)
         var recordings = Data(), supervisions = Data(), cuts = Data()

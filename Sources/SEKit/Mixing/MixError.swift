@@ -8,10 +8,6 @@ public enum MixError: Error, Equatable, CustomStringConvertible, Sendable {
     case invalidSplit(reason: String)
     /// The output folder holds a different run's corpus.
     case outputConflict(path: String, reason: String)
-    /// A mixed corpus holds fewer clips than its mix planned (the mix did not finish).
-    case incompleteCorpus(path: String, present: Int, planned: Int)
-    /// A folder is not a mixed corpus.
-    case notACorpus(path: String, reason: String)
     /// A clip could not be produced (e.g. every draw clipped under the `reject` clipping policy).
     case clipFailed(index: Int, reason: String)
     /// A clip of a manifest given to `--from-manifest` cannot be rendered as it stands (line 1-based).
@@ -28,8 +24,6 @@ public enum MixError: Error, Equatable, CustomStringConvertible, Sendable {
         case .invalidSplit: "invalid-split"
         case .outputConflict: "output-conflict"
         case .clipFailed: "clip-failed"
-        case .incompleteCorpus: "incomplete-corpus"
-        case .notACorpus: "not-a-corpus"
         case .manifestClip: "manifest-clip"
         case .missingSource: "missing-source"
         case .changedSource: "changed-source"
@@ -43,9 +37,6 @@ public enum MixError: Error, Equatable, CustomStringConvertible, Sendable {
         case .invalidSplit(let reason): "split: \(reason)"
         case .outputConflict(let path, let reason): "\(path): \(reason)"
         case .clipFailed(let index, let reason): "clip \(index): \(reason)"
-        case .incompleteCorpus(let path, let present, let planned):
-            "\(path): holds \(present) of the \(planned) clips its mix planned (\(planned - present) missing: the mix did not finish); run the same mix again to finish it, or accept the clips present (allow-incomplete)"
-        case .notACorpus(let path, let reason): "\(path): \(reason)"
         case .manifestClip(let manifest, let line, let clipID, let reason): "\(manifest) line \(line) (clip \(clipID)): \(reason)"
         case .missingSource(let path, let kind, let manifest, let line, let clipID):
             "\(path): no such \(kind) source (named by \(manifest) line \(line), clip \(clipID)); nothing was rendered"

@@ -1,21 +1,13 @@
 import Foundation
 
 extension MixOptions {
-    /// Whether the clean target keeps its full band under `--bandwidth-hz` (`--target-bandwidth`).
-    public enum TargetBandwidth: String, Sendable, Codable, CaseIterable {
-        /// The clean target keeps its full band: a bandwidth-extension task.
-        case full
-        /// The clean target is band-limited exactly as the noisy input.
-        case limited
-    }
+    /// Whether the clean target keeps its full band under `--bandwidth-hz` (`--target-bandwidth`):
+    /// ``SEKit/TargetBandwidth``, which the corpus's degradation records share.
+    public typealias TargetBandwidth = SEKit.TargetBandwidth
 
-    /// How a lost packet is filled (`--concealment`).
-    public enum Concealment: String, Sendable, Codable, CaseIterable {
-        /// With zeros.
-        case zero
-        /// With the last packet received (zeros when none was).
-        case `repeat`
-    }
+    /// How a lost packet is filled (`--concealment`): ``SEKit/PacketLossConcealment``, which the
+    /// corpus's degradation records share.
+    public typealias Concealment = PacketLossConcealment
 
     /// What becomes of a clip whose noisy input the degradations leave silent, or without a level
     /// that can be measured (`--silenced-clips`).

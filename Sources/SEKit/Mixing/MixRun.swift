@@ -272,6 +272,8 @@ public final class MixRun: @unchecked Sendable {
             return .failure(MixClipFailure(index: index, reason: reason))  // listed as "clip N: reason", not "clip N: clip N: ..."
         } catch let error as MixError {
             return .failure(MixClipFailure(index: index, reason: error.description))
+        } catch let error as CorpusError {  // e.g. a clip too large for a tar member
+            return .failure(MixClipFailure(index: index, reason: error.description))
         } catch let error as AudioError {
             return .failure(MixClipFailure(index: index, reason: error.description))
         }

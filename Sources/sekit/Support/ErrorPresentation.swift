@@ -22,9 +22,10 @@ enum ErrorPresentation {
         switch error {
         case FeatureFileError.outputExists(let path) where isFlag("overwrite"):
             return CommandLineMessage(description: "\(path): output exists (pass --overwrite to replace it)")
-        case MixError.outputConflict(let path, let reason) where isFlag("overwrite"):
+        case MixError.outputConflict(let path, let reason) where isFlag("overwrite"),
+             CorpusError.outputConflict(let path, let reason) where isFlag("overwrite"):
             return CommandLineMessage(description: "\(path): \(reason) (--overwrite replaces it)")
-        case MixError.incompleteCorpus where isFlag("allow-incomplete"):
+        case CorpusError.incompleteCorpus where isFlag("allow-incomplete"):
             return CommandLineMessage(description: "\(error)".replacingOccurrences(of: "(allow-incomplete)", with: "(--allow-incomplete)"))
         case _ where catalogError(in: error)?.code == "not-found" && isFlag("catalog"):
             return CommandLineMessage(description: "\(error); choose another with --catalog or SEKIT_CATALOG")

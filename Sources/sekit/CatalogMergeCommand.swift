@@ -60,9 +60,7 @@ struct CatalogMergeCommand: AsyncParsableCommand {
     func run() async throws {
         let out = URL(fileURLWithPath: output)
         let sources = inputs.map { URL(fileURLWithPath: $0) }
-        let report = FileManager.default.fileExists(atPath: out.path)
-            ? try Catalog.open(at: out, create: true).merge(sources, onConflict: onConflict, foldShards: !noFold)
-            : try Catalog.mergeIntoNew(at: out, sources, onConflict: onConflict, foldShards: !noFold)
+        let report = try CatalogMergeJob.run(.init(output: out, inputs: sources, onConflict: onConflict, foldShards: !noFold))
         for conflict in report.conflicts {
             printError("conflict (\(conflict.resolution)): \(conflict.input): \(conflict.table) \(conflict.id): \(conflict.detail)")
         }

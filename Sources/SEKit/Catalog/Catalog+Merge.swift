@@ -42,7 +42,7 @@ extension Catalog {
         public var runsCompleted = 0
         /// Rows that conflicted and how they were resolved (`--on-conflict keep-first|rename`).
         public var conflicts: [MergeConflict] = []
-        /// Runs folded from shard runs (`Catalog/merge(_:onConflict:foldShards:)`).
+        /// Runs folded from shard runs (`Catalog/merge(_:onConflict:folding:)`).
         public var folded: [FoldedRunReport] = []
         /// Total rows inserted.
         public var totalInserted: Int { inserted.values.flatMap(\.values).reduce(0, +) }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One run folded from shard runs by `Catalog/merge(_:onConflict:foldShards:)`.
+/// One run folded from shard runs by `Catalog/merge(_:onConflict:folding:)`.
 public struct FoldedRunReport: Sendable, Codable, Equatable {
     public var id: String
     public var kind: String

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 extension Catalog {
-    /// Merges shard catalogues (``merge(_:onConflict:)``) and, with `foldShards`, folds the N shard
+    /// Merges shard catalogues (``merge(_:onConflict:)``) and, with `folding`, folds the N shard
     /// runs of each command (`params.shard` = `i/N`, run with `--shard i/N --catalog SHARD.sqlite`)
     /// into one run equal to the run of a single process:
     /// - the folded run has the id ``RunID/folding(_:)`` of the shard ids, the shards' kind, name,
@@ -14,18 +14,21 @@ extension Catalog {
     ///   `folded_runs` = the shard run ids (``ShardFoldRules``);
     /// - a mix's clips are re-keyed `FOLDED/CLIP` with their noises, degradations and every score
     ///   row naming them; sources the shards registered point to it; children, scores and artifacts
-    ///   move to it; `audio_seconds` and a score run's `run_metrics` are recomputed from the rows in
-    ///   clip order, by the same code as a single process, so they are equal to the last bit.
+    ///   move to it; `audio_seconds` and what `folding` recomputes (``ShardFolding/recomputingScores``:
+    ///   a score run's `run_metrics`) are recomputed from the rows in clip order, by the same code as a
+    ///   single process, so they are equal to the last bit. Without `folding` (nil) shard runs are copied
+    ///   as they are.
     ///
     /// Everything is checked before anything is written: a shard missing or given twice, shards of
     /// different commands (other parameters, parent or SEKit version), an unfinished shard or the
     /// same file named twice is ``RunsError/shardMismatch(path:reason:)`` naming the file; what the
     /// catalogue refuses (an input that is no catalogue, conflicting rows) is ``RunsError/catalog(_:)``.
     /// Merging the same shards again adds nothing.
-    public func merge(_ inputs: [URL], onConflict: MergeConflictPolicy = .error, foldShards: Bool) throws(RunsError) -> MergeReport {
-        let prepared = try Self.prepareMergeInputs(inputs, output: url, foldShards: foldShards)
+    public func merge(_ inputs: [URL], onConflict: MergeConflictPolicy = .error, folding: ShardFolding?)
+        throws(RunsError) -> MergeReport {
+        let prepared = try Self.prepareMergeInputs(inputs, output: url, foldShards: folding != nil)
         defer { prepared.forEach { $0.discard() } }
-        return try merge(prepared, onConflict: onConflict, foldShards: foldShards)
+        return try merge(prepared, onConflict: onConflict, folding: folding)
     }
 
     /// Checks the inputs of a merge into `output` (``prepareMergeInputs(_:output:)``); when folding,
@@ -40,9 +43,9 @@ extension Catalog {
         do { return try prepareMergeInputs(urls, output: output) } catch { throw .catalog(error) }
     }
 
-    /// ``merge(_:onConflict:foldShards:)`` of checked inputs.
-    func merge(_ prepared: [MergeInput], onConflict: MergeConflictPolicy, foldShards: Bool) throws(RunsError) -> MergeReport {
-        guard foldShards else {
+    /// ``merge(_:onConflict:folding:)`` of checked inputs.
+    func merge(_ prepared: [MergeInput], onConflict: MergeConflictPolicy, folding: ShardFolding?) throws(RunsError) -> MergeReport {
+        guard let folding else {
             do { return try merge(prepared, onConflict: onConflict, foldingRuns: [:]) } catch { throw .catalog(error) }
         }
         let runs: [ShardRun], existing: Set<RunID>
@@ -50,7 +53,7 @@ extension Catalog {
         let groups = try ShardFoldPlanner.plan(runs, existing: existing)
 
         var report: MergeReport
-        do { report = try merge(prepared, onConflict: onConflict, folding: groups) } catch { throw .catalog(error) }
+        do { report = try merge(prepared, onConflict: onConflict, folding: groups, with: folding) } catch { throw .catalog(error) }
         report.folded = groups.map {
             FoldedRunReport(id: $0.folded.id.rawValue, kind: $0.kind.rawValue, name: $0.folded.name, shards: $0.shards.count,
                             shardRuns: $0.shardIDs.map(\.rawValue), supersededAttempts: $0.superseded.map(\.record.id.rawValue),
@@ -62,17 +65,17 @@ extension Catalog {
     /// Merges `prepared`, folding the shard runs of `groups`: the folded runs first (`running` until
     /// complete); every input's shard rows are then copied under them; the last transaction completes
     /// them. A merge that fails marks the folded runs failed.
-    private func merge(_ prepared: [MergeInput], onConflict: MergeConflictPolicy, folding groups: [ShardFoldGroup])
-        throws(CatalogError) -> MergeReport {
+    private func merge(_ prepared: [MergeInput], onConflict: MergeConflictPolicy, folding groups: [ShardFoldGroup],
+                       with folding: ShardFolding) throws(CatalogError) -> MergeReport {
         try write { db in for group in groups { try Self.beginFold(group, db) } }
-        let folding = Dictionary(uniqueKeysWithValues: groups.flatMap { group in group.foldedAwayIDs.map { ($0, group.folded.id) } })
+        let foldingRuns = Dictionary(uniqueKeysWithValues: groups.flatMap { group in group.foldedAwayIDs.map { ($0, group.folded.id) } })
         do {
-            let report = try merge(prepared, onConflict: onConflict, foldingRuns: folding)
+            let report = try merge(prepared, onConflict: onConflict, foldingRuns: foldingRuns)
             try write { db in
                 try db.execute(sql: "PRAGMA main.cache_size = \(Self.mergeCacheKiB)")
                 for group in groups {
                     try Self.finishFold(group, db)
-                    try Self.recomputeFoldedValues(group, db)
+                    try Self.recomputeFoldedValues(group, db, folding)
                 }
             }
             return report
@@ -98,7 +101,7 @@ extension Catalog {
         return (byID.values.sorted { $0.record.id.rawValue < $1.record.id.rawValue }, existing)
     }
 
-    /// Merges into a catalogue that does not exist yet (`merge(_:onConflict:foldShards:)`): it is
+    /// Merges into a catalogue that does not exist yet (`merge(_:onConflict:folding:)`): it is
     /// built under a temporary name in the same folder (`AtomicFile.temporaryURL(for:)`) with its rollback journal
     /// in memory and no syncs until the end, then switched to WAL, synced and renamed to `url`, so
     /// every page is written once (about half the time of a merge into an existing file) and OUT
@@ -107,13 +110,13 @@ extension Catalog {
     /// conflicts) leaves no file; an input refused for conflicts leaves the inputs merged before it,
     /// as always. A merge that fails writing (a full disk) removes its temporary file.
     public static func mergeIntoNew(at url: URL, _ inputs: [URL], onConflict: MergeConflictPolicy = .error,
-                                    foldShards: Bool) throws(RunsError) -> MergeReport {
+                                    folding: ShardFolding?) throws(RunsError) -> MergeReport {
         let url = url.standardizedFileURL
         let folder = url.deletingLastPathComponent()
         do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
             throw .file(path: folder.path, reason: "cannot create the folder: \(error.localizedDescription)")
         }
-        let prepared = try prepareMergeInputs(inputs, output: url, foldShards: foldShards)
+        let prepared = try prepareMergeInputs(inputs, output: url, foldShards: folding != nil)
         defer { prepared.forEach { $0.discard() } }
         AtomicFile.removeStaleTemporaries(in: folder, named: url.lastPathComponent)
         let temporary = AtomicFile.temporaryURL(for: url)
@@ -140,7 +143,7 @@ extension Catalog {
         }
         let report: MergeReport
         do {
-            report = try catalog.merge(prepared, onConflict: onConflict, foldShards: foldShards)
+            report = try catalog.merge(prepared, onConflict: onConflict, folding: folding)
         } catch {
             // Inputs merged before the one refused are kept; nothing merged leaves nothing.
             let merged = try? catalog.read { db in
@@ -169,18 +172,17 @@ extension Catalog {
     }
 
     /// The folded run's values computed from its rows: a mix's `audio_seconds` (its clips'
-    /// durations summed in clip order) and a score run's aggregates.
-    private static func recomputeFoldedValues(_ group: ShardFoldGroup, _ db: Database) throws {
+    /// durations summed in clip order), then what `folding` recomputes (a score run's aggregates).
+    private static func recomputeFoldedValues(_ group: ShardFoldGroup, _ db: Database, _ folding: ShardFolding) throws {
         let id = group.folded.id
         switch group.kind {
         case .mix:
             let durations = try Double.fetchAll(db, sql: "SELECT duration_seconds FROM clips WHERE run_id = ? ORDER BY clip_index",
                                                 arguments: [id])
             try ParamRecord(runID: id, key: "audio_seconds", value: "\(durations.reduce(0, +))").upsert(db)
-        case .score:
-            try RecordedScores.recomputeRunMetrics(db, run: id)
         default:
             break
         }
+        try folding.recompute(group.kind, id, db)
     }
 }

@@ -33,10 +33,10 @@ import Testing
         let before = try Self.listing(folder.url)
         for fold in [true, false] {
             #expect(throws: RunsError.catalog(.notACatalog(path: empty.path, reason: "the file is empty (0 bytes): nothing to merge"))) {
-                _ = try Catalog.mergeIntoNew(at: folder.file("new.sqlite"), [valid, empty], foldShards: fold)
+                _ = try Catalog.mergeIntoNew(at: folder.file("new.sqlite"), [valid, empty], folding: fold ? .recomputingScores : nil)
             }
             #expect(throws: RunsError.catalog(.notACatalog(path: empty.path, reason: "the file is empty (0 bytes): nothing to merge"))) {
-                _ = try existing.merge([valid, empty], foldShards: fold)
+                _ = try existing.merge([valid, empty], folding: fold ? .recomputingScores : nil)
             }
         }
         #expect(try FileManager.default.attributesOfItem(atPath: empty.path)[.size] as? NSNumber == 0)
@@ -53,7 +53,8 @@ import Testing
         let before = try Self.listing(folder.url)
         for inputs in [[folder.file("missing.sqlite")], [valid, folder.file("missing.sqlite")], [valid, text]] {
             for fold in [true, false] {
-                #expect(throws: RunsError.self) { _ = try Catalog.mergeIntoNew(at: folder.file("out.sqlite"), inputs, foldShards: fold) }
+                let folding: ShardFolding? = fold ? .recomputingScores : nil
+                #expect(throws: RunsError.self) { _ = try Catalog.mergeIntoNew(at: folder.file("out.sqlite"), inputs, folding: folding) }
                 #expect(try Self.listing(folder.url) == before, "\(inputs.map(\.lastPathComponent)) fold \(fold) left files")
             }
         }
@@ -70,10 +71,10 @@ import Testing
         try queue.close()
         let digests = try [current, older].map(Self.digest)
         let out = try Catalog.open(at: folder.file("out.sqlite"))
-        let report = try out.merge([current, older], foldShards: true)
+        let report = try out.merge([current, older], folding: .recomputingScores)
         #expect(report.inserted[older.path]?["runs"] == 1 && report.inserted[current.path]?["clips"] == 5, "\(report.inserted)")
         #expect(try out.run("fixture-run").name == "old")
-        _ = try Catalog.mergeIntoNew(at: folder.file("new.sqlite"), [current, older], foldShards: false)
+        _ = try Catalog.mergeIntoNew(at: folder.file("new.sqlite"), [current, older], folding: nil)
         #expect(try [current, older].map(Self.digest) == digests, "an input was written")
         let applied = try DatabaseQueue(path: older.path).read { db in try CatalogSchema.migrator.appliedIdentifiers(db) }
         #expect(applied == [CatalogSchema.migrationIdentifiers[0]], "the older input was migrated")

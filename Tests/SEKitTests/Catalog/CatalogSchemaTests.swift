@@ -78,7 +78,7 @@ import Testing
         let mix = try input.beginRun(kind: .mix, commandLine: ["sekit", "mix"])
         _ = try input.insertClips((0..<50).map { CatalogTestSupport.clip(mix, index: $0, snrDB: Double($0 % 7)) })
         let out = folder.file("out.sqlite")
-        let report = try Catalog.mergeIntoNew(at: out, [input.url], foldShards: true)
+        let report = try Catalog.mergeIntoNew(at: out, [input.url], folding: .recomputingScores)
         #expect(report.totalInserted == 51)   // the run and its clips
         #expect(try Self.schema(out) == (try Self.schema(fresh)))
         let queue = try DatabaseQueue(path: out.path)

@@ -77,7 +77,7 @@ import Testing
         let (out, conflicting) = try Self.outputAndConflictingInput(folder)
         // Shards 1 and 2 are copied, then the conflicting input stops the merge before shard 3.
         #expect(throws: RunsError.self) {
-            _ = try out.merge([shards[0], shards[1], conflicting, shards[2]], foldShards: true)
+            _ = try out.merge([shards[0], shards[1], conflicting, shards[2]], folding: .recomputingScores)
         }
         let stopped = try Self.foldedRun(out)
         #expect(try Self.clipCount(out, run: stopped.id) == 2 * Self.clipsPerShard)
@@ -85,7 +85,7 @@ import Testing
         #expect(stopped.error?.contains("run the same merge again") == true, "\(stopped.error ?? "no error")")
         #expect(try Self.foldingMarks(out) == 0)
 
-        let report = try out.merge(shards, foldShards: true)
+        let report = try out.merge(shards, folding: .recomputingScores)
         let folded = try Self.foldedRun(out)
         #expect(folded.id == stopped.id && folded.status == .finished && folded.error == nil)
         #expect(try Self.clipCount(out, run: folded.id) == 3 * Self.clipsPerShard)
@@ -99,7 +99,7 @@ import Testing
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
         let shards = try Self.threeShards(folder)
         let out = try Catalog.open(at: folder.file("out.sqlite"))
-        _ = try out.merge(shards, foldShards: true)
+        _ = try out.merge(shards, folding: .recomputingScores)
         let folded = try Self.foldedRun(out)
         #expect(try out.check().isClean)
         // What a merge killed half-way by an older SEKit left: finished, a shard's clips missing.
@@ -112,7 +112,7 @@ import Testing
         #expect(problem.runID == folded.id && problem.expected == 3 * Self.clipsPerShard && problem.found == 2 * Self.clipsPerShard)
         #expect(check.text(dryRun: false).contains("incomplete fold: run \(folded.id): folded mix run holds 80 of its 120 clips"))
         // The same merge again puts the missing rows back.
-        _ = try out.merge(shards, foldShards: true)
+        _ = try out.merge(shards, folding: .recomputingScores)
         #expect(try out.check().isClean)
         #expect(try Self.clipCount(out, run: folded.id) == 3 * Self.clipsPerShard)
     }
@@ -121,7 +121,7 @@ import Testing
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
         let shards = try Self.threeShards(folder)
         let out = try Catalog.open(at: folder.file("out.sqlite"))
-        _ = try out.merge(shards, foldShards: true)
+        _ = try out.merge(shards, folding: .recomputingScores)
         let folded = try Self.foldedRun(out)
         // The state a merge killed after its first input leaves: running, marked with the merge's process.
         let gone = Process()
@@ -147,7 +147,7 @@ import Testing
         #expect(marked.status == .failed)
         #expect(marked.error?.contains("the catalog merge folding it (process \(gone.processIdentifier) on \(host)) is gone") == true,
                 "\(marked.error ?? "")")
-        _ = try out.merge(shards, foldShards: true)
+        _ = try out.merge(shards, folding: .recomputingScores)
         #expect(try Self.foldedRun(out).status == .finished)
     }
 }

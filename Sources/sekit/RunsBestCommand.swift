@@ -38,8 +38,8 @@ struct RunsBestCommand: AsyncParsableCommand {
     @OptionGroup var outputFormat: OutputFormatOptions
 
     func run() async throws {
-        let best = try catalog.openForReading().bestRun(
-            BestRun.Request(metric: metric, subset: subset, kind: kind, corpus: corpus, filter: filter))
+        let best = try BestRun.find(BestRun.Request(metric: metric, subset: subset, kind: kind, corpus: corpus, filter: filter),
+                                    in: try catalog.openForReading())
         writeToStandardOutput(try best.rendered(ReportFormat(rawValue: outputFormat.resolved.rawValue)!))
     }
 }

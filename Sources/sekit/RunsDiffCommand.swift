@@ -77,7 +77,7 @@ struct RunsDiffCommand: AsyncParsableCommand {
         var request = RunDiff.Request(metrics: metrics.map(Self.list), subsets: subset.map(Self.list), unpaired: unpaired)
         request.resamples = resamples
         request.seed = seed
-        let diff = try catalog.openForReading().diff(a, b, request: request)
+        let diff = try RunDiff.compute(a, b, request: request, in: try catalog.openForReading())
         writeToStandardOutput(try diff.rendered(format.report))
     }
 }

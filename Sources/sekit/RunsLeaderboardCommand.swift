@@ -64,9 +64,10 @@ struct RunsLeaderboardCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let board = try catalog.openForReading().leaderboard(
+        let board = try Leaderboard.make(
             Leaderboard.Request(corpus: corpus, metrics: metrics.map(RunsDiffCommand.list), subset: subset, all: all,
-                                groupBy: groupBy, bestBy: bestBy))
+                                groupBy: groupBy, bestBy: bestBy),
+            from: try catalog.openForReading())
         writeToStandardOutput(try board.rendered(format.report))
     }
 }

@@ -42,11 +42,11 @@ public struct BestRun: Sendable, Codable {
     public var runnerUp: Entry?
 }
 
-extension Catalog {
-    /// The best finished run for `request` (see ``BestRun``); ties go to the newest run.
+extension BestRun {
+    /// The best finished run in `catalog` for `request` (see ``BestRun``); ties go to the newest run.
     /// - Throws: ``ComparisonError`` for a metric of unknown direction or no candidate; a bad filter or
     ///   corpus as ``ComparisonError/catalog(_:)``.
-    public func bestRun(_ request: BestRun.Request) throws(ComparisonError) -> BestRun {
+    public static func find(_ request: Request, in catalog: Catalog) throws(ComparisonError) -> BestRun {
         guard let higherIsBetter = MetricRegistry.output(forSeries: request.metric)?.higherIsBetter else {
             let known = MetricRegistry.all.flatMap { $0.outputs.map(\.metric.rawValue) }.joined(separator: ", ")
             throw .invalidParameter(name: "metric", value: request.metric,
@@ -54,10 +54,15 @@ extension Catalog {
         }
         let compiled: CatalogFilter.Compiled
         do { compiled = try CatalogFilter.compile(request.filter, context: .runs) } catch { throw .catalog(error) }
-        let allowed = try request.corpus.map { reference throws(ComparisonError) in Set(try scoreRuns(on: try corpus(named: reference)).map(\.id)) }
-        let subset = try resolveSubset(request.subset, metric: request.metric, kind: request.kind)
-        var entries: [BestRun.Entry]
-        do { entries = try bestRunCandidates(request, subset: subset, filter: compiled) } catch { throw .catalog(error) }
+        let allowed = try ComparisonError.carrying { () throws(CatalogError) in
+            try request.corpus.map { reference throws(CatalogError) in
+                Set(try catalog.scoreRuns(on: try catalog.scoredCorpus(named: reference)).map(\.id))
+            }
+        }
+        let subset = try ComparisonSubset.resolve(request.subset, metric: request.metric, kind: request.kind, in: catalog)
+        var entries = try ComparisonError.carrying { () throws(CatalogError) in
+            try candidates(request, subset: subset, filter: compiled, in: catalog)
+        }
         if let allowed { entries = entries.filter { allowed.contains($0.id) } }
         // +inf and -inf (the SNR of a perfect estimate) are the best or worst means there are; NaN is no mean.
         entries = entries.filter { !$0.mean.isNaN }
@@ -66,28 +71,32 @@ extension Catalog {
             return (x.startedAt, x.id.rawValue) > (y.startedAt, y.id.rawValue)
         }
         guard let best = entries.first else {
-            throw .invalidParameter(name: "metric", value: request.metric, reason: "no finished \(request.kind.rawValue) run has it in subset \(request.subset)\(request.corpus.map { " on corpus \($0)" } ?? "")\(request.filter.map { " matching \($0)" } ?? "")")
+            throw .invalidParameter(name: "metric", value: request.metric,
+                                    reason: "no finished \(request.kind.rawValue) run has it in subset \(request.subset)"
+                                        + (request.corpus.map { " on corpus \($0)" } ?? "")
+                                        + (request.filter.map { " matching \($0)" } ?? ""))
         }
         return BestRun(metric: request.metric, subset: subset.isEmpty ? "all" : subset, higherIsBetter: higherIsBetter,
                        candidates: entries.count,
                        best: best, runnerUp: entries.count > 1 ? entries[1] : nil)
     }
 
-    /// The finished runs of `request.kind` with an aggregate of `request.metric` in `subset`, among those `filter` keeps.
-    private func bestRunCandidates(_ request: BestRun.Request, subset: String, filter compiled: CatalogFilter.Compiled)
-        throws(CatalogError) -> [BestRun.Entry] {
-        try read { db in
+    /// The finished runs of `request.kind` in `catalog` with an aggregate of `request.metric` in `subset`,
+    /// among those `filter` keeps.
+    private static func candidates(_ request: Request, subset: String, filter compiled: CatalogFilter.Compiled,
+                                   in catalog: Catalog) throws(CatalogError) -> [Entry] {
+        try catalog.read { db in
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT runs.id, runs.name, runs.started_at, m.mean, m.ci95_low, m.ci95_high, m.n
                 FROM runs JOIN run_metrics m ON m.run_id = runs.id AND m.metric = ? AND m.subset = ?
                 WHERE runs.kind = ? AND runs.status = 'finished' AND \(compiled.sql)
                 """, arguments: [request.metric, subset, request.kind.rawValue] + compiled.arguments)
-            var entries: [BestRun.Entry] = []
+            var entries: [Entry] = []
             while let row = try rows.next() {
                 let n: Int = row[6]
                 // One clip: no interval (older catalogues stored one of zero width).
-                entries.append(BestRun.Entry(id: RunID(row[0]), name: row[1], startedAt: row[2], mean: row[3],
-                                             ci95Low: n < 2 ? nil : row[4], ci95High: n < 2 ? nil : row[5], n: n))
+                entries.append(Entry(id: RunID(row[0]), name: row[1], startedAt: row[2], mean: row[3],
+                                     ci95Low: n < 2 ? nil : row[4], ci95High: n < 2 ? nil : row[5], n: n))
             }
             return entries
         }

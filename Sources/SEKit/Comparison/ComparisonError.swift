@@ -24,3 +24,10 @@ public enum ComparisonError: Error, Equatable, CustomStringConvertible, Sendable
         }
     }
 }
+
+extension ComparisonError {
+    /// Runs a catalogue query, carrying what the catalogue throws unchanged in ``catalog(_:)``.
+    static func carrying<T>(_ query: () throws(CatalogError) -> T) throws(ComparisonError) -> T {
+        do { return try query() } catch { throw .catalog(error) }
+    }
+}

@@ -24,14 +24,14 @@ extension Leaderboard {
     }
 }
 
-extension Catalog {
+extension Leaderboard.Grouping {
     /// Orders `rows` (the board's checkpoint rows, in mean-rank order) by the value of `spec`
-    /// (`params.KEY`) along each row's lineage, setting each row's `group`, and names the best, last
-    /// and baseline rows (see ``Leaderboard/Grouping``).
+    /// (`params.KEY`) along each row's lineage in `catalog`, setting each row's `group`, and names the
+    /// best, last and baseline rows (see ``Leaderboard/Grouping``).
     /// - Throws: ``ComparisonError`` for a spec other than `params.KEY`, a key no row has, or a `bestBy`
     ///   metric not on the board or of unknown direction.
-    func group(_ rows: inout [Leaderboard.Row], by spec: String, bestBy: String?, metrics: [String]) throws(ComparisonError)
-        -> Leaderboard.Grouping {
+    static func make(_ rows: inout [Leaderboard.Row], by spec: String, bestBy: String?, metrics: [String],
+                     in catalog: Catalog) throws(ComparisonError) -> Leaderboard.Grouping {
         let prefix = "params."
         guard spec.hasPrefix(prefix), spec.count > prefix.count else {
             throw .invalidParameter(name: "group-by", value: spec,
@@ -42,7 +42,7 @@ extension Catalog {
         var classical = Set<RunID>()
         for index in rows.indices {
             let lineage: [(run: RunRecord, params: [String: String])]
-            do { lineage = try lineageParams(of: rows[index].runID) } catch { throw .catalog(error) }
+            do { lineage = try catalog.lineageParams(of: rows[index].runID) } catch { throw .catalog(error) }
             for (run, params) in lineage {
                 if rows[index].group == nil, let value = params[key] { rows[index].group = value }
                 if run.kind == .enhance, let method = params["method"], BlindMethod(rawValue: method) != nil {
@@ -74,22 +74,10 @@ extension Catalog {
                                     baseline: pick(rows.filter { $0.group == nil && classical.contains($0.runID) })?.runID)
     }
 
-    /// The runs of `run`'s lineage (itself first) with their parameters.
-    func lineageParams(of run: RunID) throws(CatalogError) -> [(run: RunRecord, params: [String: String])] {
-        var result: [(run: RunRecord, params: [String: String])] = []
-        for record in try lineage(of: try resolveRun(run.rawValue)) { result.append((record, try paramValues(of: record.id))) }
-        return result
-    }
-
-    /// The value of the parameter `key` nearest along `run`'s lineage (the run, its parent...), or nil.
-    /// - Throws: the catalogue's errors as ``ComparisonError/catalog(_:)``.
-    public func lineageParam(_ key: String, of run: RunID) throws(ComparisonError) -> String? {
-        do { return try lineageParams(of: run).lazy.compactMap { $0.params[key] }.first } catch { throw .catalog(error) }
-    }
-
     /// The rule that picks the best of some rows, in their order (ties to the first): the best mean of
     /// `metric`, or the lowest mean rank when it is nil.
-    private func bestPicker(_ metric: String?, metrics: [String]) throws(ComparisonError) -> ([Leaderboard.Row]) -> Leaderboard.Row? {
+    private static func bestPicker(_ metric: String?, metrics: [String]) throws(ComparisonError)
+        -> ([Leaderboard.Row]) -> Leaderboard.Row? {
         guard let metric else {
             return { rows in rows.filter { $0.meanRank != nil }.min { $0.meanRank! < $1.meanRank! } }
         }

@@ -77,50 +77,21 @@ public struct Leaderboard: Sendable, Codable {
     public var grouping: Grouping?
 }
 
-extension Catalog {
-    /// Finished score runs on `corpus`, newest first (a sharded corpus matches any of its mix runs).
-    /// - Throws: the catalogue's errors as ``ComparisonError/catalog(_:)``.
-    public func scoreRuns(on corpus: ScoredCorpus) throws(ComparisonError) -> [RunRecord] {
-        do { return try finishedScoreRuns(on: corpus) } catch { throw .catalog(error) }
-    }
-
-    private func finishedScoreRuns(on corpus: ScoredCorpus) throws(CatalogError) -> [RunRecord] {
-        let runs = try read { db in
-            try RunRecord.filter(RunRecord.Columns.kind == RunKind.score.rawValue && RunRecord.Columns.status == RunStatus.finished.rawValue)
-                .order(RunRecord.Columns.startedAt.desc, RunRecord.Columns.id).fetchAll(db)
-        }
-        var matching: [RunRecord] = []
-        for run in runs {
-            let other = try scoredCorpus(of: run)
-            if other == corpus || !Set(other.mixRuns).isDisjoint(with: corpus.mixRuns) { matching.append(run) }
-        }
-        return matching
-    }
-
-    /// The corpus a run reference stands for: a mix run's corpus, or what a score run scored.
-    func corpus(named reference: String) throws(ComparisonError) -> ScoredCorpus {
-        do {
-            let run = try resolveRun(reference)
-            switch run.kind {
-            case .mix: return ScoredCorpus(key: "mix:" + run.id.rawValue)
-            default: return try scoredCorpus(of: run)
-            }
-        } catch { throw .catalog(error) }
-    }
-
-    /// The leaderboard of `request.corpus` (see ``Leaderboard``).
+extension Leaderboard {
+    /// The leaderboard of `request.corpus` in `catalog` (see ``Leaderboard``).
     /// - Throws: ``ComparisonError`` for a corpus with no score runs, unknown metrics; an unknown
     ///   corpus as ``ComparisonError/catalog(_:)``.
-    public func leaderboard(_ request: Leaderboard.Request) throws(ComparisonError) -> Leaderboard {
-        let corpus = try corpus(named: request.corpus)
-        let runs = try scoreRuns(on: corpus)
+    public static func make(_ request: Request, from catalog: Catalog) throws(ComparisonError) -> Leaderboard {
+        let corpus = try ComparisonError.carrying { () throws(CatalogError) in try catalog.scoredCorpus(named: request.corpus) }
+        let runs = try ComparisonError.carrying { () throws(CatalogError) in try catalog.scoreRuns(on: corpus) }
         guard !runs.isEmpty else {
             throw .invalidParameter(name: "corpus", value: request.corpus, reason: "no finished score run on the \(corpus)")
         }
-        if let asked = request.runs { try Self.checkAllOnCorpus(asked, runs: runs, corpus: corpus, catalog: self) }
-        let subset = try resolveSubset(request.subset, runs: runs.map(\.id))
-        let aggregates: [RunID: [String: Leaderboard.Cell]]
-        do { aggregates = try runMetrics(of: runs.map(\.id), subset: subset) } catch { throw .catalog(error) }
+        if let asked = request.runs { try checkAllOnCorpus(asked, runs: runs, corpus: corpus, catalog: catalog) }
+        let subset = try ComparisonSubset.resolve(request.subset, runs: runs.map(\.id), in: catalog)
+        let aggregates = try ComparisonError.carrying { () throws(CatalogError) in
+            try cells(of: runs.map(\.id), subset: subset, in: catalog)
+        }
         var referenceRun: RunRecord?
         var checkpoints: [RunRecord] = []
         var seenNames = Set<String>()
@@ -129,7 +100,7 @@ extension Catalog {
                 if asked.contains(run.id) { checkpoints.append(run); continue }
             }
             let params: [String: String]
-            do { params = try paramValues(of: run.id) } catch { throw .catalog(error) }
+            do { params = try catalog.paramValues(of: run.id) } catch { throw .catalog(error) }
             if params["corpus"] != nil && params["enhanced"] == nil {
                 if referenceRun == nil { referenceRun = run }
                 continue
@@ -139,7 +110,7 @@ extension Catalog {
         }
         let scored = checkpoints.flatMap { aggregates[$0.id]?.keys.map { $0 } ?? [] }
             .filter { name in !MetricRegistry.seriesSuffixes.contains { name.hasSuffix($0) } }
-        let metrics = try Self.boardMetrics(request.metrics, scored: Set(scored), subset: request.subset)
+        let metrics = try boardMetrics(request.metrics, scored: Set(scored), subset: request.subset)
         let repeated = Dictionary(grouping: checkpoints, by: \.name).filter { $0.value.count > 1 }.keys
         var rows = checkpoints.map { run in
             // With --all a checkpoint may have several runs: their rows carry the run id's start.
@@ -155,11 +126,11 @@ extension Catalog {
         }
         // Compared at the decimals the board prints, which the reference row's values take part in.
         let decimals = Leaderboard.decimals(metrics: metrics, rows: rows + (reference.map { [$0] } ?? []))
-        Self.rank(&rows, higherIsBetter: metrics.map { MetricRegistry.output(forSeries: $0)?.higherIsBetter }, decimals: decimals)
+        rank(&rows, higherIsBetter: metrics.map { MetricRegistry.output(forSeries: $0)?.higherIsBetter }, decimals: decimals)
         rows.sort { ($0.meanRank ?? .infinity, $0.name) < ($1.meanRank ?? .infinity, $1.name) }
         var grouping: Leaderboard.Grouping?
         if let groupBy = request.groupBy {
-            grouping = try group(&rows, by: groupBy, bestBy: request.bestBy, metrics: metrics)
+            grouping = try Grouping.make(&rows, by: groupBy, bestBy: request.bestBy, metrics: metrics, in: catalog)
         } else if let bestBy = request.bestBy {
             throw .invalidParameter(name: "best-by", value: bestBy, reason: "picks the best of grouped checkpoints; give --group-by too")
         }
@@ -228,13 +199,13 @@ extension Catalog {
         }
     }
 
-    /// Stored aggregates of `runs` in `subset` (`""` for all clips): run → metric → cell.
-    func runMetrics(of runs: [RunID], subset: String) throws(CatalogError) -> [RunID: [String: Leaderboard.Cell]] {
+    /// Stored aggregates of `runs` in `catalog` in `subset` (`""` for all clips): run → metric → cell.
+    private static func cells(of runs: [RunID], subset: String, in catalog: Catalog) throws(CatalogError) -> [RunID: [String: Cell]] {
         guard !runs.isEmpty else { return [:] }
-        return try read { db in
+        return try catalog.read { db in
             var result: [RunID: [String: Leaderboard.Cell]] = [:]
             let marks = Array(repeating: "?", count: runs.count).joined(separator: ",")
-            let rows = try Row.fetchCursor(db, sql: """
+            let rows = try GRDB.Row.fetchCursor(db, sql: """
                 SELECT run_id, metric, mean, ci95_low, ci95_high, n FROM run_metrics
                 WHERE subset = ? AND run_id IN (\(marks))
                 """, arguments: StatementArguments([subset] + runs.map(\.rawValue)))

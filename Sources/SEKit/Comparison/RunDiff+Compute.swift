@@ -1,17 +1,19 @@
 import Foundation
 
-extension Catalog {
-    /// Compares score runs `a` and `b` (ids, unique id prefixes or names; see ``resolveRun(_:kind:preferring:)``).
+extension RunDiff {
+    /// Compares score runs `a` and `b` of `catalog` (ids, unique id prefixes or names; see
+    /// ``Catalog/resolveRun(_:kind:preferring:)``).
     /// - Throws: ``ComparisonError`` for runs scored on different corpora
     ///   without `request.unpaired`, runs without common clips, unknown metrics or subsets; unknown or
     ///   ambiguous runs as ``ComparisonError/catalog(_:)``.
-    public func diff(_ a: String, _ b: String, request: RunDiff.Request = .init()) throws(ComparisonError) -> RunDiff {
+    public static func compute(_ a: String, _ b: String, request: Request = .init(), in catalog: Catalog) throws(ComparisonError)
+        -> RunDiff {
         let runA: RunRecord, runB: RunRecord, corpusA: ScoredCorpus, corpusB: ScoredCorpus
         do {
-            runA = try resolveRun(a, kind: .score)
-            runB = try resolveRun(b, kind: .score)
-            corpusA = try scoredCorpus(of: runA)
-            corpusB = try scoredCorpus(of: runB)
+            runA = try catalog.resolveRun(a, kind: .score)
+            runB = try catalog.resolveRun(b, kind: .score)
+            corpusA = try catalog.scoredCorpus(of: runA)
+            corpusB = try catalog.scoredCorpus(of: runB)
         } catch { throw .catalog(error) }
         if corpusA != corpusB && !request.unpaired {
             // The runs are at fault, not an option: --unpaired was not given.
@@ -22,14 +24,15 @@ extension Catalog {
                 and a bootstrap of the difference of means)
                 """)
         }
-        let scoresA = try scores(of: runA)
-        let scoresB = try scores(of: runB)
-        let metrics = try Self.comparedMetrics(request.metrics, scoresA, scoresB)
+        let scoresA = try RunScores.load(of: runA, from: catalog)
+        let scoresB = try RunScores.load(of: runB, from: catalog)
+        let metrics = try comparedMetrics(request.metrics, scoresA, scoresB)
         var diff = RunDiff(
             a: .init(id: runA.id, name: runA.name, corpus: corpusA, clips: scoresA.clipIDs.count),
             b: .init(id: runB.id, name: runB.name, corpus: corpusB, clips: scoresB.clipIDs.count),
             paired: !request.unpaired, resamples: request.resamples, seed: request.seed, confidence: request.confidence,
-            alpha: request.alpha, params: try paramDifferences(runA, runB), rows: [], onlyInA: [], onlyInB: [], unpairedValues: [:])
+            alpha: request.alpha, params: try paramDifferences(runA, runB, in: catalog), rows: [], onlyInA: [], onlyInB: [],
+            unpairedValues: [:])
         if request.unpaired {
             diff.rows = try RunDiffStatistics.unpairedRows(scoresA, scoresB, metrics: metrics, request: request)
         } else {

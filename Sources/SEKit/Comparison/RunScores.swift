@@ -34,21 +34,21 @@ public struct RunScores: Sendable {
     }
 }
 
-extension Catalog {
-    /// Loads every clip score of `run` (one query through the `clip_scores` primary key, joined with
-    /// `clips` for SNR and split, and `clip_degradations` for the degradation kinds).
+extension RunScores {
+    /// Loads every clip score of `run` from `catalog` (one query through the `clip_scores` primary key,
+    /// joined with `clips` for SNR and split, and `clip_degradations` for the degradation kinds).
     /// - Throws: ``ComparisonError/invalidParameter(name:value:reason:)`` when `run` is not a score run;
     ///   the catalogue's errors as ``ComparisonError/catalog(_:)``.
-    public func scores(of run: RunRecord) throws(ComparisonError) -> RunScores {
+    public static func load(of run: RunRecord, from catalog: Catalog) throws(ComparisonError) -> RunScores {
         guard run.kind == .score else {
             throw .invalidParameter(name: "run", value: run.id.rawValue, reason: "is a \(run.kind.rawValue) run; compare score runs")
         }
-        do { return try clipScores(of: run) } catch { throw .catalog(error) }
+        return try ComparisonError.carrying { () throws(CatalogError) in try clipScores(of: run, from: catalog) }
     }
 
-    /// ``scores(of:)`` of a score run: the catalogue's rows.
-    private func clipScores(of run: RunRecord) throws(CatalogError) -> RunScores {
-        try read { db in
+    /// ``load(of:from:)`` of a score run: the catalogue's rows.
+    private static func clipScores(of run: RunRecord, from catalog: Catalog) throws(CatalogError) -> RunScores {
+        try catalog.read { db in
             var clipIDs: [String] = [], snrDB: [Double?] = [], split: [String?] = [], degradations: [[String]?] = []
             // The degradation kinds of the run's clips, in order (one pass over the table's index).
             var kinds: [String: [String]] = [:]

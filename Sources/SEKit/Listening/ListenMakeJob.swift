@@ -83,7 +83,7 @@ public enum ListenMakeJob {
                     name: "runs", value: run.name, reason: "two runs are named \(run.name); a condition is a run's name")
             }
         }
-        let scores = try runs.map { try catalog.scores(of: $0) }
+        let scores = try runs.map { try RunScores.load(of: $0, from: catalog) }
         let plan = try ListeningTestPlan.draw(from: scores, count: request.clips, seed: request.seed)
         let pairs = try runs.map { run in
             ScorePairing.pairs(ofRunParams: Dictionary(try catalog.params(of: run.id).map { ($0.key, $0.valueText) }) { a, _ in a })

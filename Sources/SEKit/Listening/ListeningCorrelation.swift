@@ -66,7 +66,7 @@ public struct ListeningCorrelation: Sendable, Codable {
         var scores: [Int: RunScores] = [:]
         for c in runColumns {
             guard let id = table.scoreRunIDs[c], let run = try? catalog.run(id) else { continue }
-            scores[c] = try catalog.scores(of: run)
+            scores[c] = try RunScores.load(of: run, from: catalog)
         }
         guard scores.count == runColumns.count, let first = scores.values.first else { return }
         var metrics = first.metrics.filter { metric in scores.values.allSatisfy { $0.values[metric] != nil } }

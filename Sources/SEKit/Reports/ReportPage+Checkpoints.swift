@@ -49,7 +49,8 @@ extension ReportPage {
         for (other, title, id) in [(board.row(of: grouping.last), "the last checkpoint", "diff-last"),
                                    (baseline, "the best classical baseline", "diff-baseline")] {
             guard let other, other.runID != best.runID else { continue }
-            let diff = try catalog.diff(other.runID.rawValue, best.runID.rawValue, request: RunDiff.Request(subsets: ["all"]))
+            let diff = try RunDiff.compute(other.runID.rawValue, best.runID.rawValue, request: RunDiff.Request(subsets: ["all"]),
+                                           in: catalog)
             body += heading(3, "The best checkpoint (\(best.name)) against \(title) (\(other.name))")
             body += diffTables(diff, id: id)
         }

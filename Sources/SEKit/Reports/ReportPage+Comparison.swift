@@ -7,8 +7,9 @@ extension ReportPage {
     /// mean rank). Throws, naming them, when the runs are not all finished score runs on one corpus.
     mutating func comparisonSection(_ runs: [RunRecord]) throws -> RunRecord {
         let grouped = try hasCheckpoints(runs)
-        let board = try catalog.leaderboard(Leaderboard.Request(corpus: runs[0].id.rawValue, runs: runs.map(\.id),
-                                                                groupBy: grouped ? Self.checkpointGroup : nil))
+        let board = try Leaderboard.make(Leaderboard.Request(corpus: runs[0].id.rawValue, runs: runs.map(\.id),
+                                                             groupBy: grouped ? Self.checkpointGroup : nil),
+                                         from: catalog)
         body += heading(2, "Leaderboard")
         body += "<p>The \(runs.count) runs compared, scored on the \(HTML.escape(board.corpus.description)), "
             + "subset \(HTML.escape(board.subset)): "
@@ -31,7 +32,8 @@ extension ReportPage {
         let bestID = ranked.first?.runID ?? runs[0].id
         let best = runs.first { $0.id == bestID } ?? runs[0]
         if ranked.count >= 2 {
-            let diff = try catalog.diff(ranked[1].runID.rawValue, ranked[0].runID.rawValue, request: RunDiff.Request(subsets: ["all"]))
+            let diff = try RunDiff.compute(ranked[1].runID.rawValue, ranked[0].runID.rawValue, request: RunDiff.Request(subsets: ["all"]),
+                                           in: catalog)
             body += heading(2, "The best two: \(ranked[0].name) against \(ranked[1].name)")
             body += diffTables(diff)
         }

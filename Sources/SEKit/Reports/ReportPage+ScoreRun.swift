@@ -4,7 +4,7 @@ extension ReportPage {
     /// One score run: provenance, summary, improvement charts, per-clip table, worst clips.
     mutating func scoreRunSection(_ run: RunRecord, headingLevel h: Int) throws {
         let details = try catalog.runDetails(run.id.rawValue)
-        let scores = try catalog.scores(of: run)
+        let scores = try RunScores.load(of: run, from: catalog)
         provenance(run, details: details, headingLevel: h)
         summary(details, metrics: scores.metrics, headingLevel: h)
         try charts(details, metrics: scores.metrics, headingLevel: h)

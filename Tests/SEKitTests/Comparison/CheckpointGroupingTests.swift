@@ -54,8 +54,9 @@ struct CheckpointGroupingTests {
 
     @Test func groupedRowsComeByEpochAndNameTheBestTheLastAndTheBaseline() throws {
         let c = try Self.make(); defer { c.folder.cleanup() }
-        let board = try c.catalog.leaderboard(Leaderboard.Request(corpus: c.scores["wiener"]!.rawValue, metrics: ["snr", "sisdr", "stoi"],
-                                                                  runs: c.boardRuns, groupBy: "params.epoch"))
+        let board = try Leaderboard.make(Leaderboard.Request(corpus: c.scores["wiener"]!.rawValue, metrics: ["snr", "sisdr", "stoi"],
+                                                             runs: c.boardRuns, groupBy: "params.epoch"),
+                                         from: c.catalog)
         #expect(board.rows.map(\.name) == ["noisy", "crnn-epoch1", "crnn-epoch2", "crnn-epoch3", "wiener", "specsub"])
         #expect(board.rows.map(\.group) == [nil, "1", "2", "3", nil, nil])
         let grouping = try #require(board.grouping)
@@ -64,8 +65,9 @@ struct CheckpointGroupingTests {
         #expect(grouping.last == c.scores["crnn-epoch3"])
         #expect(grouping.baseline == c.scores["wiener"])
 
-        let byStoi = try c.catalog.leaderboard(Leaderboard.Request(corpus: c.scores["wiener"]!.rawValue, metrics: ["snr", "sisdr", "stoi"],
-                                                                   runs: c.boardRuns, groupBy: "params.epoch", bestBy: "stoi"))
+        let byStoi = try Leaderboard.make(Leaderboard.Request(corpus: c.scores["wiener"]!.rawValue, metrics: ["snr", "sisdr", "stoi"],
+                                                              runs: c.boardRuns, groupBy: "params.epoch", bestBy: "stoi"),
+                                          from: c.catalog)
         #expect(byStoi.grouping?.best == c.scores["crnn-epoch3"])
         #expect(byStoi.grouping?.baseline == c.scores["wiener"])
 
@@ -79,8 +81,9 @@ struct CheckpointGroupingTests {
         #expect(csv[0].prefix(5) == ["checkpoint", "run_id", "reference", "epoch", "best_checkpoint"])
         #expect(csv[3][3] == "2" && csv[3][4] == "1" && csv[2][4] == "0" && csv[1][3] == "")
         // An ungrouped board keeps its columns (what old options produce does not change).
-        let plain = try c.catalog.leaderboard(Leaderboard.Request(corpus: c.scores["wiener"]!.rawValue, metrics: ["snr"],
-                                                                  runs: c.boardRuns))
+        let plain = try Leaderboard.make(Leaderboard.Request(corpus: c.scores["wiener"]!.rawValue, metrics: ["snr"],
+                                                             runs: c.boardRuns),
+                                         from: c.catalog)
         #expect(plain.grouping == nil)
         #expect(try plain.rendered(.csv).hasPrefix("checkpoint,run_id,reference,snr_mean,"))
         #expect(!(try plain.rendered(.json)).contains("grouping"))
@@ -96,8 +99,8 @@ struct CheckpointGroupingTests {
             (Leaderboard.Request(corpus: corpus, bestBy: "stoi"), "give --group-by too"),
             (Leaderboard.Request(corpus: corpus, groupBy: "params.epoch", bestBy: "pesq_wb"), "not on the board"),
         ] {
-            #expect(throws: ComparisonError.self) { _ = try c.catalog.leaderboard(request) }
-            do { _ = try c.catalog.leaderboard(request) } catch { #expect("\(error)".contains(expected), "\(error)") }
+            #expect(throws: ComparisonError.self) { _ = try Leaderboard.make(request, from: c.catalog) }
+            do { _ = try Leaderboard.make(request, from: c.catalog) } catch { #expect("\(error)".contains(expected), "\(error)") }
         }
     }
 

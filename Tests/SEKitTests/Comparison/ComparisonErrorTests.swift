@@ -15,8 +15,8 @@ import Testing
     @Test func anUnknownRunIsTheCataloguesErrorCarriedUnchanged() throws {
         try withCatalog { catalog in
             let expected = CatalogError.noSuchRun(path: catalog.url.path, reference: "nope", candidates: [])
-            #expect(throws: ComparisonError.catalog(expected)) { try catalog.diff("nope", "other") }
-            #expect(throws: ComparisonError.catalog(expected)) { try catalog.leaderboard(Leaderboard.Request(corpus: "nope")) }
+            #expect(throws: ComparisonError.catalog(expected)) { try RunDiff.compute("nope", "other", in: catalog) }
+            #expect(throws: ComparisonError.catalog(expected)) { try Leaderboard.make(Leaderboard.Request(corpus: "nope"), from: catalog) }
             #expect(ComparisonError.catalog(expected).description == expected.description)
             #expect(ComparisonError.catalog(expected).code == "no-such-run")
         }
@@ -25,7 +25,7 @@ import Testing
     @Test func aComparisonsOwnRefusalNamesTheParameter() throws {
         try withCatalog { catalog in
             do {
-                _ = try catalog.bestRun(BestRun.Request(metric: "no-such-metric"))
+                _ = try BestRun.find(BestRun.Request(metric: "no-such-metric"), in: catalog)
                 Issue.record("an unknown metric was accepted")
             } catch let error as ComparisonError {
                 guard case .invalidParameter(let name, let value, _) = error else { Issue.record("\(error)"); return }
@@ -36,7 +36,7 @@ import Testing
             let run = try catalog.beginRun(kind: .mix, name: "m", commandLine: ["sekit", "mix"])
             #expect(throws: ComparisonError.invalidParameter(name: "run", value: run.rawValue,
                                                              reason: "is a mix run; compare score runs")) {
-                try catalog.scores(of: try catalog.run(run.rawValue))
+                try RunScores.load(of: try catalog.run(run.rawValue), from: catalog)
             }
         }
     }
@@ -44,7 +44,7 @@ import Testing
     @Test func aBadFilterIsTheCataloguesFilterError() throws {
         try withCatalog { catalog in
             do {
-                _ = try catalog.bestRun(BestRun.Request(metric: "stoi", filter: "name ="))
+                _ = try BestRun.find(BestRun.Request(metric: "stoi", filter: "name ="), in: catalog)
                 Issue.record("a bad filter was accepted")
             } catch let error as ComparisonError {
                 guard case .catalog(let inner) = error else { Issue.record("\(error)"); return }

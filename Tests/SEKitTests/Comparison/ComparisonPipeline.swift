@@ -61,7 +61,7 @@ final class ComparisonPipeline: Sendable {
     static func recordJitteredCopy(of source: String, as name: String, in catalog: Catalog, amplitude: Double, seed: UInt64,
                                    shift: (String) -> Double = { _ in 0 }, parent: RunID? = nil) throws -> RunID {
         let original = try catalog.resolveRun(source)
-        let scores = try catalog.scores(of: original)
+        let scores = try RunScores.load(of: original, from: catalog)
         let id = try catalog.beginRun(kind: .score, name: name, commandLine: ["test"], params: try catalog.paramValues(of: original.id),
                                       parent: parent ?? original.parentID)
         var generator = SplitMix(seed: seed)

@@ -50,11 +50,11 @@ struct CrossCatalogLineageTests {
 
         _ = try a.merge([b.url])
         #expect(try a.run(inB.rawValue).parentID == mixRun, "the merge joins the run to the corpus's mix run")
-        let board = try a.leaderboard(Leaderboard.Request(corpus: mixRun.rawValue))
+        let board = try Leaderboard.make(Leaderboard.Request(corpus: mixRun.rawValue), from: a)
         #expect(Set(board.rows.filter { !$0.isReference }.map(\.name)) == ["in-a", "in-b"], "\(board.rows.map(\.name))")
-        let best = try a.bestRun(BestRun.Request(metric: "snr", corpus: mixRun.rawValue, filter: "name like 'in-%'"))
+        let best = try BestRun.find(BestRun.Request(metric: "snr", corpus: mixRun.rawValue, filter: "name like 'in-%'"), in: a)
         #expect(best.candidates == 2)
-        let diff = try a.diff("in-a", "in-b")
+        let diff = try RunDiff.compute("in-a", "in-b", in: a)
         #expect(diff.paired && diff.rows.first { $0.subset == "all" }?.n == 6)
         #expect(diff.rows.contains { $0.subset == "snr=5" }, "after the merge B's scores join A's clips (SNR subsets)")
     }

@@ -11,7 +11,7 @@ import Testing
 struct RunDiffTests {
     @Test func theOracleMaskIsSignificantlyBetterThanTheNoisyInputOnEveryMetricAndSNR() throws {
         let p = try ComparisonPipeline.shared.get()
-        let diff = try p.catalog.diff("noisy", "oracle-irm")
+        let diff = try RunDiff.compute("noisy", "oracle-irm", in: p.catalog)
         #expect(diff.paired && diff.onlyInA.isEmpty && diff.onlyInB.isEmpty)
         #expect(diff.params.contains { $0.key == "score.enhanced" && $0.a == nil && $0.b != nil })
         #expect(diff.params.allSatisfy { !$0.key.hasPrefix("mix.") }, "the shared mix run has no differences with itself")
@@ -32,7 +32,7 @@ struct RunDiffTests {
 
     @Test func aCopyWithJitterBelowOneThousandthIsNotSignificant() throws {
         let p = try ComparisonPipeline.shared.get()
-        let diff = try p.catalog.diff("oracle-irm", "oracle-jitter")
+        let diff = try RunDiff.compute("oracle-irm", "oracle-jitter", in: p.catalog)
         #expect(!diff.rows.isEmpty)
         for row in diff.rows {
             #expect(!row.significant, "\(row.metric) \(row.subset): Holm p = \(row.pHolm ?? .nan)")
@@ -44,10 +44,10 @@ struct RunDiffTests {
         let p = try ComparisonPipeline.shared.get()
         var request = RunDiff.Request(metrics: ["stoi"], subsets: ["all"])
         request.seed = 11
-        let first = try p.catalog.diff("noisy", "oracle-irm", request: request)
-        let second = try p.catalog.diff("noisy", "oracle-irm", request: request)
+        let first = try RunDiff.compute("noisy", "oracle-irm", request: request, in: p.catalog)
+        let second = try RunDiff.compute("noisy", "oracle-irm", request: request, in: p.catalog)
         request.seed = 12
-        let other = try p.catalog.diff("noisy", "oracle-irm", request: request)
+        let other = try RunDiff.compute("noisy", "oracle-irm", request: request, in: p.catalog)
         #expect(first.seed == 11 && first.rows.count == 1)
         #expect(first.rows[0].ciLow == second.rows[0].ciLow && first.rows[0].ciHigh == second.rows[0].ciHigh)
         #expect(first.rows[0].ciLow != other.rows[0].ciLow || first.rows[0].ciHigh != other.rows[0].ciHigh)
@@ -56,7 +56,7 @@ struct RunDiffTests {
 
     @Test func clipsScoredByOneRunAreCountedAndNamed() throws {
         let p = try ComparisonPipeline.shared.get()
-        let diff = try p.catalog.diff("oracle-irm", "oracle-test")
+        let diff = try RunDiff.compute("oracle-irm", "oracle-test", in: p.catalog)
         #expect(diff.onlyInA.count == 36 - diff.rows.first { $0.subset == "all" }!.n)
         #expect(diff.onlyInA.count > 0 && diff.onlyInB.isEmpty)
         #expect(diff.rows.allSatisfy { $0.subset != "split=train" })
@@ -66,21 +66,22 @@ struct RunDiffTests {
 
     @Test func runsOnDifferentCorporaNeedUnpaired() throws {
         let p = try ComparisonPipeline.shared.get()
-        #expect(throws: ComparisonError.self) { try p.catalog.diff("noisy", "oracle-by-folder") }
-        let diff = try p.catalog.diff("noisy", "oracle-by-folder", request: RunDiff.Request(metrics: ["sisdr"], unpaired: true))
+        #expect(throws: ComparisonError.self) { try RunDiff.compute("noisy", "oracle-by-folder", in: p.catalog) }
+        let diff = try RunDiff.compute("noisy", "oracle-by-folder", request: RunDiff.Request(metrics: ["sisdr"], unpaired: true),
+                                       in: p.catalog)
         #expect(!diff.paired && diff.rows.count == 1 && diff.rows[0].test == "mann-whitney")
         #expect(diff.rows[0].nA == 36 && diff.rows[0].nB == 36 && diff.rows[0].significant)
     }
 
     @Test func bestRespectsDirectionAndTheLeaderboardRanks() throws {
         let p = try ComparisonPipeline.shared.get()
-        let best = try p.catalog.bestRun(BestRun.Request(metric: "stoi", corpus: p.mixRun.rawValue))
+        let best = try BestRun.find(BestRun.Request(metric: "stoi", corpus: p.mixRun.rawValue), in: p.catalog)
         #expect(["oracle-irm", "oracle-jitter", "oracle-test"].contains(best.best.name) && best.runnerUp != nil)
-        let worst = try p.catalog.bestRun(BestRun.Request(metric: "stoi", filter: "name = 'noisy'"))
+        let worst = try BestRun.find(BestRun.Request(metric: "stoi", filter: "name = 'noisy'"), in: p.catalog)
         #expect(worst.best.name == "noisy" && worst.runnerUp == nil && worst.candidates == 1)
-        #expect(throws: ComparisonError.self) { try p.catalog.bestRun(BestRun.Request(metric: "no-such-metric")) }
+        #expect(throws: ComparisonError.self) { try BestRun.find(BestRun.Request(metric: "no-such-metric"), in: p.catalog) }
 
-        let board = try p.catalog.leaderboard(Leaderboard.Request(corpus: p.mixRun.rawValue, metrics: ["sisdr", "stoi"]))
+        let board = try Leaderboard.make(Leaderboard.Request(corpus: p.mixRun.rawValue, metrics: ["sisdr", "stoi"]), from: p.catalog)
         #expect(board.rows.first?.isReference == true && board.rows.first?.name == "noisy")
         #expect(Set(board.rows.dropFirst().map(\.name)).isSuperset(of: ["oracle-irm", "oracle-jitter", "oracle-test"]))
         // The noisy reference is worse than every checkpoint and is neither ranked nor marked.

@@ -13,7 +13,7 @@ struct LeaderboardReportTests {
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: pdflatex) || TestEnvironment.isCI, "needs pdflatex (scripts/setup.sh)"))
     func theLatexTableCompilesWithBooktabs() throws {
         let p = try ComparisonPipeline.shared.get()
-        let board = try p.catalog.leaderboard(Leaderboard.Request(corpus: p.mixRun.rawValue))
+        let board = try Leaderboard.make(Leaderboard.Request(corpus: p.mixRun.rawValue), from: p.catalog)
         let latex = try board.rendered(.latex)
         #expect(latex.contains("\\toprule") && latex.contains("\\midrule") && latex.contains("\\bottomrule"))
         #expect(latex.contains("\\mathbf{") && latex.contains("\\pm"))
@@ -37,7 +37,7 @@ struct LeaderboardReportTests {
 
     @Test func markdownBoldsTheBestAndCsvHasOneColumnGroupPerMetric() throws {
         let p = try ComparisonPipeline.shared.get()
-        let board = try p.catalog.leaderboard(Leaderboard.Request(corpus: p.mixRun.rawValue, metrics: ["stoi", "sisdr"]))
+        let board = try Leaderboard.make(Leaderboard.Request(corpus: p.mixRun.rawValue, metrics: ["stoi", "sisdr"]), from: p.catalog)
         let markdown = try board.rendered(.markdown)
         #expect(markdown.hasPrefix("| checkpoint | stoi ↑ | sisdr ↑ | mean rank |\n| --- | ---: | ---: | ---: |\n"))
         #expect(markdown.contains("**"))

@@ -71,24 +71,25 @@ struct ReportHardeningTests {
     /// and `snr=0` names the 5 dB band holding 0 dB; a subset that does not exist lists those that do.
     @Test func bestRankInfinityAndResolveSNRBands() throws {
         let p = try UpperBoundPipeline.shared.get()
-        let best = try p.catalog.bestRun(BestRun.Request(metric: "snr_improvement"))
+        let best = try BestRun.find(BestRun.Request(metric: "snr_improvement"), in: p.catalog)
         #expect(best.best.name == "perfect" && best.best.mean == .infinity)
         #expect(best.candidates == 2, "identity and perfect have an improvement: \(best.candidates)")
-        let worst = try p.catalog.bestRun(BestRun.Request(metric: "snr"))
+        let worst = try BestRun.find(BestRun.Request(metric: "snr"), in: p.catalog)
         #expect(worst.candidates >= 3 && worst.best.name == "perfect")
-        let band = try p.catalog.bestRun(BestRun.Request(metric: "stoi", subset: "snr=0"))
+        let band = try BestRun.find(BestRun.Request(metric: "stoi", subset: "snr=0"), in: p.catalog)
         #expect(band.subset == "snr=[0,5)", "\(band.subset)")
         #expect(band.best.mean > 0.99, "the clean reference scored as output")
-        #expect(throws: ComparisonError.self) { try p.catalog.bestRun(BestRun.Request(metric: "stoi", subset: "split=test")) }
+        #expect(throws: ComparisonError.self) { try BestRun.find(BestRun.Request(metric: "stoi", subset: "split=test"), in: p.catalog) }
         do {
-            _ = try p.catalog.bestRun(BestRun.Request(metric: "stoi", subset: "snr=99"))
+            _ = try BestRun.find(BestRun.Request(metric: "stoi", subset: "snr=99"), in: p.catalog)
             Issue.record("snr=99 resolved")
         } catch {
             #expect("\(error)".contains("snr=[0,5)") && "\(error)".contains("snr=[-5,0)"), "\(error)")
         }
-        let board = try p.catalog.leaderboard(Leaderboard.Request(corpus: "perfect", subset: "snr=5"))
+        let board = try Leaderboard.make(Leaderboard.Request(corpus: "perfect", subset: "snr=5"), from: p.catalog)
         #expect(board.subset == "snr=[5,10)")
-        let diff = try p.catalog.diff("identity", "perfect", request: RunDiff.Request(metrics: ["stoi"], subsets: ["snr=-2.5"]))
+        let diff = try RunDiff.compute("identity", "perfect", request: RunDiff.Request(metrics: ["stoi"], subsets: ["snr=-2.5"]),
+                                       in: p.catalog)
         #expect(diff.rows.map(\.subset) == ["snr=[-5,0)"], "\(diff.rows.map(\.subset))")
     }
 
@@ -96,7 +97,7 @@ struct ReportHardeningTests {
     /// CSV inf, LaTeX \infty; the leaderboard ranks and marks the +inf cell.
     @Test func infinityHasOneRepresentationPerFormat() throws {
         let p = try UpperBoundPipeline.shared.get()
-        let board = try p.catalog.leaderboard(Leaderboard.Request(corpus: "perfect", metrics: ["snr"]))
+        let board = try Leaderboard.make(Leaderboard.Request(corpus: "perfect", metrics: ["snr"]), from: p.catalog)
         let perfect = try #require(board.rows.first { $0.name == "perfect" })
         #expect(perfect.cells[0]?.best == true && perfect.meanRank == 1)
         #expect(try board.rendered(.latex).contains("$\\mathbf{\\infty}"))
@@ -120,7 +121,7 @@ struct ReportHardeningTests {
         let html = try String(contentsOf: out, encoding: .utf8)
         #expect(outcome.runs.count == 2)
         #expect(html.contains("Comparison of 2 score runs") && html.contains("The best run: perfect"))
-        let board = try p.catalog.leaderboard(Leaderboard.Request(corpus: "perfect", runs: [identity.id]))
+        let board = try Leaderboard.make(Leaderboard.Request(corpus: "perfect", runs: [identity.id]), from: p.catalog)
         #expect(board.rows.filter { !$0.isReference }.map(\.name) == ["identity"])
 
         // Another corpus: a copy of the clean folder scored by file name.

@@ -24,7 +24,7 @@ struct SingleClipAndTieTests {
         let p = try UpperBoundPipeline.shared.get()
         let a = try Self.recordAggregates(like: "identity", name: "tie-a", in: p.catalog, [("stoi", 0.8, 30, (0.79, 0.81))])
         let b = try Self.recordAggregates(like: "identity", name: "tie-b", in: p.catalog, [("stoi", 0.8 + 1e-9, 30, (0.79, 0.81))])
-        let board = try p.catalog.leaderboard(Leaderboard.Request(corpus: "identity", metrics: ["stoi"], runs: [a, b]))
+        let board = try Leaderboard.make(Leaderboard.Request(corpus: "identity", metrics: ["stoi"], runs: [a, b]), from: p.catalog)
         let rows = board.rows.filter { !$0.isReference }
         #expect(rows.count == 2)
         #expect(rows[0].meanRank == rows[1].meanRank, "\(rows.map(\.meanRank))")
@@ -36,11 +36,11 @@ struct SingleClipAndTieTests {
         let p = try UpperBoundPipeline.shared.get()
         // A catalogue written before: a zero-width interval stored for one clip.
         let old = try Self.recordAggregates(like: "identity", name: "one-old", in: p.catalog, [("stoi", 0.8, 1, (0.8, 0.8))])
-        let board = try p.catalog.leaderboard(Leaderboard.Request(corpus: "identity", metrics: ["stoi"], runs: [old]))
+        let board = try Leaderboard.make(Leaderboard.Request(corpus: "identity", metrics: ["stoi"], runs: [old]), from: p.catalog)
         let table = try board.rendered(.table)
         #expect(!table.contains("± 0.000") && table.contains("0.800 (n=1)"), "\(table)")
         #expect(board.rows.first { !$0.isReference }?.cells[0]?.ciHalfWidth == nil)
-        let best = try p.catalog.bestRun(BestRun.Request(metric: "stoi", filter: "name = 'one-old'"))
+        let best = try BestRun.find(BestRun.Request(metric: "stoi", filter: "name = 'one-old'"), in: p.catalog)
         let bestText = try best.rendered(.table)
         #expect(best.best.ci95Low == nil && bestText.contains("95% CI undefined, n = 1"), "\(bestText)")
 

@@ -44,7 +44,8 @@ public enum MixError: Error, Equatable, CustomStringConvertible, Sendable {
         case .outputConflict(let path, let reason): "\(path): \(reason)"
         case .clipFailed(let index, let reason): "clip \(index): \(reason)"
         case .incompleteCorpus(let path, let present, let planned):
-            "\(path): holds \(present) of the \(planned) clips its mix planned (\(planned - present) missing: the mix did not finish); run the same mix again to finish it, or accept the clips present (allow-incomplete)"
+            "\(path): holds \(present) of the \(planned) clips its mix planned (\(planned - present) missing: the mix did not finish); "
+                + "run the same mix again to finish it, or accept the clips present (allow-incomplete)"
         case .notACorpus(let path, let reason): "\(path): \(reason)"
         case .manifestClip(let manifest, let line, let clipID, let reason): "\(manifest) line \(line) (clip \(clipID)): \(reason)"
         case .missingSource(let path, let kind, let manifest, let line, let clipID):

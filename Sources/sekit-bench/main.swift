@@ -65,7 +65,8 @@ do {
             }
         }
     }
-    print("{\"read_resample_seconds\": \(readResample), \"stft_seconds\": \(stft), \"samples_16k\": \(buffer.count), \"frames\": \(frames)}")
+    print("{\"read_resample_seconds\": \(readResample), \"stft_seconds\": \(stft), "
+          + "\"samples_16k\": \(buffer.count), \"frames\": \(frames)}")
 } catch {
     FileHandle.standardError.write(Data("sekit-bench: \(error)\n".utf8))
     exit(1)

@@ -25,7 +25,9 @@ struct CatalogImportCommand: AsyncParsableCommand {
     @Option(help: "Corpus name, e.g. vctk, demand, musan-noise.")
     var corpus: String
 
-    @Option(help: ArgumentHelp("Regular expression searched in each file's relative path; its first group (or the whole match) is the speaker.", valueName: "regex"))
+    @Option(help: ArgumentHelp("""
+        Regular expression searched in each file's relative path; its first group (or the whole match) is the speaker.
+        """, valueName: "regex"))
     var speakerPattern: String?
 
     @OptionGroup var outputFormat: OutputFormatOptions

@@ -44,8 +44,9 @@ struct CatalogMergeCommand: AsyncParsableCommand {
     @Argument(help: "Input (shard) catalogues.")
     var inputs: [String]
 
-    @Option(help: ArgumentHelp("What to do with a row whose key OUT holds with different content: error (refuse the input), keep-first or rename.",
-                               valueName: "error|keep-first|rename"))
+    @Option(help: ArgumentHelp("""
+        What to do with a row whose key OUT holds with different content: error (refuse the input), keep-first or rename.
+        """, valueName: "error|keep-first|rename"))
     var onConflict: Catalog.MergeConflictPolicy = .error
 
     @Flag(name: .long, help: "Copy shard runs as they are instead of folding each command's shard runs into one run.")

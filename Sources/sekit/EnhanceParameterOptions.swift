@@ -10,7 +10,10 @@ extension EnhancementWindow: ExpressibleByArgument {}
 struct EnhanceParameterOptions: ParsableArguments {
     static let defaults = BlindEnhancerParameters()
 
-    @Option(help: ArgumentHelp("Noise estimate of the blind methods: leading (the first --leading-seconds, then updated in frames a detector calls noise) or mcra (Cohen & Berdugo 2002, tracks non-stationary noise).", valueName: "method"))
+    @Option(help: ArgumentHelp("""
+        Noise estimate of the blind methods: leading (the first --leading-seconds, then updated in frames a detector calls noise) \
+        or mcra (Cohen & Berdugo 2002, tracks non-stationary noise).
+        """, valueName: "method"))
     var noiseEstimate: NoiseEstimateMethod = defaults.noiseEstimate
     @Option(help: ArgumentHelp("Noise-only lead-in for --noise-estimate leading, seconds.", valueName: "s"))
     var leadingSeconds: Double = defaults.leadingSeconds

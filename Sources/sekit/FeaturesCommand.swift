@@ -82,7 +82,9 @@ struct FeaturesExportCommand: ParsableCommand {
             help: "Target streams besides noisy, comma-separated: clean, noise, irm, ibm, psm, noisy_phase.") var targets: String = "clean"
     @Option(name: .long, parsing: .unconditional, help: "Local criterion of the ideal binary mask, dB.") var lcDb: Double = 0
     @Option(name: .long, help: "Stored type.") var dtype: FeatureDType = .float32
-    @Option(name: .long, help: ArgumentHelp("none, or gzip:LEVEL (1-9; gzip alone is gzip:\(FeatureCompression.defaultGzipLevel)) after HDF5's shuffle filter.", valueName: "none|gzip[:level]")) var compression: FeatureCompression = .none
+    @Option(name: .long, help: ArgumentHelp("""
+        none, or gzip:LEVEL (1-9; gzip alone is gzip:\(FeatureCompression.defaultGzipLevel)) after HDF5's shuffle filter.
+        """, valueName: "none|gzip[:level]")) var compression: FeatureCompression = .none
     @Flag(name: .long, help: "Replace an existing output file.") var overwrite = false
     @Flag(name: .long, help: "Export a corpus whose mix did not finish (fewer clips than it planned); the missing clips are counted.")
     var allowIncomplete = false
@@ -93,7 +95,8 @@ struct FeaturesExportCommand: ParsableCommand {
         get throws {
             try targets.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.map { name in
                 guard let target = FeatureTarget(rawValue: name) else {
-                    throw ValidationError("--targets: unknown stream '\(name)'; known: \(FeatureTarget.allCases.map(\.rawValue).joined(separator: ", "))")
+                    throw ValidationError("--targets: unknown stream '\(name)'; "
+                                          + "known: \(FeatureTarget.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 return target
             }
@@ -142,7 +145,9 @@ struct FeaturesExportCommand: ParsableCommand {
         print("clips: \(result.clips), frames: \(result.summary.totalFrames), bins: \(result.stft.binCount), "
               + "streams: \(options.streamNames.joined(separator: ", ")), \(result.summary.fileBytes) bytes")
         print("statistics over split: \(result.statisticsSplit)")
-        if result.missingClips > 0 { printError("features: the corpus's mix did not finish: \(result.missingClips) planned clips are missing") }
+        if result.missingClips > 0 {
+            printError("features: the corpus's mix did not finish: \(result.missingClips) planned clips are missing")
+        }
         if let line = run.summaryLine { print(line) }
     }
 }

@@ -59,14 +59,19 @@ struct MixCommand: ParsableCommand {
     @Option(name: .long, help: "Hours of noisy audio (when --count is not given).") var hours: Double?
     @Option(name: .long, help: "Clip length in seconds (default 4): longer speech is cropped, shorter padded.") var seconds: Double?
     @Flag(name: .long, help: "Clips as long as their utterance (same as --length-mode full-utterance).") var fullUtterance = false
-    @Option(name: .long, help: "Clip length: fixed (--seconds), full-utterance, or concatenate (one speaker's utterances joined to --seconds). Default fixed.") var lengthMode: MixOptions.LengthMode?
+    @Option(name: .long, help: """
+        Clip length: fixed (--seconds), full-utterance, or concatenate (one speaker's utterances joined to --seconds). Default fixed.
+        """) var lengthMode: MixOptions.LengthMode?
     @Option(name: .long, parsing: .unconditional,
             help: "SNR in dB: a list (-5,0,5,10) or a uniform range (-5:20). Default -5,0,5,10,15,20.") var snrDb: String?
-    @Option(name: .long, help: "SNR measure: global (energy over the clip) or active (speech over its P.56 active frames). Default global.") var snrMode: MixOptions.SNRMode?
+    @Option(name: .long, help: "SNR measure: global (energy over the clip) or active (speech over its P.56 active frames). Default global.")
+    var snrMode: MixOptions.SNRMode?
     @Option(name: .long, help: "Noise sources per clip: N or LOW:HIGH (default 1).") var noisesPerClip: String?
     @Option(name: .long, parsing: .unconditional, help: "Mixture level in dBFS: list or range (default -35:-15).") var levelDbfs: String?
     @Option(name: .long, help: "How the level is measured (default rms).") var levelMode: MixOptions.LevelMode?
-    @Option(name: .long, help: "When the mix would clip: rescale (scale all stems so the mix peaks <= 0.99), reject (redraw the level) or allow. Default rescale.") var clipping: MixOptions.ClippingPolicy?
+    @Option(name: .long, help: """
+        When the mix would clip: rescale (scale all stems so the mix peaks <= 0.99), reject (redraw the level) or allow. Default rescale.
+        """) var clipping: MixOptions.ClippingPolicy?
     @Option(name: .long, help: """
         Clean stem under reverberation: dry, early (direct path + 50 ms) or reverberant. Default dry. \
         Stems are aligned on the RIR's first arrival (its first sample within 20 dB of its peak).
@@ -82,7 +87,8 @@ struct MixCommand: ParsableCommand {
     @Option(name: .long, help: "Band-limiting low-pass cut-off in Hz: list or range (off unless given).") var lowpassHz: String?
     @Option(name: .long, help: "Probability that a clip is band-limited (default 0.5).") var lowpassProbability: Double?
     @Option(name: .long, help: "Source splits, e.g. train=0.9,test=0.1: files (not clips) are assigned to splits.") var split: String?
-    @Option(name: .long, help: "speakers: assign speakers, not files, to splits (needs --speaker-pattern or a catalogued corpus).") var disjoint: MixOptions.Disjointness?
+    @Option(name: .long, help: "speakers: assign speakers, not files, to splits (needs --speaker-pattern or a catalogued corpus).")
+    var disjoint: MixOptions.Disjointness?
     @Option(name: .long, help: """
         Which files --split assigns to splits: all (speech, noise and RIR files; default) or speech \
         (noise and RIR files shared by every split).
@@ -91,14 +97,21 @@ struct MixCommand: ParsableCommand {
     @Option(name: .long, help: "Run seed (default 0).") var seed: String?
     @Option(name: .long, help: "Output sample format (default pcm16).") var format: WAVSampleFormat?
     @Option(name: .long, help: "Crossfade in seconds where a short noise loops (default 0.02).") var crossfadeSeconds: Double?
-    @Option(name: .long, help: "Degradation: band limit of the noisy input, band edges in Hz as a list (4000,8000) or range; resampled to twice the edge and back.") var bandwidthHz: String?
+    @Option(name: .long, help: """
+        Degradation: band limit of the noisy input, band edges in Hz as a list (4000,8000) or range; resampled to twice the edge and back.
+        """) var bandwidthHz: String?
     @Option(name: .long, help: """
         Degradation: band limit by rate, a list of rates in Hz (8000,16000,22050); each clip is resampled to one drawn \
         among those below the corpus rate and back, with a drawn soxr quality (medium, high, very-high).
         """) var bandwidthRates: String?
     @Option(name: .long, help: "Probability that a clip is band-limited (default 1).") var bandwidthProbability: Double?
-    @Option(name: .long, help: "Clean target under --bandwidth-hz: full (bandwidth extension) or limited like the noisy input. Default full.") var targetBandwidth: MixOptions.TargetBandwidth?
-    @Option(name: .long, help: "Degradation: codecs of the noisy input, one drawn per clip: mp3,opus,vorbis,ulaw,alaw,gsm (encoded and decoded in memory, sample-aligned).") var codec: String?
+    @Option(name: .long,
+            help: "Clean target under --bandwidth-hz: full (bandwidth extension) or limited like the noisy input. Default full.")
+    var targetBandwidth: MixOptions.TargetBandwidth?
+    @Option(name: .long, help: """
+        Degradation: codecs of the noisy input, one drawn per clip: mp3,opus,vorbis,ulaw,alaw,gsm \
+        (encoded and decoded in memory, sample-aligned).
+        """) var codec: String?
     @Option(name: .long, help: "Probability that a clip is coded (default 1).") var codecProbability: Double?
     @Option(name: .long,
             help: "MP3 bitrate in kbps: list or range (default 16:128; the nearest MP3 bitrate is used).") var mp3BitrateKbps: String?
@@ -112,17 +125,24 @@ struct MixCommand: ParsableCommand {
     @Option(name: .long, help: "Longest burst of consecutive lost packets (default 10).") var maxBurstPackets: Int?
     @Option(name: .long,
             help: "Lost packets: zero, or repeat the last packet received. Default zero.") var concealment: MixOptions.Concealment?
-    @Option(name: .long, help: "Degradation: hard clipping of the noisy input at a fraction of its peak, list or range (e.g. 0.1:0.5).") var clipDistortion: String?
+    @Option(name: .long, help: "Degradation: hard clipping of the noisy input at a fraction of its peak, list or range (e.g. 0.1:0.5).")
+    var clipDistortion: String?
     @Option(name: .long, help: """
         Degradation: clipping of the noisy input between a drawn lower and upper quantile of its samples, \
         LOWER,UPPER each a value or range (e.g. 0:0.1,0.9:1).
         """) var clipQuantiles: String?
     @Option(name: .long, help: "Probability that a clip is clip-distorted (default 1).") var clipDistortionProbability: Double?
-    @Option(name: .long, help: "How many of the enabled degradations a clip gets, COUNT:PROBABILITY,... (e.g. 0:0.25,1:0.4,2:0.2,3:0.15); the stages are chosen uniformly. Without it each applies with its own probability.") var degradationsPerClip: String?
+    @Option(name: .long, help: """
+        How many of the enabled degradations a clip gets, COUNT:PROBABILITY,... (e.g. 0:0.25,1:0.4,2:0.2,3:0.15); \
+        the stages are chosen uniformly. Without it each applies with its own probability.
+        """) var degradationsPerClip: String?
     @Option(name: .long, help: """
         With --degradations-per-clip LOW:HIGH: one weight per count, summing to 1 (e.g. 0:3 with 0.25,0.40,0.20,0.15).
         """) var degradationsPerClipWeights: String?
-    @Option(name: .long, help: "A clip the degradations leave silent (no level): keep (written, level null in the manifest) or fail (not written, counted in clips_failed). Default keep.") var silencedClips: MixOptions.SilencedClips?
+    @Option(name: .long, help: """
+        A clip the degradations leave silent (no level): keep (written, level null in the manifest) \
+        or fail (not written, counted in clips_failed). Default keep.
+        """) var silencedClips: MixOptions.SilencedClips?
     @Option(name: .long, help: """
         Write the clips as archive shards instead of files: tar (WebDataset: shard-000000.tar holding \
         CLIP_ID.noisy.wav, .clean.wav, .noise.wav, .json) or shar (lhotse Shar: cuts.000000.jsonl.gz, \

@@ -57,6 +57,7 @@ struct PlotCommand: ParsableCommand {
         request.maxSeconds = maxSeconds
         request.widthPixels = width
         let outcome = try PlotJob.run(request)
-        printError("plot: \(outcome.panels) panels, \(String(format: "%.2f", outcome.seconds)) s, \(outcome.widthPixels)x\(outcome.heightPixels) px -> \(outcome.output.path)")
+        printError("plot: \(outcome.panels) panels, \(String(format: "%.2f", outcome.seconds)) s, "
+                   + "\(outcome.widthPixels)x\(outcome.heightPixels) px -> \(outcome.output.path)")
     }
 }

@@ -11,7 +11,8 @@ enum DiffFormat: String, CaseIterable, ReportFormatChoice {
 struct RunsDiffCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diff",
-        abstract: "Compare two score runs: parameters that differ, and per metric and subset the difference with a bootstrap CI and a paired test.",
+        abstract: "Compare two score runs: parameters that differ, "
+            + "and per metric and subset the difference with a bootstrap CI and a paired test.",
         discussion: """
             A and B are run ids, unique id prefixes or checkpoint names (a name given to several runs \
             lists them and exits 2). Parameters: those that differ along each run's lineage (the score \
@@ -48,7 +49,10 @@ struct RunsDiffCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Comma-separated metrics (default: every metric both runs scored).", valueName: "metrics"))
     var metrics: String?
 
-    @Option(help: ArgumentHelp("Comma-separated subsets: all, snr=0, split=test, degradation=mp3, degradation=codec, degradation=none, ... (default: every subset).", valueName: "subsets"))
+    @Option(help: ArgumentHelp("""
+        Comma-separated subsets: all, snr=0, split=test, degradation=mp3, degradation=codec, degradation=none, ... \
+        (default: every subset).
+        """, valueName: "subsets"))
     var subset: String?
 
     @Flag(help: "Compare runs scored on different corpora (Mann-Whitney U, unpaired bootstrap).")
@@ -64,7 +68,9 @@ struct RunsDiffCommand: AsyncParsableCommand {
     var format: DiffFormat = .table
 
     func validate() throws {
-        guard resamples >= 100 && resamples <= 1_000_000 else { throw ValidationError("--resamples must be from 100 to 1000000, got \(resamples)") }
+        guard resamples >= 100 && resamples <= 1_000_000 else {
+            throw ValidationError("--resamples must be from 100 to 1000000, got \(resamples)")
+        }
         if let metrics, Self.list(metrics).isEmpty { throw ValidationError("--metrics is empty; name at least one metric or leave it out") }
         if let subset, Self.list(subset).isEmpty { throw ValidationError("--subset is empty; name at least one subset or leave it out") }
     }

@@ -60,7 +60,9 @@ struct RunsLeaderboardCommand: AsyncParsableCommand {
     var format: LeaderboardFormat = .table
 
     func validate() throws {
-        if let metrics, RunsDiffCommand.list(metrics).isEmpty { throw ValidationError("--metrics is empty; name at least one metric or leave it out") }
+        if let metrics, RunsDiffCommand.list(metrics).isEmpty {
+            throw ValidationError("--metrics is empty; name at least one metric or leave it out")
+        }
     }
 
     func run() async throws {

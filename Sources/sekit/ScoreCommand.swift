@@ -44,8 +44,10 @@ struct ScoreCommand: ParsableCommand {
     @Option(name: .long, help: "Folder of noisy input files (paired by name with the references).") var noisy: String?
     @Option(name: .long, help: "A corpus folder made by `sekit mix` (pairs through its manifest).") var corpus: String?
     @Option(name: .long, help: "Score only this split of the corpus (e.g. test).") var split: String?
-    @Option(name: .long, help: "Comma-separated metrics (default snr,segsnr,sisdr,stoi,estoi; e.g. pesq_wb,composite,stoi or dnsmos).") var metrics: String = "snr,segsnr,sisdr,stoi,estoi"
-    @Option(name: .long, help: "Name of the model checkpoint or system being scored (default: the enhanced folder's name, or 'noisy').") var checkpoint: String?
+    @Option(name: .long, help: "Comma-separated metrics (default snr,segsnr,sisdr,stoi,estoi; e.g. pesq_wb,composite,stoi or dnsmos).")
+    var metrics: String = "snr,segsnr,sisdr,stoi,estoi"
+    @Option(name: .long, help: "Name of the model checkpoint or system being scored (default: the enhanced folder's name, or 'noisy').")
+    var checkpoint: String?
     @Option(name: .long,
             help: "Length mismatch: strict (error for that clip) or trim (to the shorter).") var align: ScoreAlignment = .strict
     @OptionGroup var outputFormat: OutputFormatOptions
@@ -53,7 +55,10 @@ struct ScoreCommand: ParsableCommand {
     @Flag(name: .long, help: "Exit 0 even when some clips or metric values could not be scored.") var allowFailures = false
     @Flag(name: .long, help: "Score a --corpus whose mix did not finish (fewer clips than it planned); the missing clips are counted.")
     var allowIncomplete = false
-    @Option(name: .long, help: ArgumentHelp("Print the recorded score run RUN (id, unique id prefix or name) from the catalogue instead of scoring; with --per-clip, write its per-clip CSV.", valueName: "RUN"))
+    @Option(name: .long, help: ArgumentHelp("""
+        Print the recorded score run RUN (id, unique id prefix or name) from the catalogue instead of scoring; \
+        with --per-clip, write its per-clip CSV.
+        """, valueName: "RUN"))
     var fromRun: String?
     @OptionGroup var job: JobOptions
     @OptionGroup var recording: CatalogRecordingOptions
@@ -120,13 +125,16 @@ struct ScoreCommand: ParsableCommand {
                                        progress: { done, total in meter.update(done, of: total) })
         try printScores(checkpoint: name, clips: outcome.clips, summary: outcome.summary, metrics: request.metrics)
         if let line = outcome.run.summaryLine { printError(line) }
-        if outcome.missingClips > 0 { printError("score: the corpus's mix did not finish: \(outcome.missingClips) planned clips are missing") }
+        if outcome.missingClips > 0 {
+            printError("score: the corpus's mix did not finish: \(outcome.missingClips) planned clips are missing")
+        }
         if outcome.failed > 0 {
             printError("score: \(outcome.failed) of \(outcome.clips.count) clips could not be scored")
         }
         if outcome.failedValues > 0 {
             let clips = outcome.clips.filter { $0.failedValues > 0 }.count
-            printError("score: \(outcome.failedValues) metric values of \(clips) clips could not be computed (see the reasons above or in --per-clip/--format json)")
+            printError("score: \(outcome.failedValues) metric values of \(clips) clips could not be computed "
+                       + "(see the reasons above or in --per-clip/--format json)")
         }
         if (outcome.failed > 0 || outcome.failedValues > 0) && !allowFailures { throw ExitCode(1) }
     }

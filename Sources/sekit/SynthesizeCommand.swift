@@ -35,7 +35,9 @@ struct SynthesizeCommand: ParsableCommand {
     @Option(name: .long, help: "Dataset in the predictions file, [total_frames, bins].") var dataset: String
     @Option(name: .long, help: "Synthesise only the clips of this split (/index/split of the feature file).") var split: String?
     @Option(name: .long, help: "What the predictions are.") var kind: FeatureSynthesis.PredictionKind = .mask
-    @Option(name: .long, help: "Noisy phase: stored (the noisy_phase stream), recompute (the noisy WAV's STFT) or auto (stored when present).") var phase: FeatureSynthesis.PhaseSource = .auto
+    @Option(name: .long,
+            help: "Noisy phase: stored (the noisy_phase stream), recompute (the noisy WAV's STFT) or auto (stored when present).")
+    var phase: FeatureSynthesis.PhaseSource = .auto
     @Option(name: .long, help: "The mixed corpus (default: the feature file's `corpus` attribute).") var corpus: String?
     @Option(name: [.short, .long], help: "Output folder for CLIP_ID.wav files.") var out: String
     @Option(name: .long, help: "Output sample format.") var format: WAVSampleFormat = .float32

@@ -154,7 +154,8 @@ typealias CatalogCLIFolder = TemporaryFolder
             #expect(imported.status == 0, "\(imported.stderr)")
             _ = try folder.sqlite(catalog, """
                 INSERT INTO runs (id, kind, status, started_at, finished_at, tool_version, command_line, working_directory, host, pid)
-                VALUES ('mix-\(shard)', 'mix', 'finished', '2026-01-01 00:00:00.000', '2026-01-01 00:00:01.000', 'x', 'sekit mix', '/', 'h', 1);
+                VALUES ('mix-\(shard)', 'mix', 'finished', '2026-01-01 00:00:00.000', '2026-01-01 00:00:01.000', \
+                'x', 'sekit mix', '/', 'h', 1);
                 INSERT INTO clips (id, run_id, clip_index, split, speech_source_id, rir_source_id, seed, sample_rate, duration_seconds)
                 VALUES ('clip-\(shard)', 'mix-\(shard)', 0, 'train', 'toy:a.wav', 'toy:a.wav', \(seed), 16000, 1);
                 INSERT INTO clip_noises VALUES ('clip-\(shard)', 0, 'toy:a.wav', 0, 1);
@@ -186,7 +187,8 @@ typealias CatalogCLIFolder = TemporaryFolder
         let newID = "toy:a.wav~\(shaB.prefix(8))"
         #expect(try folder.sqlite(renamed, "SELECT group_concat(id || '=' || sha256, ' ') FROM (SELECT * FROM sources ORDER BY id)")
                 == "toy:a.wav=\(try folder.sqlite(a, "SELECT sha256 FROM sources")) \(newID)=\(shaB)")
-        #expect(try folder.sqlite(renamed, "SELECT speech_source_id || ' ' || rir_source_id || ' ' || (SELECT source_id FROM clip_noises WHERE clip_id = 'clip-b') FROM clips WHERE id = 'clip-b'")
+        #expect(try folder.sqlite(renamed, "SELECT speech_source_id || ' ' || rir_source_id || ' ' || "
+                                  + "(SELECT source_id FROM clip_noises WHERE clip_id = 'clip-b') FROM clips WHERE id = 'clip-b'")
                 == "\(newID) \(newID) \(newID)")
         #expect(try folder.sqlite(renamed, "SELECT speech_source_id FROM clips WHERE id = 'clip-a'") == "toy:a.wav")
         #expect(try folder.sqlite(renamed, "SELECT count(*) FROM clips") == "2")

@@ -187,7 +187,8 @@ struct OpusComplexityCommandTests {
         let listed = try SEKitBinary.run(["catalog", "clips", "--filter", "params.opus_complexity < 5", "--format", "csv", "--catalog",
                                           catalog])
         #expect(listed.status == 0, "\(listed.stderr)")
-        let ids = Set(listed.stdout.split(separator: "\n").dropFirst().map { String($0.split(separator: ",")[0].split(separator: "/").last!) })
+        let ids = Set(listed.stdout.split(separator: "\n").dropFirst()
+                      .map { String($0.split(separator: ",")[0].split(separator: "/").last!) })
         #expect(ids == low)
     }
 }

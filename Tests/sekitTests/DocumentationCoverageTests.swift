@@ -20,7 +20,8 @@ import Testing
         func walk(_ command: [String: Any], _ path: [String]) {
             let arguments = command["arguments"] as? [[String: Any]] ?? []
             let longOptions = arguments.filter { ($0["shouldDisplay"] as? Bool) ?? true }.flatMap { argument in
-                (argument["names"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String == "long" }.compactMap { $0["name"] as? String }
+                (argument["names"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String == "long" }
+                    .compactMap { $0["name"] as? String }
             }.map { "--" + $0 }
             if !path.isEmpty, path != ["help"] { found.append(Command(path: "sekit " + path.joined(separator: " "),
                                                                       longOptions: longOptions)) }

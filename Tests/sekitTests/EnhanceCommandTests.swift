@@ -51,7 +51,8 @@ struct EnhanceCommandTests {
             WHERE s.kind = 'score' AND e.kind = 'enhance' AND m.kind = 'mix'
             """)
         #expect(lineage == "\(Self.methods.count)")
-        let params = try folder.sqlite(catalog, "SELECT value_text FROM params p JOIN runs r ON r.id = p.run_id WHERE r.name = 'logmmse' AND r.kind = 'enhance' AND key = 'method'")
+        let params = try folder.sqlite(catalog, "SELECT value_text FROM params p JOIN runs r ON r.id = p.run_id "
+                                       + "WHERE r.name = 'logmmse' AND r.kind = 'enhance' AND key = 'method'")
         #expect(params == "logmmse")
     }
 
@@ -102,7 +103,8 @@ struct EnhanceCommandTests {
                                          "--no-catalog"])
         #expect(empty.status != 0 && empty.stderr.contains(folder.path("empty")), "\(empty.stderr)")
         // Random bytes named .wav: that clip fails with its name, the others are written.
-        try Data((0..<4000).map { UInt8(truncatingIfNeeded: $0 &* 2654435761 >> 7) }).write(to: URL(fileURLWithPath: folder.path("noisy/bad.wav")))
+        try Data((0..<4000).map { UInt8(truncatingIfNeeded: $0 &* 2654435761 >> 7) })
+            .write(to: URL(fileURLWithPath: folder.path("noisy/bad.wav")))
         let run = try SEKitBinary.run(["enhance", "--method", "wiener", "--input", folder.path("noisy"), "--out", folder.path("out"),
                                        "--no-catalog"])
         #expect(run.status == 1)
@@ -114,7 +116,8 @@ struct EnhanceCommandTests {
         let mixed = try SEKitBinary.run(["mix", "--speech", folder.path("speech"), "--noise", folder.path("noise"), "--count", "3",
                                          "--seconds", "0.5", "--out", folder.path("corpus"), "--no-catalog"])
         #expect(mixed.status == 0, "\(mixed.stderr)")
-        let stems = try FileManager.default.contentsOfDirectory(atPath: folder.path("corpus/clean")).filter { $0.hasSuffix(".wav") }.sorted()
+        let stems = try FileManager.default.contentsOfDirectory(atPath: folder.path("corpus/clean"))
+            .filter { $0.hasSuffix(".wav") }.sorted()
         try FileManager.default.removeItem(atPath: folder.path("corpus/clean/\(stems[1])"))
         let masked = try SEKitBinary.run(["enhance", "--method", "oracle-psm", "--corpus", folder.path("corpus"), "--out",
                                           folder.path("psm"), "--no-catalog"])

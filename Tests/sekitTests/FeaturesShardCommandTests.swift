@@ -38,7 +38,8 @@ struct FeaturesShardCommandTests {
         let copied = try Self.expectSuccess(["features", "merge", "copy.h5", "s2.h5", "s3.h5", "s1.h5", "--copy"], in: folder)
         #expect(copied.stdout.contains("shards: 3, clips: 12"))
         #expect(copied.stderr.contains("features merge: 12/12 clips"), "progress on stderr: \(copied.stderr)")
-        #expect(try Data(contentsOf: folder.appendingPathComponent("copy.h5")) == Data(contentsOf: folder.appendingPathComponent("whole.h5")),
+        #expect(try Data(contentsOf: folder.appendingPathComponent("copy.h5"))
+                    == Data(contentsOf: folder.appendingPathComponent("whole.h5")),
                 "without a catalogue, the copy is the unsharded export byte for byte")
         let merged = try Self.expectSuccess(["features", "merge", "merged.h5", "s1.h5", "s2.h5", "s3.h5"], in: folder)
         #expect(merged.stdout.contains("virtual datasets"))
@@ -47,7 +48,8 @@ struct FeaturesShardCommandTests {
                                in: folder)
         try Self.expectSuccess(["synthesize", "--features", "whole.h5", "--dataset", "irm", "--out", "from-whole", "--no-catalog"],
                                in: folder)
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("from-whole").path).filter { $0.hasSuffix(".wav") }
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("from-whole").path)
+            .filter { $0.hasSuffix(".wav") }
         #expect(names.count == 12)
         for name in names {
             #expect(try Data(contentsOf: folder.appendingPathComponent("from-merged/" + name))
@@ -80,10 +82,12 @@ struct FeaturesShardCommandTests {
         #expect(results.value == [0, 0, 0], "every shard finishes")
         let fm = FileManager.default
         let whole = try fm.contentsOfDirectory(atPath: folder.appendingPathComponent("whole").path).filter { $0.hasSuffix(".wav") }.sorted()
-        let sharded = try fm.contentsOfDirectory(atPath: folder.appendingPathComponent("sharded").path).filter { $0.hasSuffix(".wav") }.sorted()
+        let sharded = try fm.contentsOfDirectory(atPath: folder.appendingPathComponent("sharded").path)
+            .filter { $0.hasSuffix(".wav") }.sorted()
         #expect(whole.count == 12 && sharded == whole)
         for name in whole {
-            #expect(try Data(contentsOf: folder.appendingPathComponent("whole/" + name)) == Data(contentsOf: folder.appendingPathComponent("sharded/" + name)))
+            #expect(try Data(contentsOf: folder.appendingPathComponent("whole/" + name))
+                        == Data(contentsOf: folder.appendingPathComponent("sharded/" + name)))
         }
     }
 }

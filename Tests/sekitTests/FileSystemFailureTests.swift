@@ -67,7 +67,8 @@ import Glibc
         let features = try SEKitBinary.run(["features", "--corpus", folder.path("corpus"), "--out",
                                             disk.appendingPathComponent("f.h5").path,
                                             "--no-catalog"])
-        #expect(features.status == 1 && features.stderr.contains("\(disk.path)/.f.h5.lock") && features.stderr.contains("Read-only file system"),
+        #expect(features.status == 1 && features.stderr.contains("\(disk.path)/.f.h5.lock")
+                    && features.stderr.contains("Read-only file system"),
                 "\(features.stderr)")
         let score = try SEKitBinary.run(["score", "--corpus", folder.path("corpus"), "--metrics", "snr",
                                          "--per-clip", disk.appendingPathComponent("s.csv").path, "--no-catalog"])

@@ -13,7 +13,8 @@ import Testing
         #expect(mix.status == 0, "\(mix.stderr)")
         let features = try SEKitBinary.run(["features", "--corpus", folder.path("out"), "--out", folder.path("f.h5"), "--no-catalog"])
         #expect(features.status == 1)
-        #expect(features.stderr.contains("holds 3 of the 6 clips its mix planned (3 missing") && features.stderr.contains("--allow-incomplete"),
+        #expect(features.stderr.contains("holds 3 of the 6 clips its mix planned (3 missing")
+                    && features.stderr.contains("--allow-incomplete"),
                 "\(features.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.path("f.h5")))
         let allowed = try SEKitBinary.run(["features", "--corpus", folder.path("out"), "--out", folder.path("f.h5"),

@@ -63,7 +63,8 @@ struct ReportCommandTests {
         let images = try #require(figures["images"] as? [[String: Any]])
         #expect(images.count == 5, "\(page): \(images.count) spectrogram images")
         for image in images {
-            #expect((image["naturalWidth"] as? Double ?? 0) > 0 && (image["width"] as? Double ?? 0) > 0 && (image["height"] as? Double ?? 0) > 0,
+            #expect((image["naturalWidth"] as? Double ?? 0) > 0 && (image["width"] as? Double ?? 0) > 0
+                        && (image["height"] as? Double ?? 0) > 0,
                     "\(page): image not drawn \(image)")
             #expect((image["alt"] as? String)?.hasPrefix("Spectrograms of clip") == true)
         }
@@ -97,7 +98,8 @@ struct ReportCommandTests {
         #expect(html.contains("<th scope=\"col\""))
         // The report is a run of its own, descending from the run it shows, with the page as its artifact.
         let recorded = try folder.sqlite(catalog, """
-            SELECT p.name || ' ' || (SELECT count(*) FROM artifacts a WHERE a.run_id = r.id) FROM runs r JOIN runs p ON p.id = r.parent_id WHERE r.kind = 'report'
+            SELECT p.name || ' ' || (SELECT count(*) FROM artifacts a WHERE a.run_id = r.id) \
+            FROM runs r JOIN runs p ON p.id = r.parent_id WHERE r.kind = 'report'
             """)
         #expect(recorded == "logmmse 1", "\(recorded)")
         try expectReadable(try check(one, name: "report-one-run"), clips: 8, page: "one run")

@@ -31,7 +31,8 @@ import Testing
         // The copy of the noisy input scores exactly as the noisy input: improvement 0, over 7 clips.
         #expect(try folder.sqlite(catalog,
                                   "SELECT n || ' ' || mean FROM run_metrics WHERE metric = 'snr_improvement' AND subset = ''") == "7 0.0")
-        #expect(try folder.sqlite(catalog, "SELECT group_concat(subset) FROM (SELECT subset FROM run_metrics WHERE metric = 'snr' ORDER BY subset)") == ",snr=0,snr=10")
+        #expect(try folder.sqlite(catalog, "SELECT group_concat(subset) FROM "
+                                  + "(SELECT subset FROM run_metrics WHERE metric = 'snr' ORDER BY subset)") == ",snr=0,snr=10")
         let snr0 = try folder.sqlite(catalog, "SELECT round(mean, 2) FROM run_metrics WHERE metric = 'snr' AND subset = 'snr=0'")
         #expect(snr0 == "0.0" || snr0 == "-0.0")
         // The filter language sees the aggregates and parameters.

@@ -44,7 +44,8 @@ import Testing
         let csv = try String(contentsOfFile: folder.path("clips.csv"), encoding: .utf8)
         #expect(csv.contains("sisdr: sisdr: undefined for this pair: the processed signal is silent"), "\(csv)")
         #expect(try folder.sqlite(catalog, "SELECT count(*) FROM clip_scores") == "6")
-        #expect(try folder.sqlite(catalog, "SELECT metric || '|' || (value IS NULL) || '|' || (error IS NOT NULL) FROM clip_scores WHERE clip_id = 'b.wav' ORDER BY metric")
+        #expect(try folder.sqlite(catalog, "SELECT metric || '|' || (value IS NULL) || '|' || (error IS NOT NULL) "
+                                  + "FROM clip_scores WHERE clip_id = 'b.wav' ORDER BY metric")
                 == "segsnr|0|0\nsisdr|1|1\nsnr|0|0")
         #expect(try folder.sqlite(catalog, "SELECT value_text FROM params WHERE key = 'values_failed'") == "1")
         #expect(try folder.sqlite(catalog, "SELECT status FROM runs") == "finished")

@@ -31,7 +31,8 @@ import Testing
                                            "--per-clip", folder.path("printed.csv")])
         #expect(printed.status == 0, "\(printed.stderr)")
         #expect(printed.stdout == scored.stdout)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: folder.path("printed.csv"))) == (try Data(contentsOf: URL(fileURLWithPath: folder.path("scored.csv")))))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder.path("printed.csv")))
+                    == (try Data(contentsOf: URL(fileURLWithPath: folder.path("scored.csv")))))
 
         let notScore = try SEKitBinary.run(["score", "--from-run", "nonexistent", "--catalog", catalog])
         #expect(notScore.status != 0 && notScore.stderr.contains("nonexistent"), "\(notScore.stderr)")

@@ -39,9 +39,11 @@ struct ScorePaperMetricsCommandTests {
             }
         }
         // The run records the backend: interpreter, package versions.
-        let pesqVersion = try folder.sqlite(catalog, "SELECT value_text FROM params p JOIN runs r ON r.id = p.run_id WHERE r.name = 'irm' AND r.kind = 'score' AND key = 'backend_pesq'")
+        let pesqVersion = try folder.sqlite(catalog, "SELECT value_text FROM params p JOIN runs r ON r.id = p.run_id "
+                                            + "WHERE r.name = 'irm' AND r.kind = 'score' AND key = 'backend_pesq'")
         #expect(pesqVersion == "0.0.4")
-        let python = try folder.sqlite(catalog, "SELECT value_text FROM params p JOIN runs r ON r.id = p.run_id WHERE r.name = 'irm' AND r.kind = 'score' AND key = 'backend_python'")
+        let python = try folder.sqlite(catalog, "SELECT value_text FROM params p JOIN runs r ON r.id = p.run_id "
+                                       + "WHERE r.name = 'irm' AND r.kind = 'score' AND key = 'backend_python'")
         #expect(python.contains("python"), "\(python)")
         // The comparison commands know the new metrics from the registry.
         let diff = try SEKitBinary.run(["runs", "diff", "noisy", "irm", "--metrics", "pesq_wb,csig,covl", "--subset", "all", "--catalog",
@@ -104,7 +106,8 @@ struct ScorePaperMetricsCommandTests {
         #expect(mixed.status == 0, "\(mixed.stderr)")
         let scored = try SEKitBinary.run(["score", "--corpus", folder.path("corpus"), "--metrics", "pesq_wb,pesq_nb", "--catalog", catalog])
         #expect(scored.status == 0, "\(scored.stderr)")
-        let params = try folder.sqlite(catalog, "SELECT key || '=' || value_text FROM params p JOIN runs r ON r.id = p.run_id WHERE r.kind = 'score' AND key LIKE 'resampled%' ORDER BY key")
+        let params = try folder.sqlite(catalog, "SELECT key || '=' || value_text FROM params p JOIN runs r ON r.id = p.run_id "
+                                       + "WHERE r.kind = 'score' AND key LIKE 'resampled%' ORDER BY key")
         #expect(params == "resampled_clips=3\nresampled_from_hz=22050", "\(params)")
     }
 }

@@ -63,7 +63,8 @@ extension Catalog {
         let outcome: [(String, Int)] = try write { db in
             try batch.map { source in
                 // The same file imported from another root folder keeps its first id.
-                let sameFile = try SourceRecord.filter(SourceRecord.Columns.corpus == source.corpus && SourceRecord.Columns.path == source.path)
+                let sameFile = try SourceRecord
+                    .filter(SourceRecord.Columns.corpus == source.corpus && SourceRecord.Columns.path == source.path)
                     .order(SourceRecord.Columns.id).fetchOne(db)
                 guard var existing = try SourceRecord.fetchOne(db, key: source.id) ?? sameFile else {
                     try source.insert(db)

@@ -125,7 +125,8 @@ extension Catalog {
         try db.execute(sql: """
             UPDATE main.runs SET parent_id = p.value_text
             FROM main.params AS p JOIN main.runs AS mix ON mix.id = p.value_text AND mix.kind = 'mix'
-            WHERE p.run_id = main.runs.id AND p.key = ? AND main.runs.parent_id IS NULL AND main.runs.kind IN ('score', 'enhance', 'features')
+            WHERE p.run_id = main.runs.id AND p.key = ? AND main.runs.parent_id IS NULL \
+            AND main.runs.kind IN ('score', 'enhance', 'features')
             """, arguments: [ScoredCorpus.corpusMixRunsKey])
     }
 
@@ -177,14 +178,17 @@ extension Catalog {
         /// `value` (a run id) mapped.
         func runSQL(_ value: String) -> String {
             guard !pairs.isEmpty else { return value }
-            return "CASE \(value) " + pairs.map { "WHEN \(Self.literal($0.old)) THEN \(Self.literal($0.new)) " }.joined() + "ELSE \(value) END"
+            return "CASE \(value) "
+                + pairs.map { "WHEN \(Self.literal($0.old)) THEN \(Self.literal($0.new)) " }.joined()
+                + "ELSE \(value) END"
         }
 
         /// `value` (a catalogue clip id, `RUN/CLIP`) under its run's folded run.
         func clipSQL(_ value: String) -> String {
             guard !pairs.isEmpty else { return value }
-            return "CASE " + pairs.map { pair in
-                "WHEN substr(\(value), 1, \(pair.old.count + 1)) = \(Self.literal(pair.old + "/")) THEN \(Self.literal(pair.new)) || substr(\(value), \(pair.old.count + 1)) "
+            return "CASE " + pairs.map { pair -> String in
+                "WHEN substr(\(value), 1, \(pair.old.count + 1)) = \(Self.literal(pair.old + "/")) "
+                    + "THEN \(Self.literal(pair.new)) || substr(\(value), \(pair.old.count + 1)) "
             }.joined() + "ELSE \(value) END"
         }
 
@@ -231,7 +235,9 @@ extension Catalog {
         var unrenamable: [MergeConflict] = []
         for row in sourceRows {
             let id: String = row[0], incomingSHA: String = row[2]
-            var item = conflict("sources", id, "OUT has sha256 \((row[1] as String).prefix(12))…, \(row[3] as Int) bytes, \(row[5] as String); the input has sha256 \(incomingSHA.prefix(12))…, \(row[4] as Int) bytes, \(row[6] as String)")
+            var item = conflict("sources", id,
+                                "OUT has sha256 \((row[1] as String).prefix(12))…, \(row[3] as Int) bytes, \(row[5] as String); "
+                                + "the input has sha256 \(incomingSHA.prefix(12))…, \(row[4] as Int) bytes, \(row[6] as String)")
             if policy == .rename {
                 let newID = "\(id)~\(incomingSHA.prefix(8))"
                 // The new id may be present from an earlier merge of the same file; another file under it is a conflict.
@@ -253,7 +259,9 @@ extension Catalog {
             WHERE s.id NOT IN \(mapping.oldList) AND (s.kind <> m.kind OR s.started_at <> m.started_at OR s.command_line <> m.command_line
                OR s.host <> m.host OR s.pid <> m.pid) ORDER BY s.id
             """).map { row in
-            conflict("runs", row[0], "OUT has \(row[1] as String) run started \(row[3] as String) on \(row[7] as String) pid \(row[9] as Int): \(row[5] as String); the input has \(row[2] as String) run started \(row[4] as String) on \(row[8] as String) pid \(row[10] as Int): \(row[6] as String)")
+            conflict("runs", row[0], "OUT has \(row[1] as String) run started \(row[3] as String) on \(row[7] as String) "
+                     + "pid \(row[9] as Int): \(row[5] as String); the input has \(row[2] as String) run started \(row[4] as String) "
+                     + "on \(row[8] as String) pid \(row[10] as Int): \(row[6] as String)")
         }
 
         let clipColumns = try db.columns(in: "clips").map(\.name).filter { $0 != "id" }
@@ -265,7 +273,8 @@ extension Catalog {
         let differingNames = zip(clipColumns, differs).map { name, test in "(CASE WHEN \(test) THEN '\(name), ' ELSE '' END)" }
         let clips = try Row.fetchAll(db, sql: """
             SELECT s.id, rtrim(\(differingNames.joined(separator: " || ")), ', ')
-            FROM shard.clips AS s JOIN main.clips AS m ON m.id = \(incomingSQL(table: "clips", column: "id", mapping: mapping, sourcesRenamed: renamed))
+            FROM shard.clips AS s JOIN main.clips AS m \
+            ON m.id = \(incomingSQL(table: "clips", column: "id", mapping: mapping, sourcesRenamed: renamed))
             WHERE \(differs.joined(separator: " OR ")) ORDER BY s.id
             """).map { row in conflict("clips", row[0], "same clip id, different \(row[1] as String)") }
 

@@ -53,7 +53,8 @@ public final class Catalog: Sendable {
                 let pool = try DatabasePool(path: path, configuration: config)
                 try prepareSchema(pool)
                 return Catalog(url: url, database: pool, isReadOnly: false)
-            } catch let error as DatabaseError where (error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED) && Date() < deadline {
+            } catch let error as DatabaseError
+                        where (error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED) && Date() < deadline {
                 Thread.sleep(forTimeInterval: Double.random(in: 0.005...0.05))
             } catch {
                 throw mapError(error, path: path)
@@ -88,7 +89,11 @@ public final class Catalog: Sendable {
                 let wal = path + "-wal"
                 let pending = ((try? FileManager.default.attributesOfItem(atPath: wal))?[.size] as? NSNumber)?.intValue ?? 0
                 guard pending == 0 else {
-                    throw CatalogError.database(path: path, reason: "cannot be read without writing: SQLite cannot create its -shm file next to it (\(error.message ?? "\(error.resultCode)")) and \(wal) holds \(pending) bytes of changes not yet in the catalogue; open it once where the folder is writable (any writing command applies them)")
+                    throw CatalogError.database(
+                        path: path,
+                        reason: "cannot be read without writing: SQLite cannot create its -shm file next to it "
+                            + "(\(error.message ?? "\(error.resultCode)")) and \(wal) holds \(pending) bytes of changes "
+                            + "not yet in the catalogue; open it once where the folder is writable (any writing command applies them)")
                 }
                 return try openReadOnlyQueue(url: url, sqlitePath: immutableURI(path: path))
             }
@@ -234,7 +239,8 @@ public final class Catalog: Sendable {
             let deferred = try queue.write { db in
                 let names = CatalogSchema.bulkDeferredIndexes
                 let sql = try String.fetchAll(db, sql: """
-                    SELECT sql FROM sqlite_master WHERE type = 'index' AND name IN (\(names.map { _ in "?" }.joined(separator: ", "))) ORDER BY name
+                    SELECT sql FROM sqlite_master WHERE type = 'index' \
+                    AND name IN (\(names.map { _ in "?" }.joined(separator: ", "))) ORDER BY name
                     """, arguments: StatementArguments(names))
                 for name in names { try db.execute(sql: "DROP INDEX IF EXISTS \"\(name)\"") }
                 return sql

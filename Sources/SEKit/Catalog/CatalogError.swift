@@ -57,11 +57,15 @@ public enum CatalogError: Error, Equatable, CustomStringConvertible, Sendable {
         case .notACatalog(let path, let reason):
             "\(path): not a usable SEKit catalogue (\(reason)); the file was left untouched"
         case .newerSchema(let path, let unknown):
-            "\(path): catalogue was written by a newer SEKit (unknown schema migrations: \(unknown.joined(separator: ", "))); this is SEKit \(SEKitVersion.string), please upgrade"
+            "\(path): catalogue was written by a newer SEKit (unknown schema migrations: \(unknown.joined(separator: ", "))); "
+                + "this is SEKit \(SEKitVersion.string), please upgrade"
         case .olderSchema(let path, let missing):
-            "\(path): catalogue has an older schema (schema migrations not applied yet: \(missing.joined(separator: ", "))); reading commands leave it as it is: a command that writes to it (sekit catalog check without --dry-run, catalog import, mix) migrates it, then it can be read"
+            "\(path): catalogue has an older schema (schema migrations not applied yet: \(missing.joined(separator: ", "))); "
+                + "reading commands leave it as it is: a command that writes to it "
+                + "(sekit catalog check without --dry-run, catalog import, mix) migrates it, then it can be read"
         case .mergeConflict(let input, let output, let conflicts):
-            "\(input): \(conflicts.count) row(s) conflict with \(output) (same key, different content); nothing of this input was merged (inputs named before it were; merging again adds nothing, so re-run choosing with --on-conflict keep-first|rename):\n"
+            "\(input): \(conflicts.count) row(s) conflict with \(output) (same key, different content); nothing of this input was merged "
+                + "(inputs named before it were; merging again adds nothing, so re-run choosing with --on-conflict keep-first|rename):\n"
                 + conflicts.map { "  \($0)" }.joined(separator: "\n")
         case .database(let path, let reason):
             "\(path): \(reason)"

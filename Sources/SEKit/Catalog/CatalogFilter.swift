@@ -269,7 +269,8 @@ public enum CatalogFilter {
                 let condition = op == "IN" ? "IN (" + Array(repeating: "?", count: named.count).joined(separator: ", ") + ")" : "\(op) ?"
                 // The values bound twice: against the kind, then against the stage.
                 for text in named + named { arguments.append(text.databaseValue) }
-                parts.append("EXISTS (SELECT 1 FROM clip_degradations d WHERE d.clip_id = clips.id AND (d.kind \(condition) OR d.stage \(condition)))")
+                parts.append("EXISTS (SELECT 1 FROM clip_degradations d WHERE d.clip_id = clips.id "
+                             + "AND (d.kind \(condition) OR d.stage \(condition)))")
             }
             if none { parts.append("NOT EXISTS (SELECT 1 FROM clip_degradations d WHERE d.clip_id = clips.id)") }
             let any = "(" + parts.joined(separator: " OR ") + ")"
@@ -384,12 +385,15 @@ public enum CatalogFilter {
                     throw fail("unknown metric field '\(parts[2])'; use one of \(known)", column: field.column)
                 }
                 arguments.append(parts[1].databaseValue)
-                return .column(sql: "(SELECT \(column) FROM run_metrics WHERE run_metrics.run_id = \(runIDSQL) AND run_metrics.metric = ? AND run_metrics.subset = '')", type: .number)
+                return .column(sql: "(SELECT \(column) FROM run_metrics WHERE run_metrics.run_id = \(runIDSQL) "
+                                    + "AND run_metrics.metric = ? AND run_metrics.subset = '')", type: .number)
             }
             if isDegradation(field) { return .degradation }
             guard parts.count == 1, let entry = fields[context]?[head] else {
                 let extra = context == .clips ? "degradation, " : ""
-                throw fail("unknown field '\(field.name)' for \(context.rawValue); known: \(fieldNames(for: context).joined(separator: ", ")), \(extra)params.KEY, lineage.params.KEY, tags.KEY, metrics.NAME.FIELD", column: field.column)
+                throw fail("unknown field '\(field.name)' for \(context.rawValue); "
+                           + "known: \(fieldNames(for: context).joined(separator: ", ")), "
+                           + "\(extra)params.KEY, lineage.params.KEY, tags.KEY, metrics.NAME.FIELD", column: field.column)
             }
             return .column(sql: entry.sql, type: entry.type)
         }

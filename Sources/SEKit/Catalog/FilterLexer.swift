@@ -67,7 +67,8 @@ enum FilterLexer {
             case "\"":
                 throw fail("double quotes are not used; quote strings with single quotes", at: start)
             default:
-                if isDigit(c) || ((c == "-" || c == "+" || c == ".") && i + 1 < chars.count && (isDigit(chars[i + 1]) || chars[i + 1] == ".")) {
+                if isDigit(c) || ((c == "-" || c == "+" || c == ".") && i + 1 < chars.count
+                                  && (isDigit(chars[i + 1]) || chars[i + 1] == ".")) {
                     var j = i + ((c == "-" || c == "+") ? 1 : 0)
                     while j < chars.count, isDigit(chars[j]) { j += 1 }
                     if j < chars.count, chars[j] == "." { j += 1; while j < chars.count, isDigit(chars[j]) { j += 1 } }

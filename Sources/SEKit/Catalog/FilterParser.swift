@@ -185,7 +185,9 @@ struct FilterParser {
                 position += 1
                 var values = [try parseValue()]
                 while case .comma = current.kind { position += 1; values.append(try parseValue()) }
-                guard case .rightParen = current.kind else { throw fail("expected ',' or ')' in the 'in' list, found \(Self.describe(current))", at: current) }
+                guard case .rightParen = current.kind else {
+                    throw fail("expected ',' or ')' in the 'in' list, found \(Self.describe(current))", at: current)
+                }
                 position += 1
                 return .inList(field, values, negated: negated)
             }

@@ -43,11 +43,13 @@ public struct BlindEnhancer: Sendable {
         if let index = Self.firstNonFinite(noisy) { throw .nonFiniteSample(index: index) }
         guard noisy.count >= framing.frameLength else {
             throw .signalTooShort(samples: noisy.count, required: framing.frameLength,
-                                  reason: "one \(framing.frameLength)-sample frame (frame-seconds = \(parameters.frameSeconds) at \(sampleRate) Hz)")
+                                  reason: "one \(framing.frameLength)-sample frame "
+                                      + "(frame-seconds = \(parameters.frameSeconds) at \(sampleRate) Hz)")
         }
         if parameters.noiseEstimate == .leading, noisy.count < framing.leadingSamples {
             throw .signalTooShort(samples: noisy.count, required: framing.leadingSamples,
-                                  reason: "the noise-only lead-in of \(framing.leadingFrames) frames (leading-seconds = \(parameters.leadingSeconds) at \(sampleRate) Hz)")
+                                  reason: "the noise-only lead-in of \(framing.leadingFrames) frames "
+                                      + "(leading-seconds = \(parameters.leadingSeconds) at \(sampleRate) Hz)")
         }
         switch method {
         case .specsub:

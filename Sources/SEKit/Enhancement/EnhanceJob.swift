@@ -152,7 +152,8 @@ public enum EnhanceJob {
         case .oracle(let mask):
             guard case .corpus = request.source else {
                 throw EnhancementError.invalidParameter(name: "method", value: request.method.description,
-                                                        reason: "an oracle mask needs the clean and noise stems of a corpus made by sekit mix; give --corpus")
+                                                        reason: "an oracle mask needs the clean and noise stems of a corpus "
+                                                            + "made by sekit mix; give --corpus")
             }
             guard request.lcDB.isFinite else {
                 throw EnhancementError.invalidParameter(name: "lc-db", value: "\(request.lcDB)", reason: "must be a finite number of dB")

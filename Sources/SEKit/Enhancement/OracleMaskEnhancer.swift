@@ -30,7 +30,8 @@ public struct OracleMaskEnhancer: Sendable {
     public func enhance(noisy: [Float], clean: [Float], noise: [Float]) throws -> [Float] {
         guard clean.count == noisy.count, noise.count == noisy.count else {
             throw EnhancementError.invalidParameter(name: "corpus", value: "",
-                                                    reason: "stems of \(clean.count) and \(noise.count) samples for a noisy signal of \(noisy.count)")
+                                                    reason: "stems of \(clean.count) and \(noise.count) samples "
+                                                        + "for a noisy signal of \(noisy.count)")
         }
         var Y = try STFT.forward(noisy, configuration: stft)
         let S = try STFT.forward(clean, configuration: stft)

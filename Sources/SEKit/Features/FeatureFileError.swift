@@ -134,7 +134,8 @@ public enum FeatureFileError: Error, Equatable, CustomStringConvertible, Sendabl
         case .nonFiniteValue(let path, let stream, let clipID, let frame, let bin):
             "\(path): clip '\(clipID)' stream '\(stream)': NaN or infinite value at frame \(frame), bin \(bin)"
         case .float16Overflow(let path, let stream, let clipID, let frame, let bin, let value):
-            "\(path): clip '\(clipID)' stream '\(stream)': value \(value) at frame \(frame), bin \(bin) does not fit float16 (max 65504); use float32"
+            "\(path): clip '\(clipID)' stream '\(stream)': value \(value) at frame \(frame), bin \(bin) "
+                + "does not fit float16 (max 65504); use float32"
         case .noClips(let path):
             "\(path): no clips were written; refusing to create an empty feature file"
         case .writerClosed(let path):

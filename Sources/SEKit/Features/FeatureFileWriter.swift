@@ -302,7 +302,8 @@ public final class FeatureFileWriter: @unchecked Sendable {
     }
 
     private static func withBuffers(_ remaining: [(key: String, value: [Float])], collected: [String: UnsafeBufferPointer<Float>],
-                                     _ body: ([String: UnsafeBufferPointer<Float>]) throws(FeatureFileError) -> Void) throws(FeatureFileError) {
+                                     _ body: ([String: UnsafeBufferPointer<Float>]) throws(FeatureFileError) -> Void)
+        throws(FeatureFileError) {
         guard let (name, values) = remaining.last else { return try body(collected) }
         try values.withUnsafeBufferPointer { buffer throws(FeatureFileError) in
             var collected = collected

@@ -51,7 +51,9 @@ public enum FeatureMerge {
         if !options.overwrite,
                 FileManager.default.fileExists(atPath: output.path) { throw FeatureFileError.outputExists(path: output.path) }
         let resolvedOutput = FilePaths.resolved(output.path)
-        if shards.contains(where: { FilePaths.resolved($0.path) == resolvedOutput }) { throw FeatureFileError.outputIsAShard(path: output.path) }
+        if shards.contains(where: { FilePaths.resolved($0.path) == resolvedOutput }) {
+            throw FeatureFileError.outputIsAShard(path: output.path)
+        }
         let set = try FeatureShardSet(shards)
         let summary = switch options.mode {
         case .virtual: try writeVirtual(set, to: output, overwrite: options.overwrite)

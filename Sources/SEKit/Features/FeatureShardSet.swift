@@ -117,7 +117,8 @@ struct FeatureShardSet {
         let ignored = FeatureFileLayout.shardSpecificAttributes
         for name in Set(ours.keys).union(theirs.keys).sorted() where !ignored.contains(name) && ours[name] != theirs[name] {
             throw FeatureFileError.shardMismatch(path: path, reference: other,
-                reason: "attribute \(name) = \(ours[name].map { "'\($0)'" } ?? "absent"), the other has \(theirs[name].map { "'\($0)'" } ?? "absent")")
+                reason: "attribute \(name) = \(ours[name].map { "'\($0)'" } ?? "absent"), "
+                    + "the other has \(theirs[name].map { "'\($0)'" } ?? "absent")")
         }
         let streams = member.reader.streams.map { "\($0.name)[\($0.bins)] \($0.bytesPerValue)B" }
         let referenceStreams = reference.reader.streams.map { "\($0.name)[\($0.bins)] \($0.bytesPerValue)B" }

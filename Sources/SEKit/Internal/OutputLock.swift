@@ -17,7 +17,8 @@ public final class OutputLock: @unchecked Sendable {
         public let pid: Int?
         public let host: String?
         public var description: String {
-            "\(output) is being written by process \(pid.map(String.init) ?? "?") on \(host ?? "?"); wait for it to finish, or write elsewhere"
+            "\(output) is being written by process \(pid.map(String.init) ?? "?") on \(host ?? "?"); "
+                + "wait for it to finish, or write elsewhere"
         }
     }
 

@@ -86,7 +86,9 @@ public struct MixCatalogRecorder: Sendable {
         for source in planner.speech { used.append(Self.usedFile(source, kind: .speech)) }
         for source in planner.noise { used.append(Self.usedFile(source, kind: .noise)) }
         for source in planner.rirs { used.append(Self.usedFile(source, kind: .rir)) }
-        let neededPaths = Set(result.records.flatMap { r in r.speechSources.map(\.path) + r.noiseSources.map(\.path) + (r.rir.map { [$0] } ?? []) })
+        let neededPaths = Set(result.records.flatMap { r in
+            r.speechSources.map(\.path) + r.noiseSources.map(\.path) + (r.rir.map { [$0] } ?? [])
+        })
         let ids = try catalog.sourceIDs(registering: used.filter { neededPaths.contains($0.path) }, run: runID)
         var clips: [ClipRecord] = []
         var noises: [ClipNoiseRecord] = []

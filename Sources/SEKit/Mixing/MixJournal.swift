@@ -166,7 +166,8 @@ enum MixSpecFile {
         if existing.clipCount != wanted.clipCount { parts.append("clips: \(existing.clipCount) in the folder, \(wanted.clipCount) now") }
         for (name, a, b) in [("speech", existing.speech, wanted.speech), ("noise", existing.noise, wanted.noise), ("rir", existing.rir,
                 wanted.rir)] where a != b {
-            parts.append("\(name) sources: \(Set(a).subtracting(b).count) only in the folder's mix, \(Set(b).subtracting(a).count) only in this one")
+            parts.append("\(name) sources: \(Set(a).subtracting(b).count) only in the folder's mix, "
+                         + "\(Set(b).subtracting(a).count) only in this one")
         }
         if let before = existing.sources, let now = wanted.sources {
             let hashes = Dictionary(before.map { ("\($0.kind)/\($0.key)", $0.sha256) }, uniquingKeysWith: { first, _ in first })
@@ -203,9 +204,11 @@ enum MixSpecFile {
                     || state.contains { $0.contains("-shard-") && !$0.hasPrefix("lock") }
                 let whole = entries.contains("manifest.jsonl") || state.contains("journal.jsonl")
                 if layout.shard == .whole && sharded {
-                    conflict = "was made in shards (manifest-shard-*.jsonl); an unsharded run would make every clip a second time: run the shards, or ask for it to be overwritten"
+                    conflict = "was made in shards (manifest-shard-*.jsonl); an unsharded run would make every clip a second time: "
+                        + "run the shards, or ask for it to be overwritten"
                 } else if layout.shard != .whole && whole {
-                    conflict = "was made by an unsharded run (manifest.jsonl); a shard would make its clips a second time: choose another folder, or ask for it to be overwritten"
+                    conflict = "was made by an unsharded run (manifest.jsonl); a shard would make its clips a second time: "
+                        + "choose another folder, or ask for it to be overwritten"
                 } else {
                     return false  // the same mix: resume
                 }
@@ -214,7 +217,9 @@ enum MixSpecFile {
             // Not made by sekit mix (or its mix.json was removed): nothing in it is ours to replace.
             // (Hidden entries do not count: another shard's mix.json may be on its way in under a
             // temporary name.)
-            conflict = "is not empty and holds no mix.json (it was not made by sekit mix: \(entries.filter { !$0.hasPrefix(".") }.sorted().prefix(3).joined(separator: ", ")), ...); choose an empty or new folder, or ask for it to be overwritten"
+            conflict = "is not empty and holds no mix.json (it was not made by sekit mix: "
+                + "\(entries.filter { !$0.hasPrefix(".") }.sorted().prefix(3).joined(separator: ", ")), ...); "
+                + "choose an empty or new folder, or ask for it to be overwritten"
         } else {
             conflict = nil
         }

@@ -66,7 +66,8 @@ public struct MixPlanner: Sendable {
         guard planned <= MixOptions.maximumClipCount else {
             throw MixError.invalidOption(name: options.count == nil ? "hours" : "count",
                                          value: options.count.map(String.init) ?? "\(options.hours!)",
-                reason: "gives \(planned) clips, more than one mix makes (at most \(MixOptions.maximumClipCount)); make a larger corpus as several mixes")
+                reason: "gives \(planned) clips, more than one mix makes (at most \(MixOptions.maximumClipCount)); "
+                    + "make a larger corpus as several mixes")
         }
         clipCount = planned
         manifest = nil

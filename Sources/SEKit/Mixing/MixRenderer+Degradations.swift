@@ -37,9 +37,10 @@ extension MixRenderer {
             clip.levelDBFSRealised = degradedLevelDBFS(noisy, mode: options.levelMode)
         }
         if options.silencedClips == .fail && !clip.levelDBFSRealised.isFinite {
-            throw MixError.clipFailed(index: clip.plan.index,
-                                      reason: "the degradations (\((clip.degradations ?? []).map(\.kind).joined(separator: ", "))) leave the noisy input " +
-                                              "silent or without a measurable level (--silenced-clips fail)")
+            throw MixError.clipFailed(
+                index: clip.plan.index,
+                reason: "the degradations (\((clip.degradations ?? []).map(\.kind).joined(separator: ", "))) leave the noisy input " +
+                    "silent or without a measurable level (--silenced-clips fail)")
         }
     }
 

@@ -285,10 +285,16 @@ public final class MixRenderer: Sendable {
         // SNR or level to record: a clear per-clip failure, not a NaN or inf in the manifest.
         let resolution = options.format == .pcm16 ? "16-bit codes are all zero; float32 output or" : "use"
         guard realisedNoisePower > 0 else {
-            throw MixError.clipFailed(index: plan.index, reason: "the noise vanishes at SNR \(String(format: "%.1f", plan.snrDB)) dB and level \(String(format: "%.1f", plan.levelDBFS)) dBFS (\(resolution) a lower SNR or a higher level would keep it)")
+            throw MixError.clipFailed(
+                index: plan.index,
+                reason: "the noise vanishes at SNR \(String(format: "%.1f", plan.snrDB)) dB "
+                    + "and level \(String(format: "%.1f", plan.levelDBFS)) dBFS "
+                    + "(\(resolution) a lower SNR or a higher level would keep it)")
         }
         guard realisedSpeechPower > 0 else {
-            throw MixError.clipFailed(index: plan.index, reason: "the speech vanishes at level \(String(format: "%.1f", plan.levelDBFS)) dBFS (\(resolution) a higher level would keep it)")
+            throw MixError.clipFailed(index: plan.index,
+                                      reason: "the speech vanishes at level \(String(format: "%.1f", plan.levelDBFS)) dBFS "
+                                          + "(\(resolution) a higher level would keep it)")
         }
         clip.snrDBRealised = 10 * log10(realisedSpeechPower / realisedNoisePower)
         if let realisedNoisy {

@@ -58,7 +58,8 @@ public final class MixRun: @unchecked Sendable {
                     let inputPath = FilePaths.resolved(input)
                     if FilePaths.isInside(outputPath, inputPath) {
                         throw MixError.invalidOption(name: "out", value: output.path,
-                            reason: "is inside the \(kind.rawValue) input \(input); the next mix from that folder would take these stems as \(kind.rawValue)")
+                            reason: "is inside the \(kind.rawValue) input \(input); "
+                                + "the next mix from that folder would take these stems as \(kind.rawValue)")
                     }
                     candidates += try SourceDiscovery.files(in: input, option: kind.rawValue, problem: { path, reason in
                         let unlisted = SkippedSource(kind: kind, path: path, reason: reason + "; left out")
@@ -75,7 +76,8 @@ public final class MixRun: @unchecked Sendable {
                 let files = try catalogued(name, kind)
                 guard !files.isEmpty else {
                     throw MixError.invalidOption(name: kind.rawValue, value: input,
-                                                 reason: "the catalogue has no \(kind.rawValue) files in corpus '\(name)' (import them with `sekit catalog import`)")
+                                                 reason: "the catalogue has no \(kind.rawValue) files in corpus '\(name)' "
+                                                     + "(import them with `sekit catalog import`)")
                 }
                 for file in files.sorted(by: { $0.key < $1.key }) {
                     // The corpus name without its `where` filter (``CuratedSources``).

@@ -26,7 +26,8 @@ extension MixSettings {
             var codecs: [AudioCodec] = []
             for name in list.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces) }) {
                 guard let codec = AudioCodec(rawValue: name) else {
-                    throw MixError.invalidOption(name: "codec", value: list, reason: "unknown codec '\(name)'; expected some of \(AudioCodec.allCases.map(\.rawValue).joined(separator: ","))")
+                    throw MixError.invalidOption(name: "codec", value: list,
+                        reason: "unknown codec '\(name)'; expected some of \(AudioCodec.allCases.map(\.rawValue).joined(separator: ","))")
                 }
                 if !codecs.contains(codec) { codecs.append(codec) }
             }

@@ -36,7 +36,8 @@ public struct SplitSpec: Sendable, Equatable, Codable, CustomStringConvertible {
         let total = weights.reduce(0, +)
         if weights.allSatisfy({ $0 <= 1 }) && abs(total - 1) > 1e-6 {
             throw MixError.invalidOption(name: "split", value: text,
-                reason: "the fractions sum to \(formatNumber((total * 1e6).rounded() / 1e6)), not 1 (give fractions that sum to 1, or weights such as train=9,test=1)")
+                reason: "the fractions sum to \(formatNumber((total * 1e6).rounded() / 1e6)), not 1 "
+                    + "(give fractions that sum to 1, or weights such as train=9,test=1)")
         }
         self.init(names: names, fractions: weights.map { $0 / total })
     }

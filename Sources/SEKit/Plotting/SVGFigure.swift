@@ -14,7 +14,8 @@ enum SVGFigure {
     static func element(_ figure: Figure, cssClass: String? = nil) throws -> String {
         var out = """
         <svg xmlns="http://www.w3.org/2000/svg" width="\(figure.width)" height="\(figure.height)" \
-        viewBox="0 0 \(figure.width) \(figure.height)" role="img" aria-label="\(HTML.escape(figure.description))"\(cssClass.map { " class=\"\($0)\"" } ?? "")>
+        viewBox="0 0 \(figure.width) \(figure.height)" role="img" aria-label="\(HTML.escape(figure.description))"\
+        \(cssClass.map { " class=\"\($0)\"" } ?? "")>
         <title>\(HTML.escape(figure.description))</title>
         <rect width="100%" height="100%" fill="#ffffff"/>
 
@@ -26,14 +27,23 @@ enum SVGFigure {
     static func svg(_ element: Figure.Element) throws -> String {
         switch element {
         case let .fill(r, color):
-            return "<rect x=\"\(n(r.x))\" y=\"\(n(r.y))\" width=\"\(n(r.width))\" height=\"\(n(r.height))\" fill=\"\(color.hex)\"\(opacity(color))/>"
+            return """
+                <rect x="\(n(r.x))" y="\(n(r.y))" width="\(n(r.width))" height="\(n(r.height))" \
+                fill="\(color.hex)"\(opacity(color))/>
+                """
         case let .line(x1, y1, x2, y2, color):
-            return "<line x1=\"\(n(x1 + 0.5))\" y1=\"\(n(y1 + 0.5))\" x2=\"\(n(x2 + 0.5))\" y2=\"\(n(y2 + 0.5))\" stroke=\"\(color.hex)\" stroke-width=\"1\"\(opacity(color))/>"
+            return """
+                <line x1="\(n(x1 + 0.5))" y1="\(n(y1 + 0.5))" x2="\(n(x2 + 0.5))" y2="\(n(y2 + 0.5))" \
+                stroke="\(color.hex)" stroke-width="1"\(opacity(color))/>
+                """
         case let .text(text, x, y, size, anchor, color, vertical):
             let anchorName = switch anchor { case .start: "start"; case .middle: "middle"; case .end: "end" }
             let rotation = vertical ? " transform=\"rotate(-90 \(n(x)) \(n(y)))\"" : ""
-            return "<text x=\"\(n(x))\" y=\"\(n(y))\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"\(n(Double(size.rawValue) * 6.5))\" " +
-                "text-anchor=\"\(anchorName)\" dominant-baseline=\"central\" fill=\"\(color.hex)\"\(rotation)>\(HTML.escape(text))</text>"
+            return """
+                <text x="\(n(x))" y="\(n(y))" font-family="DejaVu Sans, Helvetica, Arial, sans-serif" \
+                font-size="\(n(Double(size.rawValue) * 6.5))" \
+                text-anchor="\(anchorName)" dominant-baseline="central" fill="\(color.hex)"\(rotation)>\(HTML.escape(text))</text>
+                """
         case let .image(image, r):
             var rgba = [UInt8](repeating: 0, count: image.pixels.count * 4)
             for (i, p) in image.pixels.enumerated() {
@@ -43,8 +53,10 @@ enum SVGFigure {
             do { png = try PNGCodec.encode(rgba: rgba, width: image.width, height: image.height) } catch {
                 throw PlotError.encoding(reason: error.description)
             }
-            return "<image x=\"\(n(r.x))\" y=\"\(n(r.y))\" width=\"\(n(r.width))\" height=\"\(n(r.height))\" preserveAspectRatio=\"none\" " +
-                "style=\"image-rendering:pixelated\" href=\"data:image/png;base64,\(png.base64EncodedString())\"/>"
+            return """
+                <image x="\(n(r.x))" y="\(n(r.y))" width="\(n(r.width))" height="\(n(r.height))" preserveAspectRatio="none" \
+                style="image-rendering:pixelated" href="data:image/png;base64,\(png.base64EncodedString())"/>
+                """
         case let .bars(x, baseline, tops, color):
             // One path: up and down each column's bar.
             var d = "M\(n(x)) \(n(baseline))"

@@ -21,7 +21,8 @@ extension Catalog {
             var metrics: [RunID: [String: RunMetricRecord]] = [:]
             for run in runs {
                 let key = run.id.rawValue
-                params[run.id] = Dictionary(uniqueKeysWithValues: try ParamRecord.filter(ParamRecord.Columns.runID == key).fetchAll(db).map { ($0.key, $0.valueText) })
+                params[run.id] = Dictionary(uniqueKeysWithValues: try ParamRecord.filter(ParamRecord.Columns.runID == key)
+                    .fetchAll(db).map { ($0.key, $0.valueText) })
                 metrics[run.id] = Dictionary(uniqueKeysWithValues: try RunMetricRecord
                     .filter(RunMetricRecord.Columns.runID == key && RunMetricRecord.Columns.subset == "").fetchAll(db).map { ($0.metric,
                                                                                                                               $0) })

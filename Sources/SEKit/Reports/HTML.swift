@@ -38,7 +38,8 @@ enum HTML {
         var out = "<div class=\"scroll\"><table\(id.map { " id=\"\(escape($0))\"" } ?? "")\(sortable ? " class=\"sortable\"" : "")>"
         out += "<caption>\(escape(caption))</caption><thead><tr>"
         for (index, title) in header.enumerated() {
-            out += sortable ? "<th scope=\"col\" aria-sort=\"none\"><button type=\"button\" data-column=\"\(index)\">\(escape(title))</button></th>"
+            out += sortable
+                ? "<th scope=\"col\" aria-sort=\"none\"><button type=\"button\" data-column=\"\(index)\">\(escape(title))</button></th>"
                 : "<th scope=\"col\">\(escape(title))</th>"
         }
         out += "</tr></thead><tbody>"
@@ -66,7 +67,8 @@ enum HTML {
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; media-src 'self' data: file:; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
+        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; media-src 'self' data: file:; \
+        style-src 'unsafe-inline'; script-src 'unsafe-inline'">
         <title>\(escape(title))</title>
         <style>\(style)</style>
         </head>
@@ -84,7 +86,8 @@ enum HTML {
     static let style = """
     body{margin:0;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;color:#1d1d1f;background:#fff}
     main{max-width:1120px;margin:0 auto;padding:8px 14px 40px}
-    h1{font-size:1.5em;margin:.6em 0 .2em}h2{font-size:1.2em;margin:1.6em 0 .4em;border-bottom:1px solid #ddd}h3{font-size:1.05em;margin:1.2em 0 .3em}
+    h1{font-size:1.5em;margin:.6em 0 .2em}h2{font-size:1.2em;margin:1.6em 0 .4em;border-bottom:1px solid #ddd}\
+    h3{font-size:1.05em;margin:1.2em 0 .3em}
     p.meta{color:#555;margin:.2em 0}
     .scroll{overflow-x:auto;max-width:100%;margin:.4em 0 1em}
     table{border-collapse:collapse;font-variant-numeric:tabular-nums;font-size:.92em}

@@ -38,7 +38,8 @@ struct ImprovementChart {
         }
         let unitText = unit.isEmpty ? "" : " (\(unit))"
         var figure = Figure(width: Self.width, height: Self.height,
-                            description: "Mean \(metric) improvement over the noisy input\(unitText) per input SNR, with 95% confidence intervals: "
+                            description: "Mean \(metric) improvement over the noisy input\(unitText) per input SNR, "
+                                + "with 95% confidence intervals: "
                                 + bars.map { "\($0.label): \(ReportNumber.fixed($0.mean, decimals: 3))" }.joined(separator: ", "))
         figure.add(.text("\(metric) improvement\(unitText) by input SNR", x: Double(Self.width) / 2, y: 18, size: .small, anchor: .middle,
                          .black))

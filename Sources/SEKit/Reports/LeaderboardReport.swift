@@ -9,7 +9,8 @@ extension Leaderboard {
         case .json: return try ReportJSON.text(self)
         case .csv: return table.rendered(.csv)
         case .table:
-            return "Leaderboard on the \(corpus), subset \(subset): mean ± half-width of the 95% CI; * best per column; mean rank over the metrics (dense ranks)\n\n"
+            return "Leaderboard on the \(corpus), subset \(subset): mean ± half-width of the 95% CI; * best per column; "
+                + "mean rank over the metrics (dense ranks)\n\n"
                 + TextTable.render(header: header, rows: textRows(best: { $0 + " *" }), alignment: .numbersRight)
                 + groupingFooter
         case .markdown:
@@ -112,7 +113,8 @@ extension BestRun {
             out += line("best", best)
             if let runnerUp {
                 out += line("runner-up", runnerUp)
-                out += "difference of means: \(ReportNumber.fixed(best.mean - runnerUp.mean, decimals: decimals + 1, signed: true)) (`sekit runs diff \(runnerUp.id) \(best.id)` tests it)\n"
+                let difference = ReportNumber.fixed(best.mean - runnerUp.mean, decimals: decimals + 1, signed: true)
+                out += "difference of means: \(difference) (`sekit runs diff \(runnerUp.id) \(best.id)` tests it)\n"
             }
             return out
         }

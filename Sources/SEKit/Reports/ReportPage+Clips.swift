@@ -19,7 +19,8 @@ extension ReportPage {
             let measure = hasNoisy ? noisy![i].map { value - $0 } : value
             return measure.map { higherIsBetter ? $0 : -$0 }
         }
-        let worst = goodness.indices.filter { goodness[$0]?.isFinite == true }.sorted { goodness[$0]! < goodness[$1]! }.prefix(request.worst)
+        let worst = goodness.indices.filter { goodness[$0]?.isFinite == true }
+            .sorted { goodness[$0]! < goodness[$1]! }.prefix(request.worst)
         let what = hasNoisy ? "\(metric) improvement over the noisy input" : metric
         body += heading(h, "The \(worst.count) worst clips by \(what)")
         let pairs = Self.pairs(params)
@@ -54,9 +55,12 @@ extension ReportPage {
             plot.widthPixels = 1000
             do {
                 let (png, outcome) = try PlotJob.render(plot)
-                body += "<figure><img src=\"data:image/png;base64,\(png.base64EncodedString())\" width=\"\(outcome.widthPixels)\" height=\"\(outcome.heightPixels)\" "
-                    + "alt=\"Spectrograms of clip \(HTML.escape(short)): \(HTML.escape(files.map(\.0).joined(separator: ", "))), \(ReportNumber.fixed(outcome.seconds, decimals: 2)) s\">"
-                    + "<figcaption>\(HTML.escape(files.map(\.0).joined(separator: ", "))), top to bottom; dB re full scale.</figcaption></figure>\n"
+                let names = HTML.escape(files.map(\.0).joined(separator: ", "))
+                let seconds = ReportNumber.fixed(outcome.seconds, decimals: 2)
+                body += "<figure><img src=\"data:image/png;base64,\(png.base64EncodedString())\" "
+                    + "width=\"\(outcome.widthPixels)\" height=\"\(outcome.heightPixels)\" "
+                body += "alt=\"Spectrograms of clip \(HTML.escape(short)): \(names), \(seconds) s\">"
+                    + "<figcaption>\(names), top to bottom; dB re full scale.</figcaption></figure>\n"
                 figures += 1
             } catch {
                 body += "<p>No spectrogram: \(HTML.escape("\(error)"))</p>\n"

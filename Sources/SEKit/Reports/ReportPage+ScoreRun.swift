@@ -17,9 +17,10 @@ extension ReportPage {
     mutating func provenance(_ run: RunRecord, details: Catalog.RunDetails, headingLevel h: Int) {
         body += heading(h, "Provenance")
         let finished = run.finishedAt.map { ISO8601DateFormatter().string(from: $0) } ?? "not finished"
-        body += "<p>Run <code>\(HTML.escape(run.id.rawValue))</code> (\(HTML.escape(run.kind.rawValue)), \(HTML.escape(run.status.rawValue))), "
-            + "started \(ISO8601DateFormatter().string(from: run.startedAt)), finished \(HTML.escape(finished)), on \(HTML.escape(run.host)), "
-            + "sekit \(HTML.escape(run.toolVersion)).</p>\n"
+        body += "<p>Run <code>\(HTML.escape(run.id.rawValue))</code> "
+            + "(\(HTML.escape(run.kind.rawValue)), \(HTML.escape(run.status.rawValue))), "
+        body += "started \(ISO8601DateFormatter().string(from: run.startedAt)), finished \(HTML.escape(finished)), "
+            + "on \(HTML.escape(run.host)), sekit \(HTML.escape(run.toolVersion)).</p>\n"
         body += "<p>Command: <code>\(HTML.escape(run.commandLine))</code><br>in <code>\(HTML.escape(run.workingDirectory))</code></p>\n"
         if let lineage = try? catalog.lineage(of: run), lineage.count > 1 {
             body += HTML.table(caption: "Lineage: the run and the runs it descends from", header: ["kind", "name", "id", "command"],

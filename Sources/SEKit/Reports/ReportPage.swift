@@ -18,7 +18,8 @@ struct ReportPage {
 
     func generatedLine() -> String {
         let stamp = ISO8601DateFormatter().string(from: Date())
-        return "<p class=\"meta\">Made by <code>sekit report</code> on \(stamp) from the catalogue <code>\(HTML.escape(catalog.url.path))</code>.</p>\n"
+        return "<p class=\"meta\">Made by <code>sekit report</code> on \(stamp) "
+            + "from the catalogue <code>\(HTML.escape(catalog.url.path))</code>.</p>\n"
     }
 
     /// `<hN>` of `text`.

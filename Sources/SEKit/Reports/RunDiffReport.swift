@@ -32,10 +32,17 @@ extension RunDiff {
     /// How the numbers were made, in one paragraph.
     var method: String {
         let level = Int((confidence * 100).rounded())
-        let test = paired ? "two-sided Wilcoxon signed-rank test on the per-clip differences (SciPy's defaults: zero differences dropped; exact for up to 50 clips without ties or zeros, all sign flips for up to 13 with them, else the normal approximation)"
-            : "two-sided Mann-Whitney U test (SciPy's defaults: exact for small samples without ties, else the normal approximation with continuity correction)"
-        let interval = paired ? "percentile bootstrap of the mean per-clip difference" : "percentile bootstrap of mean(B) − mean(A), each run's clips resampled on their own"
-        return "B − A, \(paired ? "paired by clip" : "unpaired (different corpora)"): \(level)% CI by \(interval) (\(resamples) resamples, seed \(seed)); p by the \(test); * = Holm-corrected p < \(alpha) across the \(rows.count) rows shown."
+        let test = paired
+            ? "two-sided Wilcoxon signed-rank test on the per-clip differences (SciPy's defaults: zero differences dropped; "
+                + "exact for up to 50 clips without ties or zeros, all sign flips for up to 13 with them, else the normal approximation)"
+            : "two-sided Mann-Whitney U test (SciPy's defaults: exact for small samples without ties, "
+                + "else the normal approximation with continuity correction)"
+        let interval = paired
+            ? "percentile bootstrap of the mean per-clip difference"
+            : "percentile bootstrap of mean(B) − mean(A), each run's clips resampled on their own"
+        return "B − A, \(paired ? "paired by clip" : "unpaired (different corpora)"): \(level)% CI by \(interval) "
+            + "(\(resamples) resamples, seed \(seed)); p by the \(test); "
+            + "* = Holm-corrected p < \(alpha) across the \(rows.count) rows shown."
     }
 
     func text(markdown: Bool) -> String {
@@ -92,7 +99,8 @@ extension RunDiff {
         if !onlyInA.isEmpty { notes.append("\(onlyInA.count) clip(s) scored only by A, left out: \(listed(onlyInA))") }
         if !onlyInB.isEmpty { notes.append("\(onlyInB.count) clip(s) scored only by B, left out: \(listed(onlyInB))") }
         for (metric, count) in unpairedValues.sorted(by: { $0.key < $1.key }) {
-            notes.append("\(metric): \(count) clip(s) scored by both runs lack a finite value in one of them (a failed metric or an infinite SNR), left out")
+            notes.append("\(metric): \(count) clip(s) scored by both runs lack a finite value in one of them "
+                         + "(a failed metric or an infinite SNR), left out")
         }
         return notes
     }

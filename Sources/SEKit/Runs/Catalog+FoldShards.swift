@@ -9,7 +9,8 @@ extension Catalog {
         var runs: [ShardRun] = []
         for id in ids {
             guard let record = try RunRecord.fetchOne(db, key: id) else { continue }
-            let params = Dictionary(uniqueKeysWithValues: try ParamRecord.filter(ParamRecord.Columns.runID == id).fetchAll(db).map { ($0.key, $0.valueText) })
+            let params = Dictionary(uniqueKeysWithValues: try ParamRecord.filter(ParamRecord.Columns.runID == id)
+                .fetchAll(db).map { ($0.key, $0.valueText) })
             guard let shard = ShardRun.shard(of: params) else { continue }
             runs.append(ShardRun(record: record, params: params, shard: shard, file: file))
         }

@@ -50,7 +50,9 @@ public enum ShardFoldPlanner {
         var groups: [ShardFoldGroup] = []
         var mapped: [RunID: RunID] = [:]
         for run in runs where !ShardFoldRules.foldableKinds.contains(run.record.kind) {
-            throw .shardMismatch(path: run.file, reason: "run \(run.record.id) is a \(run.record.kind.rawValue) run with shard \(run.shard): only \(ShardFoldRules.foldableKinds.map(\.rawValue).joined(separator: ", ")) runs fold")
+            throw .shardMismatch(path: run.file,
+                                 reason: "run \(run.record.id) is a \(run.record.kind.rawValue) run with shard \(run.shard): "
+                                     + "only \(ShardFoldRules.foldableKinds.map(\.rawValue).joined(separator: ", ")) runs fold")
         }
         for kind in ShardFoldRules.foldableKinds {
             var byIdentity: [String: [ShardRun]] = [:]
@@ -93,25 +95,32 @@ public enum ShardFoldPlanner {
         }
         for run in attempts.sorted(by: { ($0.shard.index, $0.file) < ($1.shard.index, $1.file) }) {
             if let twice = byIndex[run.shard.index] {
-                throw .shardMismatch(path: run.file, reason: "shard \(run.shard) of the \(describe(first)) is given twice: run \(twice.record.id) in \(twice.file) and run \(run.record.id) here (two runs of the same command; merge the shards of one of them)")
+                throw .shardMismatch(path: run.file, reason: "shard \(run.shard) of the \(describe(first)) is given twice: "
+                                     + "run \(twice.record.id) in \(twice.file) and run \(run.record.id) here "
+                                     + "(two runs of the same command; merge the shards of one of them)")
             }
             byIndex[run.shard.index] = run
         }
         let missing = (1...count).filter { byIndex[$0] == nil }
         if !missing.isEmpty {
-            var reason = "the \(describe(first)) has shards \(byIndex.keys.sorted().map { "\($0)/\(count)" }.joined(separator: ", ")) but not \(missing.map { "\($0)/\(count)" }.joined(separator: ", "))"
+            var reason = "the \(describe(first)) has shards \(byIndex.keys.sorted().map { "\($0)/\(count)" }.joined(separator: ", ")) "
+                + "but not \(missing.map { "\($0)/\(count)" }.joined(separator: ", "))"
             // Another group of the same kind and count may hold the "missing" shards with other parameters.
             if let other = others.first(where: { group in
-                group.first?.record.kind == first.record.kind && group.first?.shard.count == count && group.first?.record.id != first.record.id
+                group.first?.record.kind == first.record.kind && group.first?.shard.count == count
+                    && group.first?.record.id != first.record.id
                     && !group.contains { $0.record.id == first.record.id }
             })?.first {
-                reason += "; shard \(other.shard) in \(other.file) is of the same kind but differs: \(differences(first, other, mapped: mapped))"
+                reason += "; shard \(other.shard) in \(other.file) is of the same kind but differs: "
+                    + "\(differences(first, other, mapped: mapped))"
             }
             throw .shardMismatch(path: first.file, reason: reason)
         }
         let shards = (1...count).map { byIndex[$0]! }
         for run in shards where run.record.status != .finished {
-            throw .shardMismatch(path: run.file, reason: "shard \(run.shard) of the \(describe(first)) (run \(run.record.id)) is \(run.record.status.rawValue)\(run.record.error.map { ": \($0)" } ?? "") and no run of it finished; run it again until it finishes, then merge")
+            throw .shardMismatch(path: run.file, reason: "shard \(run.shard) of the \(describe(first)) (run \(run.record.id)) "
+                                 + "is \(run.record.status.rawValue)\(run.record.error.map { ": \($0)" } ?? "") and no run of it finished; "
+                                 + "run it again until it finishes, then merge")
         }
 
         let foldedID = RunID.folding(shards.map(\.record.id))

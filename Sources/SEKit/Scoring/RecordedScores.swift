@@ -94,7 +94,8 @@ public enum RecordedScores {
                 let corpus = URL(fileURLWithPath: params["corpus"]!)
                 let byID = enhanced.appendingPathComponent(pair.clipID + ".wav")
                 let byPath = enhanced.appendingPathComponent(String(noisyPath.dropFirst(corpus.path.count + 1)))
-                pair.enhanced = FileManager.default.fileExists(atPath: byID.path) || !FileManager.default.fileExists(atPath: byPath.path) ? byID : byPath
+                pair.enhanced = FileManager.default.fileExists(atPath: byID.path) || !FileManager.default.fileExists(atPath: byPath.path)
+                    ? byID : byPath
             }
         } else if let enhanced {
             pair.enhanced = enhanced.appendingPathComponent(pair.clipID)

@@ -13,7 +13,8 @@ public enum ScoreError: Error, Equatable, CustomStringConvertible, Sendable {
         case .noPairs(let reason): "nothing to score: \(reason)"
         case .needsReference(let metrics):
             "\(metrics.joined(separator: ", ")) compare\(metrics.count == 1 ? "s" : "") against a clean reference: give --reference DIR " +
-                "or --corpus OUT, or ask only for metrics that need none (\(MetricRegistry.all.filter { !$0.needsReference }.flatMap(\.outputs).map(\.metric.rawValue).joined(separator: ", ")))"
+                "or --corpus OUT, or ask only for metrics that need none " +
+                "(\(MetricRegistry.all.filter { !$0.needsReference }.flatMap(\.outputs).map(\.metric.rawValue).joined(separator: ", ")))"
         }
     }
 }

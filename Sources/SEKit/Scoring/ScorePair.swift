@@ -82,7 +82,8 @@ public enum ScorePairing {
             if let enhanced {
                 let byID = enhanced.appendingPathComponent(record.clipID + ".wav")
                 let byPath = enhanced.appendingPathComponent(record.noisy)
-                enhancedURL = FileManager.default.fileExists(atPath: byID.path) || !FileManager.default.fileExists(atPath: byPath.path) ? byID : byPath
+                enhancedURL = FileManager.default.fileExists(atPath: byID.path) || !FileManager.default.fileExists(atPath: byPath.path)
+                    ? byID : byPath
             }
             // Scoring the noisy input itself: no separate noisy column (it would repeat the scores).
             return ScorePair(clipID: record.clipID, reference: corpus.appendingPathComponent(record.clean),

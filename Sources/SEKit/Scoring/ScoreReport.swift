@@ -102,7 +102,9 @@ public enum ScoreReport {
         out += TextTable.render(header: header, rows: rows)
         for f in failed.prefix(20) { out += "failed: \(f.pair.clipID): \(f.error!)\n" }
         for f in valueFailures.prefix(20) { out += "not computed: \(f.pair.clipID): \(f.valueErrorSummary)\n" }
-        if valueFailures.count > 20 { out += "not computed: ... and \(valueFailures.count - 20) more clips (see --per-clip or --format json)\n" }
+        if valueFailures.count > 20 {
+            out += "not computed: ... and \(valueFailures.count - 20) more clips (see --per-clip or --format json)\n"
+        }
         if failed.count > 20 { out += "failed: ... and \(failed.count - 20) more (see --per-clip or --format json)\n" }
         return out
     }

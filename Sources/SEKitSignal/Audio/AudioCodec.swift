@@ -148,7 +148,8 @@ public enum CodecRoundTrip {
             }
             if decoded.count > input.count { decoded.removeLast(decoded.count - input.count) }
             if codec == .opus {
-                let limit = complexity == AudioCodec.defaultOpusComplexity ? AudioCodec.opusResidualLagLimit : AudioCodec.opusLowComplexityResidualLagLimit
+                let limit = complexity == AudioCodec.defaultOpusComplexity
+                    ? AudioCodec.opusResidualLagLimit : AudioCodec.opusLowComplexityResidualLagLimit
                 decoded = realigned(decoded, to: input, maximumLag: limit)
             }
             if decoded.count > unpadded.count { decoded.removeLast(decoded.count - unpadded.count) }

@@ -162,7 +162,11 @@ extension AudioFile {
                 }
             }
             if let bad { throw AudioError.nonFiniteSamples(path: location.name, sampleIndex: position + bad) }
-            do { try mono.withUnsafeBufferPointer { (p) throws(SoxrResampler.SoxrFailure) in try stream.process(UnsafeBufferPointer(rebasing: p[0..<got])) } } catch {
+            do {
+                try mono.withUnsafeBufferPointer { (p) throws(SoxrResampler.SoxrFailure) in
+                    try stream.process(UnsafeBufferPointer(rebasing: p[0..<got]))
+                }
+            } catch {
                 throw AudioError.invalidParameter(name: "sampleRate", value: "\(sampleRate)", reason: "libsoxr: \(error.message)")
             }
             position += got

@@ -66,7 +66,8 @@ public enum Bootstrap {
     /// - Complexity: O(resamples · rowCount · ⌈columnCount/8⌉) additions, over `jobs` threads.
     public static func meanIntervals(rows: [Double], columnCount: Int, resamples: Int = defaultResamples,
                                      confidence: Double = 0.95, seed: UInt64,
-                                     jobs: Int = ProcessInfo.processInfo.activeProcessorCount) throws(StatisticsError) -> [BootstrapInterval] {
+                                     jobs: Int = ProcessInfo.processInfo.activeProcessorCount)
+        throws(StatisticsError) -> [BootstrapInterval] {
         try checkSettings(resamples: resamples, confidence: confidence, jobs: jobs)
         try checkTable(rows, columnCount: columnCount, parameter: "rows")
         let means = resampledMeans(rows: rows, columnCount: columnCount, resamples: resamples, seed: seed, jobs: jobs)
@@ -76,7 +77,8 @@ public enum Bootstrap {
     /// ``meanIntervals(rows:columnCount:resamples:confidence:seed:jobs:)`` for one column: the
     /// percentile interval of the mean of `values`.
     public static func meanInterval(_ values: [Double], resamples: Int = defaultResamples, confidence: Double = 0.95,
-                                    seed: UInt64, jobs: Int = ProcessInfo.processInfo.activeProcessorCount) throws(StatisticsError) -> BootstrapInterval {
+                                    seed: UInt64, jobs: Int = ProcessInfo.processInfo.activeProcessorCount)
+        throws(StatisticsError) -> BootstrapInterval {
         try meanIntervals(rows: values, columnCount: 1, resamples: resamples, confidence: confidence, seed: seed, jobs: jobs)[0]
     }
 
@@ -85,7 +87,8 @@ public enum Bootstrap {
     /// one-column case of ``differenceOfMeansIntervals(x:y:columnCount:resamples:confidence:seed:jobs:)``.
     public static func differenceOfMeansInterval(x: [Double], y: [Double], resamples: Int = defaultResamples,
                                                  confidence: Double = 0.95, seed: UInt64,
-                                                 jobs: Int = ProcessInfo.processInfo.activeProcessorCount) throws(StatisticsError) -> BootstrapInterval {
+                                                 jobs: Int = ProcessInfo.processInfo.activeProcessorCount)
+        throws(StatisticsError) -> BootstrapInterval {
         try differenceOfMeansIntervals(x: x, y: y, columnCount: 1, resamples: resamples, confidence: confidence, seed: seed, jobs: jobs)[0]
     }
 
@@ -100,7 +103,8 @@ public enum Bootstrap {
     /// - Complexity: O(resamples · (x rows + y rows) · ⌈columnCount/8⌉), over `jobs` threads.
     public static func differenceOfMeansIntervals(x: [Double], y: [Double], columnCount: Int, resamples: Int = defaultResamples,
                                                   confidence: Double = 0.95, seed: UInt64,
-                                                  jobs: Int = ProcessInfo.processInfo.activeProcessorCount) throws(StatisticsError) -> [BootstrapInterval] {
+                                                  jobs: Int = ProcessInfo.processInfo.activeProcessorCount)
+        throws(StatisticsError) -> [BootstrapInterval] {
         try checkSettings(resamples: resamples, confidence: confidence, jobs: jobs)
         try checkTable(x, columnCount: columnCount, parameter: "x")
         try checkTable(y, columnCount: columnCount, parameter: "y")

@@ -25,7 +25,8 @@ import Testing
         #expect(try catalog.exportClips(filter: nil, format: .csv) { csv += $0 } == 2)
         let lines = csv.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines[0] == Catalog.clipListingColumns.joined(separator: ","))
-        #expect(lines[1] == "\(odd.id),\(run),0,train,,,n:n2.wav;n:n1.wav;n:n0.wav,,-2.5,-2.49,,1,0.3,1,0,16000,4,\"with, comma and \"\"quote\"\"/é.wav\",,")
+        #expect(lines[1] == "\(odd.id),\(run),0,train,,,n:n2.wav;n:n1.wav;n:n0.wav,,-2.5,-2.49,,1,0.3,1,0,16000,4,"
+                + "\"with, comma and \"\"quote\"\"/é.wav\",,")
         #expect(lines[2].hasPrefix("\(plain.id),\(run),1,train,,,,,10,10.01,-26,1,0.3,1,7919,16000,4,noisy/1.wav"))
         var json = ""
         try catalog.exportClips(filter: "snr_requested_db < 0", format: .json) { json += $0 }

@@ -61,7 +61,8 @@ import Testing
 
     @Test func valuesAreBoundNeverSpliced() throws {
         let hostile = "x'); drop table runs; --"
-        let compiled = try CatalogFilter.compile("split = '\(hostile.replacingOccurrences(of: "'", with: "''"))' or params.\("k") like '%;%'", context: .clips)
+        let compiled = try CatalogFilter.compile("split = '\(hostile.replacingOccurrences(of: "'", with: "''"))' "
+                                                 + "or params.\("k") like '%;%'", context: .clips)
         #expect(!compiled.sql.contains("drop"))
         #expect(!compiled.sql.contains("'x"))
         // A clip's params.KEY looks at the clip's degradation parameters, then its run's: the key is bound twice.

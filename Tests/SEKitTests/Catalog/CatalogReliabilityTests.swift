@@ -102,7 +102,8 @@ import Testing
                 _ = try out.merge([folder.file("b.sqlite")], onConflict: policy)
                 Issue.record("merged a conflicting run under \(policy)")
             } catch {
-                #expect(error.code == "merge-conflict" && error.description.contains("runs \(ids[0].rawValue)") && error.description.contains("sekit mix b"))
+                #expect(error.code == "merge-conflict" && error.description.contains("runs \(ids[0].rawValue)")
+                        && error.description.contains("sekit mix b"))
             }
             #expect(try out.clips().count == 1)
         }

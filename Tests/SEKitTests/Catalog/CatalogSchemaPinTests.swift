@@ -115,7 +115,8 @@ import Testing
         let queue = try DatabaseQueue()
         try CatalogSchema.migrator.migrate(queue)
         let tables = try queue.read { db in
-            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations' ORDER BY name")
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+                                + "AND name != 'grdb_migrations' ORDER BY name")
         }
         #expect(declared.map(\.0).sorted() == tables, "a table without a record type, or a record type without a table")
         for (table, columns) in declared {

@@ -9,7 +9,8 @@ import Testing
     static func schema(_ url: URL) throws -> [String] {
         let queue = try DatabaseQueue(path: url.path)
         return try queue.read { db in
-            try String.fetchAll(db, sql: "SELECT type || ' ' || name || ': ' || coalesce(sql, '') FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name")
+            try String.fetchAll(db, sql: "SELECT type || ' ' || name || ': ' || coalesce(sql, '') FROM sqlite_master "
+                                + "WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name")
         }
     }
 
@@ -61,7 +62,8 @@ import Testing
     static func insertFixture(_ db: Database, version: Int) throws {
         try db.execute(sql: """
             INSERT INTO runs (id, kind, name, status, started_at, finished_at, tool_version, command_line, working_directory, host, pid)
-            VALUES ('fixture-run', 'mix', 'old', 'finished', '2025-01-01 00:00:00.000', '2025-01-01 00:01:00.000', '0.0.1', 'sekit mix', '/', 'h', 1);
+            VALUES ('fixture-run', 'mix', 'old', 'finished', '2025-01-01 00:00:00.000', '2025-01-01 00:01:00.000', \
+            '0.0.1', 'sekit mix', '/', 'h', 1);
             INSERT INTO params (run_id, key, value_text, value_number) VALUES ('fixture-run', 'snr_db', '5', 5);
             INSERT INTO clips (id, run_id, clip_index, split, seed, sample_rate, duration_seconds)
             VALUES ('fixture-clip', 'fixture-run', 0, 'train', 1, 16000, 2.5);

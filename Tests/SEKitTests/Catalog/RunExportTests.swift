@@ -16,7 +16,8 @@ struct RunExportTests {
         let out = try PythonReference.run("""
             import sys, json, pandas as pd
             d = pd.read_csv(sys.argv[1])
-            print(json.dumps({"rows": len(d), "columns": list(d.columns), "snr_numeric": bool(pd.api.types.is_numeric_dtype(d.snr_requested_db)) and bool(pd.api.types.is_numeric_dtype(d.value)),
+            print(json.dumps({"rows": len(d), "columns": list(d.columns), \
+            "snr_numeric": bool(pd.api.types.is_numeric_dtype(d.snr_requested_db)) and bool(pd.api.types.is_numeric_dtype(d.value)),
                               "snrs": sorted(d.snr_requested_db.unique().tolist()), "splits": sorted(d.split.unique().tolist()),
                               "runs": sorted(d.run_name.unique().tolist()), "metrics": sorted(d.metric.unique().tolist()),
                               "speakers": int(d.speaker.notna().sum()), "noises": int(d.noise_source_ids.notna().sum()),
@@ -34,7 +35,8 @@ struct RunExportTests {
         #expect(json["noises"] as? Int == rows)
         #expect(json["improvement_ok"] as? Bool == true)
         // The per-clip mean equals the run's stored aggregate.
-        let stored = try p.catalog.runDetails(try p.catalog.resolveRun("oracle-irm").id.rawValue).metrics.first { $0.metric == "stoi" && $0.subset == "" }
+        let stored = try p.catalog.runDetails(try p.catalog.resolveRun("oracle-irm").id.rawValue)
+            .metrics.first { $0.metric == "stoi" && $0.subset == "" }
         #expect(abs((json["mean_stoi"] as? Double ?? .nan) - (stored?.mean ?? .nan)) < 1e-12)
     }
 

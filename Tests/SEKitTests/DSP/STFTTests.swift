@@ -62,7 +62,8 @@ import Testing
             frames = 1 + (len(xp) - 512) // 160
             m = np.array([np.abs(np.fft.rfft(xp[t*160:t*160+512] * w)) for t in range(frames)])
             m.astype('<f8').tofile(sys.argv[3])
-            L = np.abs(librosa.stft(x.astype(np.float32), n_fft=512, win_length=400, hop_length=160, window='hann', center=center, pad_mode='constant')).T
+            L = np.abs(librosa.stft(x.astype(np.float32), n_fft=512, win_length=400, hop_length=160, window='hann', \
+            center=center, pad_mode='constant')).T
             L.astype('<f8').tofile(sys.argv[4])
             """
             try PythonReference.run(script, arguments: [folder.file("x.f32").path, center ? "1" : "0", folder.file("np.f64").path,

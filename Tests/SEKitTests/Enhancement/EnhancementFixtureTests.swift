@@ -46,7 +46,8 @@ struct EnhancementFixtureTests {
 
     @Test(arguments: [0.0, 5.0])
     func everyMethodRaisesSegmentalSNR(snrDB: Double) throws {
-        var table = ["segSNR (dB) at \(snrDB) dB: clip | noisy | " + EnhancementPropertyTests.configurations.map { "\($0.0.rawValue)/\($0.1.rawValue)" }.joined(separator: " | ")]
+        var table = ["segSNR (dB) at \(snrDB) dB: clip | noisy | "
+                     + EnhancementPropertyTests.configurations.map { "\($0.0.rawValue)/\($0.1.rawValue)" }.joined(separator: " | ")]
         var gains = [String: [Double]]()
         for (speech, noise) in Self.pairs {
             let (clean, noisy) = try Self.mixture(speech: speech, noise: noise, snrDB: snrDB)

@@ -61,7 +61,8 @@ struct EnhancementSpecialFunctionsTests {
             let lsa = worst(evaluate(.gain(.logSpectralAmplitude), a, v), out[g..<(g + ksi.count)])
             let stsa = worst(evaluate(.gain(.spectralAmplitude), a, v), out[(g + ksi.count)..<(g + 2 * ksi.count)])
             let confluent = worst(evaluate(.confluentHypergeometricMinusHalf, small), out[(g + 2 * ksi.count)...])
-            print("max relative error vs SciPy (\(avx2 ? "AVX2 + FMA" : "baseline") build): exp(E1/2) \(halfE1), i0e \(i0), i1e \(i1), M(-1/2; 1; -v) \(confluent), LSA gain \(lsa), STSA gain \(stsa)")
+            print("max relative error vs SciPy (\(avx2 ? "AVX2 + FMA" : "baseline") build): exp(E1/2) \(halfE1), i0e \(i0), i1e \(i1), "
+                  + "M(-1/2; 1; -v) \(confluent), LSA gain \(lsa), STSA gain \(stsa)")
             #expect(confluent < 2e-11)
             #expect(halfE1 < 2e-9)
             #expect(i0 < 5e-7 && i1 < 5e-7)

@@ -14,7 +14,8 @@ struct FeatureMergeRefusalTests {
         do {
             _ = try FeatureMerge.run(output: export.folder.file("out.h5"), shards: shards, options: options)
         } catch {
-            let left = try FileManager.default.contentsOfDirectory(atPath: export.folder.url.path).filter { $0.contains("out.h5") && !$0.hasSuffix(".lock") }
+            let left = try FileManager.default.contentsOfDirectory(atPath: export.folder.url.path)
+                .filter { $0.contains("out.h5") && !$0.hasSuffix(".lock") }
             #expect(left.isEmpty, "nothing is written: \(left)")
             return error
         }

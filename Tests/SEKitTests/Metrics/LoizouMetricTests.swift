@@ -22,7 +22,8 @@ struct LoizouMetricTests {
         let p = try load("1_processed_16000_Hz.wav")
         let valueNoisy = try measure(c, n, 16000)
         let valueProcessed = try measure(c, p, 16000)
-        print("\(name): noisy \(valueNoisy) (error \(valueNoisy - expectedNoisy)), processed \(valueProcessed) (error \(valueProcessed - expectedProcessed))")
+        print("\(name): noisy \(valueNoisy) (error \(valueNoisy - expectedNoisy)), "
+              + "processed \(valueProcessed) (error \(valueProcessed - expectedProcessed))")
         #expect(abs(valueNoisy - expectedNoisy) < 1e-9)
         #expect(abs(valueProcessed - expectedProcessed) < 1e-9)
     }

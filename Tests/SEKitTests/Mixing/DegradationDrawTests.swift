@@ -72,7 +72,8 @@ import Testing
             let d = try #require(DegradationDraws.draw(options: o, clipIndex: i, length: 16000)?.first)
             seen.insert(d.codec!)
             switch d.codec! {
-            case .mp3: #expect(AudioCodec.mp3BitratesKbps(codingRate: 16000).contains(d.mp3BitrateKbps!) && (16...128).contains(d.mp3BitrateKbps!))
+            case .mp3:
+                #expect(AudioCodec.mp3BitratesKbps(codingRate: 16000).contains(d.mp3BitrateKbps!) && (16...128).contains(d.mp3BitrateKbps!))
             case .opus: #expect((6...64).contains(d.opusBitrateKbps!))
             case .vorbis: #expect((0.1...0.6).contains(d.vorbisQuality!))
             default: Issue.record("unexpected codec \(d.codec!)")

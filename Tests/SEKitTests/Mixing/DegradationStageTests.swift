@@ -234,7 +234,8 @@ struct DegradationStageTests {
         for folder in [b.url, c.url] {
             for record in reference {
                 for stem in [record.noisy, record.clean, record.noise] {
-                    #expect(try Data(contentsOf: folder.appendingPathComponent(stem)) == Data(contentsOf: a.url.appendingPathComponent(stem)), "\(stem)")
+                    #expect(try Data(contentsOf: folder.appendingPathComponent(stem))
+                                == Data(contentsOf: a.url.appendingPathComponent(stem)), "\(stem)")
                 }
             }
         }

@@ -45,7 +45,8 @@ import Testing
         #expect(throws: MixError.self) { try SplitSpec(parsing: "train") }
         // Fractions must sum to 1 (0.9 + 0.9 used to become 50/50 without a word); weights are normalised.
         #expect(throws: MixError.invalidOption(name: "split", value: "train=0.9,test=0.9",
-                                               reason: "the fractions sum to 1.8, not 1 (give fractions that sum to 1, or weights such as train=9,test=1)")) {
+                                               reason: "the fractions sum to 1.8, not 1 "
+                                                   + "(give fractions that sum to 1, or weights such as train=9,test=1)")) {
             try SplitSpec(parsing: "train=0.9,test=0.9")
         }
         #expect(throws: MixError.self) { try SplitSpec(parsing: "train=0.5,test=0.4") }

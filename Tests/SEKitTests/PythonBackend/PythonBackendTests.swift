@@ -92,7 +92,8 @@ struct PythonWorkerTests {
         let hashes = try PythonReference.run("""
         import hashlib, os, speechmos.dnsmos as d
         f = os.path.join(os.path.dirname(d.__file__), 'dnsmos_models')
-        print(' '.join(n + ':' + hashlib.sha256(open(os.path.join(f, n), 'rb').read()).hexdigest() for n in ['model_v8.onnx', 'sig_bak_ovr.onnx']))
+        print(' '.join(n + ':' + hashlib.sha256(open(os.path.join(f, n), 'rb').read()).hexdigest() \
+        for n in ['model_v8.onnx', 'sig_bak_ovr.onnx']))
         """).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(description.runParams["backend_models_sha256"] == hashes.replacingOccurrences(of: " ", with: ","))
         _ = folder

@@ -43,7 +43,8 @@ struct LeaderboardReportTests {
         #expect(markdown.contains("**"))
         #expect(markdown.split(separator: "\n")[2].hasPrefix("| noisy (input) |"))
         let csv = try board.rendered(.csv)
-        #expect(csv.hasPrefix("checkpoint,run_id,reference,stoi_mean,stoi_ci95_half,stoi_n,stoi_best,sisdr_mean,sisdr_ci95_half,sisdr_n,sisdr_best,mean_rank\n"))
+        #expect(csv.hasPrefix("checkpoint,run_id,reference,stoi_mean,stoi_ci95_half,stoi_n,stoi_best,"
+                              + "sisdr_mean,sisdr_ci95_half,sisdr_n,sisdr_best,mean_rank\n"))
         #expect(csv.split(separator: "\n").count == board.rows.count + 1)
     }
 }

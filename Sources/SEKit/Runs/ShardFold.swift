@@ -28,7 +28,7 @@ extension Catalog {
         throws(RunsError) -> MergeReport {
         let prepared = try Self.prepareMergeInputs(inputs, output: url, foldShards: folding != nil)
         defer { prepared.forEach { $0.discard() } }
-        return try merge(prepared, onConflict: onConflict, folding: folding)
+        return try mergeChecked(prepared, onConflict: onConflict, folding: folding)
     }
 
     /// Checks the inputs of a merge into `output` (``prepareMergeInputs(_:output:)``); when folding,
@@ -44,7 +44,7 @@ extension Catalog {
     }
 
     /// ``merge(_:onConflict:folding:)`` of checked inputs.
-    func merge(_ prepared: [MergeInput], onConflict: MergeConflictPolicy, folding: ShardFolding?) throws(RunsError) -> MergeReport {
+    func mergeChecked(_ prepared: [MergeInput], onConflict: MergeConflictPolicy, folding: ShardFolding?) throws(RunsError) -> MergeReport {
         guard let folding else {
             do { return try merge(prepared, onConflict: onConflict, foldingRuns: [:]) } catch { throw .catalog(error) }
         }
@@ -143,7 +143,7 @@ extension Catalog {
         }
         let report: MergeReport
         do {
-            report = try catalog.merge(prepared, onConflict: onConflict, folding: folding)
+            report = try catalog.mergeChecked(prepared, onConflict: onConflict, folding: folding)
         } catch {
             // Inputs merged before the one refused are kept; nothing merged leaves nothing.
             let merged = try? catalog.read { db in

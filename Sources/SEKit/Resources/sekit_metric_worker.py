@@ -187,7 +187,7 @@ def run_dnsmos(request, signals):
 
 
 def _single_threaded(path):
-    """An ONNX Runtime session of one thread: sekit runs one worker per --jobs instead."""
+    """An ONNX Runtime session of one thread (of a model file, or a serialized model): sekit runs one worker per --jobs instead."""
     import onnxruntime
     options = onnxruntime.SessionOptions()
     options.intra_op_num_threads = 1
@@ -298,14 +298,52 @@ _sessions = {}
 
 
 def _session(path):
-    """One single-threaded ONNX Runtime session per model file (one worker per core instead)."""
+    """One single-threaded ONNX Runtime session per model file (one worker per core instead), of the
+    model as ``_elu_as_exp`` writes it when it has Elu nodes."""
     if path not in _sessions:
         import onnxruntime  # noqa: F401  (outside the try: a missing package is an environment error)
         try:
-            _sessions[path] = _single_threaded(path)
+            _sessions[path] = _single_threaded(_elu_as_exp(path) or path)
         except Exception as error:  # onnxruntime's own exception types: a corrupt or non-ONNX file
             raise _MetricFailure(f"not a model ONNX Runtime can load: {error}")
     return _sessions[path]
+
+
+def _elu_as_exp(path):
+    """The serialized model with each Elu node of its main graph written as
+    ``Relu(x) + alpha * (Exp(Min(x, 0)) - 1)``: ONNX's definition of Elu (x for x > 0, exactly), which
+    ONNX Runtime's CPU kernels compute faster than its Elu kernel (the CRNN recipe's model, whose five Elu
+    nodes take a fifth of its time: about 10 % less time per clip, outputs within 1e-7). None when the
+    model has no Elu node, its input is not float32, or ``onnx`` cannot read it (ONNX Runtime then
+    loads the file as it is, and names the problem)."""
+    try:
+        import onnx
+        from onnx import helper
+        model = onnx.load(path)
+    except Exception:  # onnx's own exception types; the session reports an unreadable file
+        return None
+    float32 = onnx.TensorProto.FLOAT
+    if (not any(node.op_type == "Elu" for node in model.graph.node)
+            or any(i.type.tensor_type.elem_type != float32 for i in model.graph.input)):
+        return None
+    nodes = []
+    for index, node in enumerate(model.graph.node):
+        if node.op_type != "Elu":
+            nodes.append(node)
+            continue
+        alpha = next((a.f for a in node.attribute if a.name == "alpha"), 1.0)
+        x, y, name = node.input[0], node.output[0], f"sekit_elu{index}"
+        for constant, value in (("zero", 0.0), ("one", 1.0), ("alpha", alpha)):
+            model.graph.initializer.append(helper.make_tensor(f"{name}_{constant}", float32, [], [value]))
+        nodes += [helper.make_node("Min", [x, f"{name}_zero"], [f"{name}_negative"]),
+                  helper.make_node("Exp", [f"{name}_negative"], [f"{name}_exp"]),
+                  helper.make_node("Sub", [f"{name}_exp", f"{name}_one"], [f"{name}_expm1"]),
+                  helper.make_node("Mul", [f"{name}_expm1", f"{name}_alpha"], [f"{name}_scaled"]),
+                  helper.make_node("Relu", [x], [f"{name}_positive"]),
+                  helper.make_node("Add", [f"{name}_positive", f"{name}_scaled"], [y])]
+    del model.graph.node[:]
+    model.graph.node.extend(nodes)
+    return model.SerializeToString()
 
 
 def _shape(dims):

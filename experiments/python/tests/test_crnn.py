@@ -177,6 +177,17 @@ class TrainOneEpochTests(unittest.TestCase):
         self.assertLessEqual(float(params["streaming_max_abs_diff"]), 1e-5)
         self.assertLess(float(params["frame_ms_p99"]), float(params["hop_ms"]))
         self.assertGreater(float(params["model_parameters"]), 1e6)
+        # SEKit runs the model with its Elu nodes written as Relu and Exp (faster in ONNX Runtime): every
+        # clip equals ONNX Runtime on the exported file as it is (scripts/bench/model_reference.py).
+        with open(os.path.join(self.out, "epoch-1.onnx"), "rb") as model:
+            self.assertIn(b"Elu", model.read())
+        noisy = os.path.join(support.corpus(), "noisy")
+        for name in sorted(n for n in os.listdir(enhanced) if n.endswith(".wav")):
+            printed = subprocess.run([sys.executable, os.path.join(support.ROOT, "scripts", "bench", "model_reference.py"),
+                                      "--compare", os.path.join(self.out, "epoch-1.onnx"), os.path.join(noisy, name),
+                                      os.path.join(enhanced, name)], check=True, capture_output=True, text=True).stdout
+            result = json.loads(printed)
+            self.assertLessEqual(result["max_abs_diff"], 1e-5 * result["peak"], name)
 
 
 class RefusalTests(unittest.TestCase):

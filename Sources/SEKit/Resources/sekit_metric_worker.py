@@ -341,7 +341,7 @@ def _distillmos_parts(model):
             super().__init__()
             self.cnn, self.head = model.cnn.cnn, model.transformer_pool_attn
 
-        def forward(self, features):  # (N, frames, 2 * bins) -> (N, 1), as the package's cnn and transformer_pool_attn
+        def forward(self, features):  # (N, frames, 2 * bins) -> (N,), as the package's cnn and transformer_pool_attn
             frames, channels = features.shape[1], features.shape[2]
             x = features.permute(0, 2, 1).reshape(-1, 2, channels // 2, frames)
             return self.head(torch.flatten(self.cnn(x), 1, -2).permute(0, 2, 1))

@@ -5,7 +5,9 @@
 #  1. `sekit score --metrics M --jobs 1 --no-catalog` against the package called directly in a Python
 #     loop (scripts/bench/predictors_reference.py; numpy for WADA-SNR and LSD, which have no package),
 #     both under `taskset -c 0` with OMP/BLAS/numba threads 1, whole processes (imports, model loading
-#     and the clips);
+#     and the clips). taskset alone does not hold ONNX Runtime to one core (it sizes its pools by the
+#     machine's cores): the loop makes every ONNX Runtime session single-threaded and sets torch to one
+#     thread (predictors_reference.py's notes), as sekit's workers are, so both columns are one core;
 #  2. the same sekit command with --jobs 2 (no taskset);
 #  3. the values: fails (exit 1) unless every one is within 1e-4 of the loop's.
 # Best of $RUNS runs (default 1) in wall seconds; the cpu columns are the mean user + system seconds per

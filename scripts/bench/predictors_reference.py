@@ -9,6 +9,15 @@
 
 WADA-SNR and LSD have no package: the loop runs the numpy transcriptions of the tests
 (Tests/SEKitTests/Metrics/WADASNRTests.swift, LogSpectralDistanceTests.swift), as a user would write them.
+
+One core: the loop is held to one thread, as sekit's workers are (one worker per --jobs), so that the
+benchmark's wall and CPU columns compare one core with one core. `taskset -c 0` alone does not do it:
+ONNX Runtime sizes its thread pools by the machine's cores, not the process's affinity. So, before any
+package is imported, onnxruntime.InferenceSession is replaced by a subclass that sets
+intra_op_num_threads = inter_op_num_threads = 1 on the options of every session the packages create
+(speechmos' DNSMOS and PLCMOS call ort.InferenceSession(path)), and torch.set_num_threads(1) and
+set_num_interop_threads(1) hold PyTorch (Distill-MOS) to one; ViSQOL's lattice model already runs with
+num_threads=1, and predictors.sh sets OMP/BLAS/numba threads to 1. The packages' own code is unchanged.
 """
 import json
 import os
@@ -48,6 +57,25 @@ def lsd(a, b, n=2048, hop=512, floor=1e-10):
     power = lambda x: np.abs(np.fft.rfft(np.stack([x[s:s + n] * window for s in starts]), axis=1)) ** 2
     difference = 10 * np.log10(power(a) + floor) - 10 * np.log10(power(b) + floor)
     return float(np.mean(np.sqrt(np.mean(difference ** 2, axis=1))))
+
+
+def one_thread(metric):
+    """The package of `metric` held to one thread (see the module's notes); nothing imported that it does not use."""
+    if metric in ("plcmos", "dnsmos_personalized"):
+        import onnxruntime
+
+        class OneThreadSession(onnxruntime.InferenceSession):
+            def __init__(self, path_or_bytes, sess_options=None, *args, **kwargs):
+                options = sess_options or onnxruntime.SessionOptions()
+                options.intra_op_num_threads = 1
+                options.inter_op_num_threads = 1
+                super().__init__(path_or_bytes, options, *args, **kwargs)
+
+        onnxruntime.InferenceSession = OneThreadSession
+    if metric == "distillmos":
+        import torch
+        torch.set_num_threads(1)
+        torch.set_num_interop_threads(1)
 
 
 def scorer(metric):
@@ -96,6 +124,7 @@ def scorer(metric):
 
 def score(metric, clean_dir, degraded_dir, count, out):
     start = time.perf_counter()
+    one_thread(metric)
     run = scorer(metric)
     names = sorted(f for f in os.listdir(degraded_dir) if f.endswith(".wav"))[:count]
     clips = {}

@@ -8,7 +8,10 @@ and reports what happened as JSON on stdout.
 
 Answers (JSON): "scores" maps a condition (a run's name, anchor35, anchor70, reference) to the score
 given it (CCR: the stimulus against the input, whichever is played first); "trap": "follow" answers a
-trapping trial as its instruction says, a number answers that.
+trapping trial as its instruction says, a number answers that. "heard" maps an audio file (as test.json names
+it) to what a listener hears in it, for `listen make --spoken-trap`'s spoken instruction (the test's answer key
+stands in for the rater's ears): a rater following the trap answers a sample whose words ask for "the answer N"
+with N, whatever the page writes.
 Drives Chromium through the DevTools protocol over a pipe (the Browser of chromium_check.py).
 Used by Tests/sekitTests/ListenCommandTests.swift.
 """
@@ -29,6 +32,7 @@ STATE = """(() => {
   const done = !document.getElementById('done').hidden;
   const rows = Array.from(document.querySelectorAll('#stimuli .stimulus')).map(r => ({
     stimulus: r.dataset.stimulus, condition: r.dataset.condition, trial: r.dataset.trial, swapped: r.dataset.swapped === 'true',
+    files: Array.from(r.querySelectorAll('audio')).map(a => a.getAttribute('src')),
     scales: Array.from(r.querySelectorAll('.scale')).map(s => s.dataset.scale)}));
   return {done, rows, instruction: document.getElementById('instruction').textContent,
           counter: document.getElementById('counter').textContent};
@@ -80,7 +84,12 @@ def gesture(browser, session, expression):
 
 
 def answer(row, state, answers):
-    if row["trial"] == "trap" and answers.get("trap", "follow") == "follow":
+    follow = answers.get("trap", "follow") == "follow"
+    spoken = [answers.get("heard", {}).get(file) for file in row["files"]]
+    asked = [re.search(r"answer (-?\d+)", words) for words in spoken if words]
+    if follow and any(asked):
+        return int(next(a for a in asked if a).group(1))
+    if row["trial"] == "trap" and follow:
         return int(re.search(r"answer (-?\d+)", state["instruction"]).group(1))
     if row["trial"] == "trap":
         return answers["trap"]

@@ -12,7 +12,8 @@
 ///   speech mode at 16 kHz with the lattice model (ViSQOL's default, through `ai-edge-litert`), audio
 ///   mode at 48 kHz with the SVR model. A clip too short for its spectrogram is a per-clip error.
 /// - Distill-MOS (Stahl & Gamper, 2025), `distillmos` 0.9.1's `ConvTransformerSQAModel` on float32
-///   samples, one PyTorch thread. No reference.
+///   samples, one PyTorch thread; its convolutions and transformer exported once to ONNX (cached by the
+///   weights' SHA-256, checked against the package on export) and run by ONNX Runtime. No reference.
 ///
 /// Other rates are converted first (SEKit's soxr resampler); samples outside [−1, 1] are a per-clip
 /// error for the `speechmos` predictors (the package refuses them).

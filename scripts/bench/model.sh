@@ -44,6 +44,8 @@ fi
 name="$(basename "$model" .onnx)"
 audio_seconds=$("$python" -c 'import sys, os, soundfile as sf; d = sys.argv[1]; print(sum(sf.info(os.path.join(d, n)).duration for n in os.listdir(d) if n.endswith(".wav")))' "$clips/noisy")
 
+# Outputs of an earlier run (perhaps of another model, which enhance would refuse to mix in) go first.
+rm -rf "$work/python-out" "$work/sekit-out" "$work/sekit-stream"
 read -r p_wall p_cpu <<<"$(measure_run python taskset -c "$core" "$python" scripts/bench/model_reference.py "$model" "$clips/noisy" "$work/python-out")"
 echo "200 clips ($audio_seconds s of audio, 16 kHz), model $model; one core each; whole processes, best of $runs runs:"
 printf '  ONNX Runtime from Python (model_reference.py)  %8.3f s (cpu %.3f)   %6.0fx real time\n' "$p_wall" "$p_cpu" \

@@ -11,6 +11,12 @@ import Glibc
 /// stdin (which would keep it from ever seeing end-of-file). The child's stderr goes to a
 /// temporary file whose last lines explain a death. Dropping the value closes the child's stdin
 /// (a well-behaved worker exits on end-of-file) and reaps it.
+///
+/// The child is reaped with `waitpid(2)` here, never through `Process.waitUntilExit()` or
+/// `isRunning`: Foundation on Linux learns of a child's exit from a socket the child inherits, which
+/// another process that inherits it too keeps open (swift-corelibs-foundation issue 4795), so with two
+/// workers it could miss the first one's exit and wait forever (a `score --jobs 2` that never ended,
+/// its first worker a zombie).
 final class WorkerProcess {
     /// Why talking to the child failed: it died, did not answer in time (it was then killed), or a
     /// system call failed.
@@ -29,6 +35,8 @@ final class WorkerProcess {
     /// Scratch for `read(2)`, kept between responses.
     private var chunk = [UInt8](repeating: 0, count: 65536)
     private(set) var hasExited = false
+    /// How the child ended, once reaped: by a signal (its number) or with an exit status.
+    private var termination: (signaled: Bool, code: Int32)?
 
     /// Starts `executable` with `arguments` (and `environment` added to this process's).
     /// - Throws: ``Failure`` when the pipes cannot be made or the executable cannot be started.
@@ -78,10 +86,7 @@ final class WorkerProcess {
     deinit {
         close(requests)
         // A well-behaved worker exits on end-of-file; one that does not is killed.
-        let deadline = Date().addingTimeInterval(Self.exitGraceSeconds)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        reapOrKill(within: Self.exitGraceSeconds)
         close(responses)
         try? FileManager.default.removeItem(at: stderrFile)
     }
@@ -158,9 +163,7 @@ final class WorkerProcess {
         while true {
             let left = deadline.timeIntervalSinceNow
             if left <= 0 {
-                kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
-                hasExited = true
+                reapOrKill(within: 0)
                 throw Failure(reason: "no answer in time: the worker was killed", timedOut: true)
             }
             var descriptor = pollfd(fd: fd, events: events, revents: 0)
@@ -176,14 +179,45 @@ final class WorkerProcess {
     private func deathOrError(_ call: String?) -> Failure {
         let error = call.map { "\($0): \(String(cString: strerror(errno)))" }
         if call == nil || errno == EPIPE {
-            process.waitUntilExit()
-            hasExited = true
-            let how = process.terminationReason == .uncaughtSignal ? "killed by signal \(process.terminationStatus)"
-                : "exited with status \(process.terminationStatus)"
+            // It closed its end: it is exiting (one that lingers is killed).
+            reapOrKill(within: Self.exitGraceSeconds)
+            let how = termination.map { $0.signaled ? "killed by signal \($0.code)" : "exited with status \($0.code)" }
+                ?? "exited"
             let tail = stderrTail()
             return Failure(reason: "the worker \(how)" + (tail.isEmpty ? "" : ": \(tail)"))
         }
         return Failure(reason: error ?? "end of file")
+    }
+
+    /// Waits up to `seconds` for the child to exit, then kills it (`SIGKILL`) and waits for that;
+    /// records how it ended.
+    private func reapOrKill(within seconds: Double) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !reap(blocking: false) && Date() < deadline { usleep(10_000) }
+        if !reap(blocking: false) {
+            kill(process.processIdentifier, SIGKILL)
+            _ = reap(blocking: true)
+        }
+        hasExited = true
+    }
+
+    /// Whether the child has ended (and is reaped): `waitpid(2)` on it, waiting when `blocking`.
+    private func reap(blocking: Bool) -> Bool {
+        guard termination == nil else { return true }
+        var status: Int32 = 0
+        var result: pid_t
+        repeat { result = waitpid(process.processIdentifier, &status, blocking ? 0 : WNOHANG) } while result < 0 && errno == EINTR
+        if result == process.processIdentifier {
+            // WIFEXITED: no signal bits; WEXITSTATUS: the next byte. Otherwise WTERMSIG.
+            termination = status & 0x7f == 0 ? (false, (status >> 8) & 0xff) : (true, status & 0x7f)
+            return true
+        }
+        if result < 0 && errno == ECHILD {  // reaped by Foundation's own monitor first
+            termination = process.isRunning ? (false, -1)
+                : (process.terminationReason == .uncaughtSignal, process.terminationStatus)
+            return true
+        }
+        return false
     }
 
     /// The last non-empty lines of the child's stderr (at most 400 characters), for messages.

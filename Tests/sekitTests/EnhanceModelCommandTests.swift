@@ -74,6 +74,40 @@ struct EnhanceModelCommandTests {
         #expect(scored.status == 0, "\(scored.stderr)")
     }
 
+    /// What the worker derives from a model (its parameter and MAC counts, its graph with Elu rewritten) is
+    /// kept under `$XDG_CACHE_HOME/sekit/onnx/<the file's SHA-256>-r1/`; a later run reads it, and a damaged
+    /// file there is made again: the same parameters each time.
+    @Test func theModelsCountsAreKeptByItsHashAndRemadeWhenDamaged() throws {
+        let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
+        let catalog = folder.path("catalog.sqlite")
+        let corpus = try corpus(folder, catalog: catalog)
+        try TinyONNXModel.make(folder.path("tiny.onnx"))
+        let cache = folder.path("cache")
+        func enhance(_ name: String) throws -> [String] {
+            let runs = folder.path(name + ".sqlite")
+            let result = try SEKitBinary.run(["enhance", "--model", folder.path("tiny.onnx"), "--corpus", corpus,
+                                              "--out", folder.path(name), "--catalog", runs],
+                                             environment: ["XDG_CACHE_HOME": cache])
+            #expect(result.status == 0, "\(result.stderr)")
+            return try ["model_sha256", "model_parameters", "model_macs_per_second"].map { try param(folder, runs, run: "tiny", $0) }
+        }
+        let first = try enhance("first")
+        let entry = cache + "/sekit/onnx/\(first[0])-r1"
+        let fm = FileManager.default
+        #expect(try fm.contentsOfDirectory(atPath: entry).sorted() == ["counts.json", "elu-as-exp.onnx"])
+        let counts = try String(contentsOfFile: entry + "/counts.json", encoding: .utf8)
+        #expect(counts.contains("\"parameters\": \(first[1])") && counts.contains("\"macs_per_second\": \(first[2])"), "\(counts)")
+        // No Elu node in the tiny model: the rewrite is empty, and the file itself is loaded.
+        #expect((try fm.attributesOfItem(atPath: entry + "/elu-as-exp.onnx")[.size] as? Int) == 0)
+        #expect(try enhance("second") == first)
+        for name in ["counts.json", "elu-as-exp.onnx"] {
+            try Data("damaged".utf8).write(to: URL(fileURLWithPath: entry + "/" + name))
+        }
+        #expect(try enhance("third") == first)
+        #expect(try String(contentsOfFile: entry + "/counts.json", encoding: .utf8) == counts, "made again")
+        #expect((try fm.attributesOfItem(atPath: entry + "/elu-as-exp.onnx")[.size] as? Int) == 0)
+    }
+
     @Test func streamingEqualsTheWholeUtteranceModelAndTimesEachFrame() throws {
         let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
         let catalog = folder.path("catalog.sqlite")

@@ -10,9 +10,10 @@ rewrite:
   values equal a direct call bit for bit.
 * DNSMOS (P.835 SIG/BAK/OVRL and P.808), personalised DNSMOS and PLCMOS v2: the ONNX models and
   feature code of the ``speechmos`` package, with single-threaded onnxruntime sessions (one worker
-  per core instead). Personalised DNSMOS skips the P.808 part its result drops. PLCMOS averages 15 random rater embeddings drawn from numpy's global
-  generator: it is seeded with ``PLCMOS_SEED`` before each clip, so a clip's value does not depend
-  on the clips before it.
+  per core instead). Personalised DNSMOS skips the P.808 part its result drops. PLCMOS averages 15
+  random rater embeddings drawn from numpy's global generator: it is seeded with ``PLCMOS_SEED``
+  before each clip, so a clip's value does not depend on the clips before it; its audio encoder,
+  which does not read the embedding, runs once per clip (``_EncoderOnce``: the same value bit for bit).
 * ViSQOL v3 (speech mode at 16 kHz with the lattice model, audio mode at 48 kHz with the SVR model):
   ``visqol.VisqolApi`` of the ``visqol-python`` package, ``measure_from_arrays``.
 * Distill-MOS: ``distillmos.ConvTransformerSQAModel`` (PyTorch, one thread, inference mode), on float32 samples,
@@ -240,15 +241,120 @@ def run_dnsmos_personalized(request, signals):
     return [float(scores["sig_mos"]), float(scores["bak_mos"]), float(scores["ovrl_mos"])]
 
 
+def _split_at_input(path, varying):
+    """The model at ``path`` cut in two where input ``varying`` joins it: (``encoder``, ``head``,
+    ``boundary``), the serialized models of the nodes that do not depend on ``varying`` (outputs: the
+    ``boundary`` tensors the others read) and of those that do (inputs: ``boundary`` and ``varying``;
+    the model's outputs), with the constants and initializers each reads. None when the model cannot
+    be cut so (``onnx`` cannot read it, a boundary tensor's type is not known, nothing depends on
+    ``varying``, or the model has subgraphs)."""
+    try:
+        import onnx
+        from onnx import helper, shape_inference
+        model = onnx.load(path)
+        inferred = shape_inference.infer_shapes(model)
+    except Exception:  # onnx's own exception types: the caller runs the whole model instead
+        return None
+    graph = model.graph
+    if any(a.type in (onnx.AttributeProto.GRAPH, onnx.AttributeProto.GRAPHS) for n in graph.node for a in n.attribute):
+        return None
+    depends = {varying}
+    head = set()  # indices of the nodes that read ``varying``, directly or not
+    for index, node in enumerate(graph.node):
+        if any(name in depends for name in node.input):
+            depends.update(node.output)
+            head.add(index)
+    if not head:
+        return None
+    producer = {output: index for index, node in enumerate(graph.node) for output in node.output}
+    read = {name for index in head for name in graph.node[index].input if name and name not in depends}
+    constants = {producer[name] for name in read if name in producer and graph.node[producer[name]].op_type == "Constant"}
+    head |= constants
+    initializers = {i.name: i for i in graph.initializer}
+    graph_inputs = {i.name: i for i in graph.input}
+    boundary = sorted(name for name in read if name not in initializers and producer.get(name) not in constants)
+    types = {v.name: v for v in list(inferred.graph.value_info) + list(graph.input)}
+    if any(name not in types or not types[name].type.tensor_type.elem_type for name in boundary):
+        return None
+    encoder, needed = set(), set(boundary)
+    for index in reversed(range(len(graph.node))):  # only what the boundary needs
+        if index not in head and any(output in needed for output in graph.node[index].output):
+            encoder.add(index)
+            needed.update(graph.node[index].input)
+
+    def serialized(nodes, inputs, outputs):
+        names = {name for node in nodes for name in node.input}
+        sub = helper.make_graph(nodes, graph.name, inputs, outputs, [initializers[n] for n in sorted(names) if n in initializers])
+        made = helper.make_model(sub, opset_imports=model.opset_import, ir_version=model.ir_version)
+        return made.SerializeToString()
+
+    def nodes(indices):  # in the model's (topological) order
+        return [node for index, node in enumerate(graph.node) if index in indices]
+
+    boundary_info = [types[name] for name in boundary]
+    encoder_inputs = [graph_inputs[name] for name in graph_inputs if name in needed and name != varying]
+    return (serialized(nodes(encoder), encoder_inputs, boundary_info),
+            serialized(nodes(head), boundary_info + [graph_inputs[varying]], list(graph.output)), boundary)
+
+
+class _EncoderOnce:
+    """An ONNX Runtime session (``run`` as ``InferenceSession.run``) for a model called again and again
+    with the same inputs but one: PLCMOS scores a clip 15 times with the same features and another rater
+    embedding, and its audio encoder (convolutions, two GRUs) does not read the embedding. The encoder
+    (``_split_at_input``) runs once per new set of the other inputs, the head on each call. The first
+    call is checked against the whole model, bit for bit; a difference (or a model that cannot be cut)
+    makes every call run the whole model, as the package does."""
+
+    def __init__(self, path, varying):
+        self.whole = _single_threaded(path)
+        self.varying = varying
+        parts = _split_at_input(path, varying)
+        try:
+            self.parts = None if parts is None else (_single_threaded(parts[0]), _single_threaded(parts[1]), parts[2])
+        except Exception:  # onnxruntime's own types: a cut it cannot load; the whole model then
+            self.parts = None
+        self.checked = False
+        self.key = None
+        self.boundary = None
+
+    def run(self, output_names, feeds):
+        if self.parts is None:
+            return self.whole.run(output_names, feeds)
+        encoder, head, names = self.parts
+        others = {name: value for name, value in feeds.items() if name != self.varying}
+        if self.key is None or self.key.keys() != others.keys() or not all(
+                self.key[n].dtype == v.dtype and np.array_equal(self.key[n], v) for n, v in others.items()):
+            self.key = {name: np.array(value, copy=True) for name, value in others.items()}
+            self.boundary = dict(zip(names, encoder.run(names, others)))
+        outputs = head.run(output_names, {**self.boundary, self.varying: feeds[self.varying]})
+        if not self.checked:
+            whole = self.whole.run(output_names, feeds)
+            if not all(np.array_equal(a, b) for a, b in zip(outputs, whole)):
+                self.parts = None
+                return whole
+            self.checked = True
+        return outputs
+
+
+def _plcmos():
+    """speechmos' PLCMOS, made by the package, with an ``_EncoderOnce`` of one thread for its session
+    (the package's own constructor would load the model with a thread per core first)."""
+    import types
+    import speechmos.plcmos
+    package_ort = speechmos.plcmos.ort
+    speechmos.plcmos.ort = types.SimpleNamespace(InferenceSession=lambda path, *_, **__: _EncoderOnce(path, "rater_embed"))
+    try:
+        return speechmos.plcmos.PLCMOS()
+    finally:
+        speechmos.plcmos.ort = package_ort
+
+
 def run_plcmos(request, signals):
     (signal,) = signals
     if request["rate"] != 16000:
         raise _MetricFailure(f"PLCMOS needs 16000 Hz, got {request['rate']} Hz")
     if "plcmos" not in _models:
-        import speechmos.plcmos
-        model = speechmos.plcmos.PLCMOS()
-        model.session = _single_threaded(model.model_path)
-        _models["plcmos"] = model
+        _models["plcmos"] = _plcmos()
     _in_unit_range(signal, "speechmos")
     np.random.seed(PLCMOS_SEED)
     try:
@@ -476,13 +582,52 @@ _RUNS = {"dnsmos_personalized": run_dnsmos_personalized, "plcmos": run_plcmos, "
 _sessions = {}
 
 
+# What the worker derives from a model file (its rewritten graph, its parameter and MAC counts) is kept
+# in ``onnx/<the file's SHA-256>-r<revision>/`` in the cache folder, so a model run again does not need
+# ``onnx`` (or its parse and shape inference) again; a new revision (a change to what is derived) makes
+# a new folder.
+ONNX_CACHE_REVISION = 1
+
+
+def _model_cache(path):
+    """The cache folder of the model file at ``path``; None where it cannot be made."""
+    try:
+        return _cache_folder(os.path.join("onnx", f"{_cached_sha256(path)}-r{ONNX_CACHE_REVISION}"))
+    except OSError:
+        return None
+
+
+def _cached(folder, name, make, use):
+    """``use(data)`` of the bytes kept as ``name`` in ``folder``; where they are missing, or ``use``
+    refuses them (a damaged file), ``make()`` makes them again and they are kept (under a temporary
+    name, then renamed). Made every time where ``folder`` is None or cannot be written."""
+    if folder is not None:
+        try:
+            with open(os.path.join(folder, name), "rb") as f:
+                kept = f.read()
+            return use(kept)
+        except Exception:  # missing, unreadable or damaged: made again
+            pass
+    data = make()
+    if folder is not None:
+        partial = os.path.join(folder, f"{name}.{os.getpid()}.partial")
+        try:
+            with open(partial, "wb") as f:
+                f.write(data)
+            os.replace(partial, os.path.join(folder, name))
+        except OSError:
+            pass
+    return use(data)
+
+
 def _session(path):
     """One single-threaded ONNX Runtime session per model file (one worker per core instead), of the
-    model as ``_elu_as_exp`` writes it when it has Elu nodes."""
+    model as ``_elu_as_exp`` writes it when it has Elu nodes (kept in the model's cache folder)."""
     if path not in _sessions:
         import onnxruntime  # noqa: F401  (outside the try: a missing package is an environment error)
         try:
-            _sessions[path] = _single_threaded(_elu_as_exp(path) or path)
+            _sessions[path] = _cached(_model_cache(path), "elu-as-exp.onnx", lambda: _elu_as_exp(path) or b"",
+                                      lambda rewritten: _single_threaded(rewritten or path))
         except Exception as error:  # onnxruntime's own exception types: a corrupt or non-ONNX file
             raise _MetricFailure(f"not a model ONNX Runtime can load: {error}")
     return _sessions[path]
@@ -490,11 +635,13 @@ def _session(path):
 
 def _elu_as_exp(path):
     """The serialized model with each Elu node of its main graph written as
-    ``Relu(x) + alpha * (Exp(Min(x, 0)) - 1)``: ONNX's definition of Elu (x for x > 0, exactly), which
-    ONNX Runtime's CPU kernels compute faster than its Elu kernel (the CRNN recipe's model, whose five Elu
-    nodes take a fifth of its time: about 10 % less time per clip, outputs within 1e-7). None when the
-    model has no Elu node, its input is not float32, or ``onnx`` cannot read it (ONNX Runtime then
-    loads the file as it is, and names the problem)."""
+    ``Max(x, alpha * (Exp(Min(x, 0)) - 1))`` when 0 < alpha <= 1 (``Mul`` left out when alpha is 1),
+    else ``Relu(x) + alpha * (Exp(Min(x, 0)) - 1)``: ONNX's definition of Elu (x for x > 0, exactly;
+    for x <= 0, alpha * (e^x - 1) >= e^x - 1 >= x, so the maximum is the definition's value), which
+    ONNX Runtime's CPU kernels compute faster than its Elu kernel (the CRNN recipe's model, whose five
+    Elu nodes take a fifth of its time: about 15 % less time per clip, outputs within 1e-6 of the
+    peak). None when the model has no Elu node, its input is not float32, or ``onnx`` cannot read it
+    (ONNX Runtime then loads the file as it is, and names the problem)."""
     try:
         import onnx
         from onnx import helper
@@ -512,14 +659,20 @@ def _elu_as_exp(path):
             continue
         alpha = next((a.f for a in node.attribute if a.name == "alpha"), 1.0)
         x, y, name = node.input[0], node.output[0], f"sekit_elu{index}"
-        for constant, value in (("zero", 0.0), ("one", 1.0), ("alpha", alpha)):
+        for constant, value in (("zero", 0.0), ("one", 1.0)) + ((("alpha", alpha),) if alpha != 1.0 else ()):
             model.graph.initializer.append(helper.make_tensor(f"{name}_{constant}", float32, [], [value]))
         nodes += [helper.make_node("Min", [x, f"{name}_zero"], [f"{name}_negative"]),
                   helper.make_node("Exp", [f"{name}_negative"], [f"{name}_exp"]),
-                  helper.make_node("Sub", [f"{name}_exp", f"{name}_one"], [f"{name}_expm1"]),
-                  helper.make_node("Mul", [f"{name}_expm1", f"{name}_alpha"], [f"{name}_scaled"]),
-                  helper.make_node("Relu", [x], [f"{name}_positive"]),
-                  helper.make_node("Add", [f"{name}_positive", f"{name}_scaled"], [y])]
+                  helper.make_node("Sub", [f"{name}_exp", f"{name}_one"], [f"{name}_expm1"])]
+        scaled = f"{name}_expm1"
+        if alpha != 1.0:
+            scaled = f"{name}_scaled"
+            nodes.append(helper.make_node("Mul", [f"{name}_expm1", f"{name}_alpha"], [scaled]))
+        if 0.0 < alpha <= 1.0:
+            nodes.append(helper.make_node("Max", [x, scaled], [y]))
+        else:
+            nodes += [helper.make_node("Relu", [x], [f"{name}_positive"]),
+                      helper.make_node("Add", [f"{name}_positive", scaled], [y])]
     del model.graph.node[:]
     model.graph.node.extend(nodes)
     return model.SerializeToString()
@@ -579,14 +732,21 @@ def onnx_describe(request):
     path = request["path"]
     session = _session(path)
     metadata = dict(session.get_modelmeta().custom_metadata_map)
-    result = {"metadata": metadata, "sha256": _sha256(path),
+    result = {"metadata": metadata, "sha256": _cached_sha256(path),
               "inputs": [{"name": i.name, "shape": _shape(i.shape), "type": i.type} for i in session.get_inputs()],
               "outputs": [{"name": o.name, "shape": _shape(o.shape), "type": o.type} for o in session.get_outputs()]}
     if request.get("count", True):
-        try:
-            result["parameters"], result["macs_per_second"] = _model_counts(path, metadata)
-        except (KeyError, ValueError) as error:
-            raise _MetricFailure(f"cannot count the model's MACs: {error!r}")
+        def count():
+            try:
+                parameters, macs = _model_counts(path, metadata)
+            except (KeyError, ValueError) as error:
+                raise _MetricFailure(f"cannot count the model's MACs: {error!r}")
+            return json.dumps({"parameters": parameters, "macs_per_second": macs}).encode()
+
+        def read(data):
+            counts = json.loads(data)
+            return int(counts["parameters"]), int(counts["macs_per_second"])
+        result["parameters"], result["macs_per_second"] = _cached(_model_cache(path), "counts.json", count, read)
     return result
 
 

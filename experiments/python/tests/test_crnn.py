@@ -177,7 +177,7 @@ class TrainOneEpochTests(unittest.TestCase):
         self.assertLessEqual(float(params["streaming_max_abs_diff"]), 1e-5)
         self.assertLess(float(params["frame_ms_p99"]), float(params["hop_ms"]))
         self.assertGreater(float(params["model_parameters"]), 1e6)
-        # SEKit runs the model with its Elu nodes written as Relu and Exp (faster in ONNX Runtime): every
+        # SEKit runs the model with its Elu nodes written as Min, Exp and Max (faster in ONNX Runtime): every
         # clip equals ONNX Runtime on the exported file as it is (scripts/bench/model_reference.py).
         with open(os.path.join(self.out, "epoch-1.onnx"), "rb") as model:
             self.assertIn(b"Elu", model.read())

@@ -102,7 +102,8 @@ public enum SourceAnalysisJob {
         if runDNSMOS {
             let python = MetricRegistry.pythonPackages(for: dnsmosMetrics)
             do {
-                let backend = try pool.describe(packages: python.packages, models: python.models, for: python.metrics)
+                let backend = try pool.describe(packages: python.packages, models: python.models, for: python.metrics,
+                                                warming: min(request.jobs, todo.count) - 1)
                 corpus.dnsmosBackend = try? ReportJSON.text(backend.runParams, style: .compact).trimmingCharacters(in: .newlines)
             } catch {
                 report.dnsmosUnavailable = "\(error)"

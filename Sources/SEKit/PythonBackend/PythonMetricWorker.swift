@@ -52,13 +52,14 @@ final class PythonMetricWorker {
     ///   - signals: the float32 samples that follow the request line, in order.
     /// - Throws: ``Failure/timedOut(_:)`` when the answer does not come within the environment's
     ///   timeouts: the per-clip timeout for a metric, plus the start-up timeout on a worker's first
-    ///   request (`describe` has the start-up timeout alone).
+    ///   request; `describe` has the start-up timeout alone, on any worker (it may import packages
+    ///   the worker has not imported yet).
     func call(_ op: String, _ fields: [String: Any] = [:], signals: [[Float]] = []) throws(Failure) -> [String: Any] {
         var request = fields
         request["op"] = op
         if !signals.isEmpty { request["lengths"] = signals.map(\.count) }
         let timeouts = environment.timeouts
-        let allowed = (answered ? 0 : timeouts.startSeconds) + (op == "describe" ? 0 : timeouts.clipSeconds)
+        let allowed = op == "describe" ? timeouts.startSeconds : (answered ? 0 : timeouts.startSeconds) + timeouts.clipSeconds
         let deadline = Date().addingTimeInterval(allowed)
         let line: [UInt8]
         var payload: [UInt8]?

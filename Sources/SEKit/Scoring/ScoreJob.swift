@@ -95,10 +95,6 @@ public enum ScoreJob {
         var params = request.params
         let python = MetricRegistry.pythonPackages(for: request.metrics)
         let pool = pythonPool ?? PythonWorkerPool()
-        if !python.packages.isEmpty {
-            let backend = try pool.describe(packages: python.packages, models: python.models, for: python.metrics)
-            params.merge(backend.runParams) { _, new in new }
-        }
         let pairs: [ScorePair]
         var corpus: URL?
         var missingClips = 0
@@ -113,6 +109,11 @@ public enum ScoreJob {
             pairs = try ScorePairing.withoutReference(enhanced: enhanced)
         }
         let mine = pairs.enumerated().filter { request.shard.contains($0.offset) }.map(\.element)
+        if !python.packages.isEmpty {
+            let backend = try pool.describe(packages: python.packages, models: python.models, for: python.metrics,
+                                            warming: min(request.jobs, mine.count) - 1)
+            params.merge(backend.runParams) { _, new in new }
+        }
         let lock = try request.perClipCSV.map { try OutputLock(output: $0.path, lockFile: OutputLock.lockFile(besideFile: $0)) }
         defer { withExtendedLifetime(lock) {} }
         if let csv = request.perClipCSV {

@@ -82,6 +82,27 @@ struct PythonWorkerTests {
         }
     }
 
+    /// With `warming`, the workers a scoring's other threads will take start beside the one that
+    /// answers (each importing the packages); a later scoring on the same pool starts only those it lacks.
+    @Test func describeStartsTheOtherThreadsWorkersMeanwhile() throws {
+        let pool = PythonWorkerPool()
+        func settled() -> Int {
+            for _ in 0..<600 where pool.counts.starting > 0 { Thread.sleep(forTimeInterval: 0.05) }
+            #expect(pool.counts.starting == 0)
+            return pool.counts.idle
+        }
+        _ = try pool.describe(packages: ["pesq"], for: ["pesq_wb"], warming: 2)
+        #expect(settled() == 3)
+        _ = try pool.describe(packages: ["pesq"], for: ["pesq_wb"], warming: 2)
+        #expect(settled() == 3, "the idle workers are used, not added to")
+        _ = try pool.describe(packages: ["pesq"], for: ["pesq_wb"], warming: 4)
+        #expect(settled() == 5)
+        // The workers answer: each of five threads takes one without starting another.
+        let workers = try (0..<5).map { _ in try pool.take() }
+        #expect(pool.counts.idle == 0 && workers.allSatisfy { !$0.hasExited })
+        workers.forEach(pool.giveBack)
+    }
+
     @Test func theDescriptionNamesVersionsAndModelHashes() throws {
         let description = try PythonWorkerPool().describe(packages: ["pesq", "speechmos"], for: ["pesq_wb", "dnsmos_ovrl"])
         #expect(description.packages["pesq"] == "0.0.4")

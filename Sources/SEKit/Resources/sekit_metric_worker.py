@@ -259,17 +259,17 @@ def _split_at_input(path, varying):
     if any(a.type in (onnx.AttributeProto.GRAPH, onnx.AttributeProto.GRAPHS) for n in graph.node for a in n.attribute):
         return None
     depends = {varying}
-    head = set()  # indices of the nodes that read ``varying``, directly or not
+    reading = set()  # indices of the nodes that read ``varying``, directly or not
     for index, node in enumerate(graph.node):
         if any(name in depends for name in node.input):
             depends.update(node.output)
-            head.add(index)
-    if not head:
+            reading.add(index)
+    if not reading:
         return None
     producer = {output: index for index, node in enumerate(graph.node) for output in node.output}
-    read = {name for index in head for name in graph.node[index].input if name and name not in depends}
+    read = {name for index in reading for name in graph.node[index].input if name and name not in depends}
     constants = {producer[name] for name in read if name in producer and graph.node[producer[name]].op_type == "Constant"}
-    head |= constants
+    head = reading | constants  # a Constant node the encoder reads too is in both
     initializers = {i.name: i for i in graph.initializer}
     graph_inputs = {i.name: i for i in graph.input}
     boundary = sorted(name for name in read if name not in initializers and producer.get(name) not in constants)
@@ -278,7 +278,7 @@ def _split_at_input(path, varying):
         return None
     encoder, needed = set(), set(boundary)
     for index in reversed(range(len(graph.node))):  # only what the boundary needs
-        if index not in head and any(output in needed for output in graph.node[index].output):
+        if index not in reading and any(output in needed for output in graph.node[index].output):
             encoder.add(index)
             needed.update(graph.node[index].input)
 
@@ -321,7 +321,7 @@ class _EncoderOnce:
         if self.parts is None:
             return self.whole.run(output_names, feeds)
         encoder, head, names = self.parts
-        others = {name: value for name, value in feeds.items() if name != self.varying}
+        others = {name: np.asarray(value) for name, value in feeds.items() if name != self.varying}
         if self.key is None or self.key.keys() != others.keys() or not all(
                 self.key[n].dtype == v.dtype and np.array_equal(self.key[n], v) for n, v in others.items()):
             self.key = {name: np.array(value, copy=True) for name, value in others.items()}

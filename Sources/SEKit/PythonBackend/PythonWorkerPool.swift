@@ -54,12 +54,12 @@ public final class PythonWorkerPool: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Starts `count` workers in the background, each importing `packages` (a ``describe`` whose
-    /// answer is dropped), so that the threads of a scoring with `--jobs N` find N workers ready
-    /// at about the time the first has answered, instead of each starting its own (and importing
-    /// the packages) at its first clip. ``take()`` waits for one of these rather than starting
-    /// another; a worker that fails to start is dropped (the next ``take()`` starts one and
-    /// reports the failure).
+    /// Starts `count` workers in the background, each importing `packages` (the worker's `describe`
+    /// request, its answer dropped), so that the threads of a scoring with `--jobs N` find N workers
+    /// ready at about the time the first has answered, instead of each starting its own (and
+    /// importing the packages) at its first clip. A thread taking a worker waits for one of these
+    /// rather than starting another; a worker that fails to start is dropped (the next thread starts
+    /// one and reports the failure).
     public func warm(_ count: Int, packages: [String], models: [String] = []) {
         guard count > 0 else { return }
         lock.lock()

@@ -21,6 +21,8 @@ public enum LogSpectralDistance {
 
     /// LSD of `processed` against `reference`, dB.
     /// - Throws: ``MetricError`` for mismatched lengths, non-finite samples, or fewer than 2048 samples.
+    @_specialize(exported: true, where T == Float)
+    @_specialize(exported: true, where T == Double)
     public static func compute<T: MetricSample>(reference: [T], processed: [T]) throws -> Double {
         try MetricError.checkPair(reference, processed)
         guard reference.count >= frameLength else {

@@ -38,6 +38,8 @@ public enum WADASNR {
     /// The estimated SNR of `signal`, dB, in [−20, 100].
     /// - Throws: ``MetricError/nonFinite(signal:index:)``, ``MetricError/tooShort(metric:samples:reason:)``
     ///   for an empty signal, ``MetricError/undefined(metric:reason:)`` for a silent one (no peak to scale by).
+    @_specialize(exported: true, where T == Float)
+    @_specialize(exported: true, where T == Double)
     public static func estimate<T: MetricSample>(_ signal: [T]) throws -> Double {
         guard !signal.isEmpty else { throw MetricError.tooShort(metric: "wada_snr", samples: 0, reason: "the signal is empty") }
         if let i = signal.withUnsafeBufferPointer(T.firstNonFinite) { throw MetricError.nonFinite(signal: "processed", index: i) }

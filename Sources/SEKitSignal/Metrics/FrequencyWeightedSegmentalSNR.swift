@@ -20,6 +20,8 @@ public enum FrequencyWeightedSegmentalSNR {
     /// clamped to [−10, 35] dB. The result is the plain mean over all frames (no trimming).
     /// MATLAB eps is added to every sample first, as in the reference.
     /// - Throws: ``MetricError`` for length mismatch, non-finite input, or a signal shorter than one frame.
+    @_specialize(exported: true, where T == Float)
+    @_specialize(exported: true, where T == Double)
     public static func compute<T: MetricSample>(reference: [T], processed: [T], sampleRate: Int) throws -> Double {
         let framing = try LoizouFraming(metric: "fwsegsnr", reference: reference, processed: processed, sampleRate: sampleRate)
         let fft = RealFFT<Double>.double(size: framing.fftSize)

@@ -23,6 +23,8 @@ public enum LPCMeasures {
     ///     silence a frame's value is off by up to ~0.06 in Double, and within 1e-13 of exact
     ///     arithmetic in double-double; see ``lpcoeff(lags:order:)``).
     /// - Throws: ``MetricError`` for length mismatch, non-finite input, or a signal shorter than one frame.
+    @_specialize(exported: true, where T == Float)
+    @_specialize(exported: true, where T == Double)
     public static func llr<T: MetricSample>(reference: [T], processed: [T], sampleRate: Int, frameLimit: Double? = llrClip,
                                             arithmetic: LPCArithmetic = .double) throws -> Double {
         let framing = try LoizouFraming(metric: "llr", reference: reference, processed: processed, sampleRate: sampleRate)
@@ -58,6 +60,8 @@ public enum LPCMeasures {
     /// `[1, a₁, ..., a_P]`), limited to at most 10 (`min(10, ·)`, as in comp_cep.m), then the
     /// lowest 95% are averaged.
     /// - Throws: ``MetricError`` for length mismatch, non-finite input, or a signal shorter than one frame.
+    @_specialize(exported: true, where T == Float)
+    @_specialize(exported: true, where T == Double)
     public static func cepstralDistance<T: MetricSample>(reference: [T], processed: [T], sampleRate: Int) throws -> Double {
         let framing = try LoizouFraming(metric: "cd", reference: reference, processed: processed, sampleRate: sampleRate)
         let order = lpcOrder(sampleRate: sampleRate)

@@ -31,6 +31,8 @@ public enum STOI {
     /// resampling (rate q/gcd), O(frames·512·log 512) for the STFT, O(frames·15·30) for the segments.
     /// - Throws: ``MetricError/tooShort(metric:samples:reason:)`` when fewer than 30 frames remain
     ///   after silence removal (pystoi would return 1e-5), and for mismatched lengths or NaN.
+    @_specialize(exported: true, where T == Float)
+    @_specialize(exported: true, where T == Double)
     public static func compute<T: MetricSample>(reference: [T], processed: [T], sampleRate fs: Int,
                                                 extended: Bool = false) throws -> Double {
         try compute(reference: reference, processed: processed, sampleRate: fs, extended: extended, workspace: Workspace())

@@ -20,6 +20,8 @@ public enum SegmentalSNR {
     /// windowed by MATLAB's `hanning(len)` (0.5·(1 − cos(2πn/(len+1))), n = 1...len); the frame
     /// count is `floor(N/hop − len/hop)`, as in comp_snr.m; eps is 2.220446049250313e-16 (MATLAB eps).
     /// - Throws: ``MetricError`` for length mismatch, non-finite input, or fewer than one frame.
+    @_specialize(exported: true, where T == Float)
+    @_specialize(exported: true, where T == Double)
     public static func compute<T: MetricSample>(reference s: [T], processed y: [T], sampleRate: Int) throws -> Double {
         try MetricError.checkPair(s, y)
         let length = Int((frameMilliseconds * Double(sampleRate) / 1000).rounded())

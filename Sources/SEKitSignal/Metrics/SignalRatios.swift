@@ -5,6 +5,8 @@ import Foundation
 public enum SignalRatios {
     /// SNR in dB: `10·log10(Σ s² / Σ (s − ŝ)²)`. +inf when the signals are identical.
     /// - Throws: ``MetricError`` for length mismatch, non-finite input or a silent reference.
+    @_specialize(exported: true, where T == Float)
+    @_specialize(exported: true, where T == Double)
     public static func snr<T: MetricSample>(reference s: [T], processed y: [T]) throws -> Double {
         try MetricError.checkPair(s, y)
         var signal = 0.0, noise = 0.0
@@ -21,6 +23,8 @@ public enum SignalRatios {
     /// done?", eq. 3), without mean removal: α = ⟨ŝ, s⟩ / ⟨s, s⟩, target = α·s,
     /// SI-SDR = 10·log10(‖target‖² / ‖ŝ − target‖²). No epsilon is added: a silent reference
     /// throws and a perfect estimate gives +inf.
+    @_specialize(exported: true, where T == Float)
+    @_specialize(exported: true, where T == Double)
     public static func siSDR<T: MetricSample>(reference s: [T], processed y: [T]) throws -> Double {
         try MetricError.checkPair(s, y)
         return try siSDR(s, y, referenceMean: 0, processedMean: 0, metric: "sisdr")
@@ -29,6 +33,8 @@ public enum SignalRatios {
     /// Scale-invariant SNR: SI-SDR of the zero-mean signals (each has its own mean removed),
     /// the convention of Conv-TasNet and asteroid's `SingleSrcNegSDR("sisdr", zero_mean=True)`.
     /// The centred signals are never formed: each sample is centred where it is used.
+    @_specialize(exported: true, where T == Float)
+    @_specialize(exported: true, where T == Double)
     public static func siSNR<T: MetricSample>(reference s: [T], processed y: [T]) throws -> Double {
         try MetricError.checkPair(s, y)
         guard !s.isEmpty else { throw MetricError.tooShort(metric: "sisnr", samples: 0, reason: "empty") }

@@ -21,6 +21,8 @@ public enum WeightedSpectralSlope {
     /// `Σ W_j (S_j − Ŝ_j)² / Σ W_j`. The result is the mean of the lowest 95% of frame values.
     /// MATLAB eps is added to every sample first, as in the reference.
     /// - Throws: ``MetricError`` for length mismatch, non-finite input, or a signal shorter than one frame.
+    @_specialize(exported: true, where T == Float)
+    @_specialize(exported: true, where T == Double)
     public static func compute<T: MetricSample>(reference: [T], processed: [T], sampleRate: Int) throws -> Double {
         let framing = try LoizouFraming(metric: "wss", reference: reference, processed: processed, sampleRate: sampleRate)
         let fft = RealFFT<Double>.double(size: framing.fftSize)

@@ -548,55 +548,6 @@ def _cache_folder(name):
     return folder
 
 
-def _cached_sha256(path):
-    """A file's SHA-256, read from ``sha256/`` in the cache folder when the file's path, size and
-    modification time are those it was computed for (a model file is hashed once per machine, not per
-    run); computed and kept there otherwise. Computed every time where the cache folder cannot be written."""
-    stat = os.stat(path)
-    key = hashlib.sha256(f"{os.path.realpath(path)}\0{stat.st_size}\0{stat.st_mtime_ns}".encode()).hexdigest()
-    try:
-        entry = os.path.join(_cache_folder("sha256"), key)
-    except OSError:
-        return _sha256(path)
-    try:
-        with open(entry) as f:
-            digest = f.read().strip()
-        if len(digest) == 64:
-            return digest
-    except OSError:
-        pass
-    digest = _sha256(path)
-    try:
-        partial = f"{entry}.{os.getpid()}.partial"
-        with open(partial, "w") as f:
-            f.write(digest + "\n")
-        os.replace(partial, entry)
-    except OSError:
-        pass
-    return digest
-
-
-_RUNS = {"dnsmos_personalized": run_dnsmos_personalized, "plcmos": run_plcmos, "visqol": run_visqol,
-         "distillmos": run_distillmos}
-
-_sessions = {}
-
-
-# What the worker derives from a model file (its rewritten graph, its parameter and MAC counts) is kept
-# in ``onnx/<the file's SHA-256>-r<revision>/`` in the cache folder, so a model run again does not need
-# ``onnx`` (or its parse and shape inference) again; a new revision (a change to what is derived) makes
-# a new folder.
-ONNX_CACHE_REVISION = 1
-
-
-def _model_cache(path):
-    """The cache folder of the model file at ``path``; None where it cannot be made."""
-    try:
-        return _cache_folder(os.path.join("onnx", f"{_cached_sha256(path)}-r{ONNX_CACHE_REVISION}"))
-    except OSError:
-        return None
-
-
 def _cached(folder, name, make, use):
     """``use(data)`` of the bytes kept as ``name`` in ``folder``; where they are missing, or ``use``
     refuses them (a damaged file), ``make()`` makes them again and they are kept (under a temporary
@@ -618,6 +569,46 @@ def _cached(folder, name, make, use):
         except OSError:
             pass
     return use(data)
+
+
+def _cached_sha256(path):
+    """A file's SHA-256, read from ``sha256/`` in the cache folder when the file's path, size and
+    modification time are those it was computed for (a model file is hashed once per machine, not per
+    run); computed and kept there otherwise. Computed every time where the cache folder cannot be written."""
+    stat = os.stat(path)
+    key = hashlib.sha256(f"{os.path.realpath(path)}\0{stat.st_size}\0{stat.st_mtime_ns}".encode()).hexdigest()
+    try:
+        folder = _cache_folder("sha256")
+    except OSError:
+        folder = None
+
+    def digest(data):
+        value = data.decode().strip()
+        if len(value) != 64:
+            raise ValueError("not a SHA-256")
+        return value
+    return _cached(folder, key, lambda: (_sha256(path) + "\n").encode(), digest)
+
+
+_RUNS = {"dnsmos_personalized": run_dnsmos_personalized, "plcmos": run_plcmos, "visqol": run_visqol,
+         "distillmos": run_distillmos}
+
+_sessions = {}
+
+
+# What the worker derives from a model file (its rewritten graph, its parameter and MAC counts) is kept
+# in ``onnx/<the file's SHA-256>-r<revision>/`` in the cache folder, so a model run again does not need
+# ``onnx`` (or its parse and shape inference) again; a new revision (a change to what is derived) makes
+# a new folder.
+ONNX_CACHE_REVISION = 1
+
+
+def _model_cache(path):
+    """The cache folder of the model file at ``path``; None where it cannot be made."""
+    try:
+        return _cache_folder(os.path.join("onnx", f"{_cached_sha256(path)}-r{ONNX_CACHE_REVISION}"))
+    except OSError:
+        return None
 
 
 def _session(path):

@@ -36,6 +36,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
+started=$SECONDS
 train=""
 for argument in "$@"; do
     case "$argument" in
@@ -182,15 +183,20 @@ runs=()
 for name in noisy "${classical[@]}" "${oracles[@]}" oracle-irm-synth "${checkpoints[@]}"; do runs+=("$(latest "$name")"); done
 "$sekit" report "${runs[@]}" --out "$out/report.html" --worst 5
 
+elapsed="$(( (SECONDS - started) / 60 )) min $(( (SECONDS - started) % 60 )) s"
 cat >&2 <<EOF
-== demo: done. Where everything is:
+== demo: done in $elapsed (the release build included). Where everything is:
   $out/corpus/            the noisy corpus (noisy/, clean/, noise/, manifest.jsonl; mix.json)
   $out/features.h5        STFT features and the ideal ratio mask (read with the sekit Python package: sekit.data)
   $out/enhanced/METHOD/   classical baselines and oracle masks; $out/oracle-irm/ the mask resynthesised
   $out/scores/NAME.csv    per-clip scores of every run
   $out/figures/$clip.png  spectrograms and levels of one clip
-  $out/report.html        the report: leaderboard, the best two compared, charts, the worst clips with audio
+  $out/report.html        the report: leaderboard, comparisons, charts, the worst clips with audio
                           (with --train: the checkpoints by epoch, $out/crnn/ their .pt and .onnx files)
                           (open it in a browser; it needs no network)
-  $SEKIT_CATALOG          the catalogue (try: $sekit runs list; $sekit catalog stats)
+  $SEKIT_CATALOG  the catalogue. To look around in it, paste:
+    export SEKIT_CATALOG=$(printf %q "$SEKIT_CATALOG")
+    $(printf %q "$sekit") runs list
+    $(printf %q "$sekit") runs leaderboard --corpus $noisy_run
+    $(printf %q "$sekit") catalog stats
 EOF

@@ -9,6 +9,14 @@ if [[ -n "${SEKIT_BIN:-}" ]]; then
 fi
 cd "$root"
 source scripts/setup.sh
-echo "== building sekit (release)" >&2
+bin="$(swift build -c release --show-bin-path)"
+if [[ -x "$bin/sekit" ]]; then
+    echo "== building sekit (release, incremental: seconds when nothing changed)" >&2
+else
+    echo "== building sekit (release): the first build compiles SEKit and its packages, 3-10 minutes on a 2-core" \
+         "machine, later ones are incremental (compiler warnings may scroll past; they are not errors)" >&2
+fi
+started=$SECONDS
 swift build -c release --product sekit >&2
-echo "$(swift build -c release --show-bin-path)/sekit"
+echo "== built $bin/sekit in $(( (SECONDS - started) / 60 )) min $(( (SECONDS - started) % 60 )) s" >&2
+echo "$bin/sekit"

@@ -18,7 +18,7 @@
 # Every failed step (with the end of its log) and comparison is named; the exit status is 1 if
 # any failed.
 #
-# The recipe mixes 16 clips of 2 s from ../shared/fixtures speech and noise (SEKIT_FIXTURES
+# The recipe mixes 16 clips of 2 s from datasets/fixtures speech and noise (SEKIT_FIXTURES
 # overrides the folder). Without them the test is skipped, except under CI=true, where that fails.
 # Needs root (slurmd); Debian's slurm-wlm and munge are installed by scripts/setup.sh, h5copy
 # (hdf5-tools) makes the checkpoint's predictions.
@@ -39,16 +39,7 @@ fi
 # shellcheck source=scripts/setup.sh
 source scripts/setup.sh
 
-fixtures="${SEKIT_FIXTURES:-$root/../shared/fixtures}"
-if [[ ! -d "$fixtures/speech" || ! -d "$fixtures/noise" ]]; then
-    if [[ "${CI:-}" == true ]]; then
-        log "FAILED: the fixtures $fixtures/speech and $fixtures/noise are missing (CI must have ../shared/fixtures)"
-        exit 1
-    fi
-    log "SKIPPED: no fixtures at $fixtures (speech/ and noise/); set SEKIT_FIXTURES"
-    exit 0
-fi
-fixtures="$(cd "$fixtures" && pwd)"
+fixtures="$("$root/scripts/fixtures.sh")" || { log "FAILED: the fixtures are incomplete (above)"; exit 1; }
 command -v h5copy >/dev/null || { log "FAILED: h5copy not found (hdf5-tools; scripts/setup.sh installs it)"; exit 1; }
 
 if [[ -n "${SEKIT_BIN:-}" ]]; then

@@ -26,7 +26,13 @@ struct DemoScriptTests {
         #expect(printed.contains("| checkpoint |") && printed.contains("oracle-psm"), "the leaderboard")
         #expect(said.contains("== PESQ and CSIG/CBAK/COVL included"), "\(said.suffix(2000))")
         #expect(printed.contains("pesq_wb") && printed.contains("covl"), "the first leaderboard has PESQ and the composite measures")
-        #expect(said.contains("== demo: done. Where everything is:"))
+        #expect(said.contains("== demo: done in ") && said.contains("Where everything is:"), "\(said.suffix(2000))")
+        // Issue 39: the closing hints work when pasted (they once said `sekit runs list`, which found no catalogue).
+        let hints = said.components(separatedBy: "To look around in it, paste:\n").last?.split(separator: "\n")
+            .filter { $0.hasPrefix("    ") }.map { $0.trimmingCharacters(in: .whitespaces) } ?? []
+        #expect(hints.first?.hasPrefix("export SEKIT_CATALOG=") == true && hints.count == 4, "\(hints)")
+        let pasted = try SEKitBinary.run(["-c", hints.joined(separator: " && ")], executable: URL(fileURLWithPath: "/bin/bash"))
+        #expect(pasted.status == 0 && pasted.stdout.contains("oracle-psm"), "\(pasted.stdout.prefix(1000))\(pasted.stderr)")
         let expected = ["corpus/manifest.jsonl", "features.h5", "report.html", "scores/noisy.csv", "scores/logmmse.csv",
                         "scores/oracle-irm.csv", "enhanced/specsub", "enhanced/oracle-psm", "oracle-irm", "catalog.sqlite"]
         for path in expected { #expect(FileManager.default.fileExists(atPath: out + "/" + path), "demo-out/\(path) missing") }

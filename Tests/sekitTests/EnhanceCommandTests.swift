@@ -3,7 +3,7 @@ import Testing
 
 /// `sekit enhance` end to end on real speech: a corpus mixed from the fixtures at 0 and 5 dB,
 /// every method applied, every output scored with `sekit score`, the table printed.
-@Suite(.serialized, .enabled(if: GoldenCorpus.fixturesRequired, "needs ../shared/fixtures"))
+@Suite(.serialized, .needsFixtures)
 struct EnhanceCommandTests {
     static let methods = ["specsub", "mmse-stsa", "logmmse", "wiener", "oracle-irm", "oracle-ibm", "oracle-psm"]
 

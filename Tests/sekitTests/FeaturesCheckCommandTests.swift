@@ -3,7 +3,7 @@ import Testing
 
 /// `sekit features check` on a merged feature file whose shard is moved away: the mappings onto
 /// it are named, exit 1; synthesize refuses the file instead of resynthesising zeros.
-@Suite(.serialized, .enabled(if: GoldenCorpus.fixturesRequired, "needs ../shared/fixtures"))
+@Suite(.serialized, .needsFixtures)
 struct FeaturesCheckCommandTests {
     @Test func aMergedFileWithAMissingShardIsNamedAndRefused() throws {
         let folder = try FeaturesShardCommandTests.corpus()

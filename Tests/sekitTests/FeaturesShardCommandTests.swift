@@ -3,7 +3,7 @@ import Testing
 
 /// `sekit features --shard`, `sekit features merge` and `sekit synthesize --shard` through the real
 /// binary on a corpus of real speech.
-@Suite(.serialized, .enabled(if: GoldenCorpus.fixturesRequired, "needs ../shared/fixtures"))
+@Suite(.serialized, .needsFixtures)
 struct FeaturesShardCommandTests {
     /// A fresh folder with 12 one-second clips mixed from the fixtures (`corpus`) and their
     /// unsharded features (`whole.h5`, irm target, gzip).

@@ -11,7 +11,7 @@ import Testing
 /// The work happens in a folder of this test run's own, removed when the outputs match; its path is
 /// replaced by the folder the pins were made in, and in text outputs the fixtures' location and catalogue run ids are replaced
 /// by `$FIXTURES` and a zero UUID (also inside the feature files' `mix_run_id`) so that the hashes do not depend on where the clone is.
-@Suite(.serialized, .enabled(if: GoldenCorpus.fixturesRequired, "needs ../shared/fixtures"))
+@Suite(.serialized, .needsFixtures)
 struct GoldenOutputTests {
     @Test func outputsAreByteIdenticalToThePinnedHashes() throws {
         let golden = try GoldenCorpus.make()
@@ -40,9 +40,6 @@ enum GoldenCorpus {
     static let pinnedRoot = "/tmp/sekit-golden-v1"
     static var projectRoot: URL { TestProject.root }
     static var fixtures: URL { TestProject.fixtures }
-    static var fixturesPresent: Bool { TestProject.fixturesPresent }
-    /// Under CI the test runs (and fails) when the fixtures are missing; elsewhere it is skipped.
-    static var fixturesRequired: Bool { TestProject.fixturesRequired }
 
     struct Made { let folder: URL }
 
@@ -136,76 +133,79 @@ enum GoldenCorpus {
     /// Recorded at 24674f0 (before the groundwork refactoring), debug build. Corpus A's reverberated
     /// clips (0, 5-8, 10, 11) and what is computed from them (features, oracle, scores, clips.csv)
     /// changed when stems came to be aligned on the RIR's first arrival instead of its largest sample
-    /// (issue 29); corpus B and the noise have no RIR and are unchanged.
+    /// (issue 29). Every corpus output changed again when the fixtures moved into the repository
+    /// (issue 39): the three Speech Commands noises are trimmed to their first 30 s there, so noise
+    /// offsets and files drawn differ (and `datasets/fixtures` holds `noisy/`, which no mix reads);
+    /// the generated noise (`pink.wav`) reads no fixture and is unchanged.
     static let expected: [String: String] = [
-        "a-features-f16.h5": "2b62841db5fe9896fef9cefe64f5f15f28a21ba73c8a2626d44caa7546773072",
-        "a-features.h5": "65a7a878363890a8e336a3bba568cfe58860a6fc425af5b2cdcbf42c7502733c",
-        "a/clean/s11-0000000.wav": "4b4f1c7d96379b0a92062d68cfba483dc60da07e07a5cdc7ce804a9d3e0ab643",
-        "a/clean/s11-0000001.wav": "5d3ac3804acaaab4088bd361ace6bbd7dfb03f3dd1681e753caed6d6b7a3d5f2",
+        "a-features-f16.h5": "28c037d3586607653b35e7490f98d85f69fc5a008797c247358a8efb8e3c46f1",
+        "a-features.h5": "9eedc709e3e35183605841795878c5c7ceaa9a82efcfcc8888b820372d0195d6",
+        "a/clean/s11-0000000.wav": "7e1c313515b8007d925ad011b46204c5a7c46581e14872f73bafd9ce41251ffe",
+        "a/clean/s11-0000001.wav": "526156b1d0c414d1d302da8509b0a1cc3c8034934b52927157e2fb2ba903237e",
         "a/clean/s11-0000002.wav": "acee4b875725566c77e14feebea88503db3c4d0fd28dffea226a6ea9ac91d88e",
         "a/clean/s11-0000003.wav": "b49adecb4417d03d7a6a9ad0f377271f07b2b974ebea5ed469a97e7e66f99e08",
         "a/clean/s11-0000004.wav": "5d8df4351d7e3572ff3b9b71b77172c15b0e363e1c3d59fb6799e33671d6031a",
         "a/clean/s11-0000005.wav": "c9d51b02b8e00a30dbef4b4d6f228d22df282d27db96f2f571d5a8151ef6bb03",
         "a/clean/s11-0000006.wav": "ef275d9fd790cb9a39a7f54ff239b3f388f67f6e6b8567ab6deac0529aefa0a5",
         "a/clean/s11-0000007.wav": "9d21f8e94263b2b33b1d91dc8bf32d328f56c1fb2bd52e45055d060e33aae2f5",
-        "a/clean/s11-0000008.wav": "c9919a84f2779b79eaf8de5204821508f93c03bfc8d6e3d19655d7cddc91144f",
+        "a/clean/s11-0000008.wav": "7559dbb244adb34b6e9f0d2609485db86c10f24d11cec84aafc41a58ff7db773",
         "a/clean/s11-0000009.wav": "80130e744c675c8182fa9f2b91739efc40e19b42203b435ee9bd5537cc72c54c",
-        "a/clean/s11-0000010.wav": "5854e00ee7f3a6646ad46e1f1f1d0a4bb47c209215efd4f68c30df461d749414",
+        "a/clean/s11-0000010.wav": "94ee228762ce1379f75cd1fa577094d4b40375f1b4ec770bc08c1399cb369e88",
         "a/clean/s11-0000011.wav": "5fde01a6874df89abc8082937f33d2216c5fb141d0f4ef2e31c11b921b423d31",
-        "a/manifest.jsonl": "46f97234f7bad0de23ea900d2402299b8d22ae8ae589a982591b114d0769ce1a",
-        "a/noise/s11-0000000.wav": "bc2e39c7e6afecb5f5709c04e896dd0021e3433fb4cc195cb74ebed78af5e82c",
-        "a/noise/s11-0000001.wav": "af6698a0a84337802cf4b07b97ca8e6c131a202cc18c34094832290a58f45de4",
+        "a/manifest.jsonl": "c61ade207d69017afe26342a90481fd52242acfb902a8b14d7710785343d9256",
+        "a/noise/s11-0000000.wav": "9bd87f30bba105fdcb147ebcaef67f0c7c129b97294739744f44d8d052b2bca8",
+        "a/noise/s11-0000001.wav": "77a9b48e0681c38e7a707af4fb6ff38a342333243473479c59b7283849766e29",
         "a/noise/s11-0000002.wav": "457117c4ac1392ed482f681e7aebe023cd0ad98638c792c65d5aeb26a166adeb",
         "a/noise/s11-0000003.wav": "dad2b7effa982907265e1dcdcd4a5f0d71074fc648d6f97e6eda64f05956e670",
         "a/noise/s11-0000004.wav": "9fc14bca5d1e1ecf7e43013602c0ae4a16e16d487bb561b8ee87019f43663211",
         "a/noise/s11-0000005.wav": "38c77d3640966960d6745071504d345cbd82b1b099d79f287741ca0f12b90e29",
         "a/noise/s11-0000006.wav": "7be9eb13f0710f7a5137cf7523c7216dfb0f5f8885c47b585ef24a36cff01922",
         "a/noise/s11-0000007.wav": "6886994ce59049529ba0640e8a72738b6b3e2b04167d350305fe73aea535999c",
-        "a/noise/s11-0000008.wav": "95595965647b7b40195ed48bcad2cae58980d7b367e9dd2f23956e23e29fe286",
+        "a/noise/s11-0000008.wav": "8b9ddcfc41646edd855f98f9ec695438cac73c1206a35a5924bb5711af7094b1",
         "a/noise/s11-0000009.wav": "748bb5424f7c56548dfe675f041ac106cefcfac0fec5813c50728c82e5abb52b",
-        "a/noise/s11-0000010.wav": "142f89acd1826560db43da3d4df96cd6fdedebdeeb49da07eb2d22475101d26b",
+        "a/noise/s11-0000010.wav": "1dbc47064210a21e5ec7219b37882c7ffe49531657e578d1b7d1170713f4906d",
         "a/noise/s11-0000011.wav": "30f7a211a2ff26660885cc205bcaf945b59a985bbea5cd9f2baa2dd44c71b457",
-        "a/noisy/s11-0000000.wav": "a084c2a2380bce12d6b854ceb1420f56a3a80683d6f9fff88762a69a5dc2aaf5",
-        "a/noisy/s11-0000001.wav": "5f284210e65e8d58d32623cbc3644105080c0316283d01e1a123ec6a21fafd42",
+        "a/noisy/s11-0000000.wav": "de282e8503aeb53557723d55279ae0152e215a222929ca2c385a1ca6a4e252b7",
+        "a/noisy/s11-0000001.wav": "28339f02a6752559f7081f02d7a7407e359c58d42fc1064b1e0b3ceb07b3afb1",
         "a/noisy/s11-0000002.wav": "80f9c3c901601b695e8adf7f5d03f8b9534fa297b4b7c42b39f503e0a0a987bc",
         "a/noisy/s11-0000003.wav": "576d0b5bb8a315d1ed8d939a1ab8c0fc3ccb65f4d9e5d49ab6b98751ed4fbbe6",
         "a/noisy/s11-0000004.wav": "219d32c0ef327e7822795f1c709c02b6fc06f42e6eb7825c7715ac39102680bb",
         "a/noisy/s11-0000005.wav": "e0a076ece643b12266e6dd503c56d1e2a8d976a78acd6a70d4afe9af29d8fe57",
         "a/noisy/s11-0000006.wav": "0f758e35b015b3ee20fb2d92e41570980f65a6cc1d5f095e23eb0d183d0d15a7",
         "a/noisy/s11-0000007.wav": "fdd71be10ef7a99db07b1a631e1431303e99f44655c71e215c92d8b78cf2d156",
-        "a/noisy/s11-0000008.wav": "ccaef877fbfc19d3e690fc9644cf14ad6cb47d2f88d11e6639a5c63e477a0f9c",
+        "a/noisy/s11-0000008.wav": "e3bcdf8bee51ce7cdb20c0bb5527332d1907338c752113a7e78c14f25dea28e1",
         "a/noisy/s11-0000009.wav": "86c1c04c7ca05a9357e887086182bad28f99d289091121796df1cd36485a3186",
-        "a/noisy/s11-0000010.wav": "06d7335bb2fa507285ffe7da21a9d94737cb52cec3b53cb2ec6555613e3dc5d8",
+        "a/noisy/s11-0000010.wav": "357077cad09419d79a65b94333911c5737bf22507bf3646f0c11ac6bee4e3d8c",
         "a/noisy/s11-0000011.wav": "ad31078caa3066cb641fc0ca5f82d88f022c6b1eeb362d89a65067285186be60",
-        "b/clean/s5-0000000.wav": "a5455e6afe6a6f8701caedb40bc6fdedca083dfe8ebfb52f8c3ab12ef06c35c9",
-        "b/clean/s5-0000001.wav": "e635b76bc5bbd0537898d00af80aa9f37f5863be1904406f81ccd0045a1dd78d",
-        "b/clean/s5-0000002.wav": "a0de0219f30eec5b0fed4c0d3dfec5f3867c0bb7f897cd819a7222b89d4ea494",
-        "b/clean/s5-0000003.wav": "d06e8494541ac5dc51f4354a2d129b474059e5e8c47359ef00678ae159273490",
-        "b/manifest.jsonl": "b1d55e5bc77e5ce52eee595f73384c9e074bbe5a152ce90adf52e471df142983",
-        "b/noise/s5-0000000.wav": "22831baf275951818b1a02b4633802ce82025fedbcdfd53bf506406024fafeb4",
-        "b/noise/s5-0000001.wav": "6cdd041587fdd14f2d6f6d8ae53b9a95089719e076263757ec80703d515f019c",
-        "b/noise/s5-0000002.wav": "20b09f105be665932add4c5024f138cd69f3b41b2bc6b153e9a30880473a0a53",
-        "b/noise/s5-0000003.wav": "5d64b811146aac0683406d5c95e717099cce304fc3c9f2aee194b82d87b05ac3",
-        "b/noisy/s5-0000000.wav": "3b203d71e6563d49d813d49972ef663ff59dc7c03a33f1dc392eb7f2148e0a8e",
-        "b/noisy/s5-0000001.wav": "ea9d87f47ab21390508ee1d9af10282ddb3c2dfe8872f059b79c8bacc09545cd",
-        "b/noisy/s5-0000002.wav": "923ecf8e53f15122e2348d935a503de07ff20b585cb63dfbaaf85f49d7d1c351",
-        "b/noisy/s5-0000003.wav": "b3aa9c9f98e962af7f27410d97201fb1212a45e06373ae1d0f0b2e2b4158895f",
-        "clips.csv": "d126e9ea8695c2b57afce04697f0a848dce6318839b7528c4016b2f027a8ecc3",
-        "oracle/s11-0000000.wav": "bd24baa6b31925a57802b2351e1935768fa9f7ce38f4207d9a7c3bf7f11731bb",
-        "oracle/s11-0000001.wav": "ecc35ea776f51001f0f3710cfdcfe2b7c9e773de32874db4ba5490d99b5b3446",
+        "b/clean/s5-0000000.wav": "39edd8597c7db8f254a9b7ba21abf1328ca9e8412ed45e920949eb555c0f3e6a",
+        "b/clean/s5-0000001.wav": "905d62cc256caf89a92cf6f9611311e46a0d472a95f274002bdac82761a5f1a1",
+        "b/clean/s5-0000002.wav": "055a9169b815f5f07219695a7021dc602db172aca44f680b72691e7a7888b98b",
+        "b/clean/s5-0000003.wav": "c10b9c24903dd053e1cd18b75d68e05e3193c5cd2ea203ca21d676fae710ef33",
+        "b/manifest.jsonl": "373efb0ea0bc52d64c47f091aecfd7566c6ca711a230cfd1c826f8a44116d3f2",
+        "b/noise/s5-0000000.wav": "4a258a4c35734245e165c6081595bc7fd743be82909c3e664b03e183794d071d",
+        "b/noise/s5-0000001.wav": "4f0956a72c46b990e48a5f26d7908ef2be848c3442495a2f72385416dddf00a3",
+        "b/noise/s5-0000002.wav": "748d2132769d21f03a5f9d9d5c5fdfa1717fcb60ebe93c9b77b2d5fe34680401",
+        "b/noise/s5-0000003.wav": "327c68fac40b38e624191b177b303be6dbddd1fc56461d14999be47ceb171d4c",
+        "b/noisy/s5-0000000.wav": "1c57a8adc63925f7cec92b34400408d311efa1b9b5f0c6df7e8dd4cb0fca15d2",
+        "b/noisy/s5-0000001.wav": "2176d46e163f8f6cf60424dd54c126b5ddf3a22d2d4fff71ecf3b8eebd8ac2ee",
+        "b/noisy/s5-0000002.wav": "d7226d2dfbe51d3ef9838d1204b5f8ba930bc28f7b2d604e1b37729e00e13938",
+        "b/noisy/s5-0000003.wav": "7e2f9d028f57b16bddababf676e88fb534ea232f25edb0cc4b5dc3dd7668859b",
+        "clips.csv": "55c4a432d74a7b2b249373e67d9de952a75023d1696c13b02ec5314ee5adee92",
+        "oracle/s11-0000000.wav": "50a8031c7c25fb49345bddfed674be6db9256fb57842b2db34ee57ea0a6937bc",
+        "oracle/s11-0000001.wav": "9b328739f87e5299861334746781a6b70f0fc1cb87b40a4b1b0a2067d26d954b",
         "oracle/s11-0000002.wav": "ab0d0fba523c54d2c2519ca8b950599b47e57918b0cc52c3ee2592a917a274f5",
         "oracle/s11-0000003.wav": "5d7cf5bea1fc467048e8cc87073b61c3ef496e42bf5396e050073aadb67c7b81",
         "oracle/s11-0000004.wav": "1eeff517b43d15d6dcc0cf0c85bb37ce0443f83549771175d8cab6238311ceea",
         "oracle/s11-0000005.wav": "37adff29efa99a3b6e91dc71212de3503111b8aa7fb18b326591764b6d988f47",
         "oracle/s11-0000006.wav": "53a36c4c5bb0b8644abd5cd8990547cec095bbae10a4303ded7f79dbafd9c9d6",
         "oracle/s11-0000007.wav": "92da98f33f7c0cef6066722a9ba4c2c1b42d991f81d5aa46ad84d7cbde872496",
-        "oracle/s11-0000008.wav": "b9f4acdb08ae6c46b189e22ca74ae2680f3ceeb74a1f89e3d44b5af60e4ceab9",
+        "oracle/s11-0000008.wav": "51858083fd80b3c48121021741ebf1c4244ddd2d2e2996973c4286ff74a659a7",
         "oracle/s11-0000009.wav": "049e7a1ac226009d013f1ef5253c71d573c85be46c4bdeee310be196e51065b3",
-        "oracle/s11-0000010.wav": "b6d3776d8243f2abb985afb5cdd244ff9de3e491da0324bc5aea6d8e74ed7066",
+        "oracle/s11-0000010.wav": "6e1428c26f7701f958118f82b1e8c9f9ffe23d7d910bfacf5c675f078c1ef848",
         "oracle/s11-0000011.wav": "2f4f445af7ccbe6c34f9d52d80be9e8bb81203e0d933ab5e2407bbd78fbd5e6c",
         "pink.wav": "cd4f4ff7c49ffd7cf9448b2eddabb34e4e3e3437aa0b55a767b7871a8c1b9918",
-        "score.json": "f3a0c7223c0670a16b2be3013aa4a718f2d0cd201cec0e4ab77e9e02e98c1642",
-        "scores.csv": "42591eda416fb8829e38be6a47d5cbcc8e6098414100de8131ffc4d4fdb29190",
+        "score.json": "a97fc1896b94168d21929a439f87bbf676db99eee7bab775cf4b9b6269a23e14",
+        "scores.csv": "0ad0ed55cc5389d341ef312e5d9f84450ab57d9f7406bf7319a45bfd142149dc",
     ]
 }
 

@@ -7,7 +7,7 @@ import Testing
 /// imported, screened and summarised, and correlated with the runs' metrics.
 @Suite(
     .serialized,
-    .enabled(if: GoldenCorpus.fixturesRequired && Chromium.required, "needs ../shared/fixtures and chromium (scripts/setup.sh)"))
+    .needsFixtures, .enabled(if: Chromium.required, "needs chromium (scripts/setup.sh)"))
 struct ListenCommandTests {
     static let rater = GoldenCorpus.projectRoot.appendingPathComponent("scripts/test-support/listening_rater.py")
 

@@ -4,7 +4,7 @@ import Testing
 /// `sekit listen import` and `make` on bad input: results of another test, a duplicated rater, ratings
 /// out of range, a tampered page or manifest, an incomplete webMUSHRA session, a run missing the
 /// clips: a named error, a non-zero exit, and nothing of the file stored.
-@Suite(.serialized, .enabled(if: GoldenCorpus.fixturesRequired, "needs ../shared/fixtures"))
+@Suite(.serialized, .needsFixtures)
 struct ListenImportErrorTests {
     /// A results file for `rater` as the page writes it: every stimulus scored by its condition.
     func results(_ manifest: [String: Any], rater: String, scores: [String: Double], edit: (inout [[String: Any]]) -> Void = { _ in })
@@ -88,6 +88,18 @@ struct ListenImportErrorTests {
                 try write("missing.json", try results(manifest, rater: "r5", scores: scores) { $0.removeLast() }), "rated 9 of",
                 "an incomplete rater"
             ))
+        // Issue 40 item 21: a duplicated rating row was reported as "rater is already imported"; a negative
+        // time reached the catalogue's CHECK constraint, whose message named the catalogue, not the file.
+        cases.append(
+            (
+                try write("twice.json", try results(manifest, rater: "r8", scores: scores) { $0.append($0[0]) }),
+                "twice on the mushra scale", "a rating row written twice"
+            ))
+        cases.append(
+            (
+                try write("negative.json", try results(manifest, rater: "r9", scores: scores) { $0[0]["seconds"] = -3 }),
+                "the time spent on", "a negative time"
+            ))
         // With a good file beside each bad one: found before anything is stored, so neither is.
         let another = try write("r6.json", try results(manifest, rater: "r6", scores: scores))
         for (file, words, what) in cases {
@@ -113,12 +125,11 @@ struct ListenImportErrorTests {
         let refused = try importing([incomplete])
         #expect(refused.status != 0 && refused.stderr.contains("rater w2 rated 9 of"), "\(refused.stderr)")
         #expect(try ratings() == "10")
-        let complete = try write(
-            "complete.csv",
-            Data(
-                (csv + "t,w2,\(trials[1]),logmmse,36,100,\n")
-                    .replacingOccurrences(of: "\nt,", with: "\n\(manifest["name"]!),").utf8))
-        let accepted = try importing([complete])
+        // Issue 40 item 21: a spreadsheet's UTF-8 byte-order mark before the header ("no column session_test_id").
+        var marked = Data([0xEF, 0xBB, 0xBF])
+        let rows = (csv + "t,w2,\(trials[1]),logmmse,36,100,\n").replacingOccurrences(of: "\nt,", with: "\n\(manifest["name"]!),")
+        marked.append(Data(rows.utf8))
+        let accepted = try importing([try write("complete.csv", marked)])
         #expect(accepted.status == 0 && accepted.stdout.contains("2 raters imported, 2 kept"), "\(accepted.stderr)")
         let mean = try folder.sqlite(
             catalog,

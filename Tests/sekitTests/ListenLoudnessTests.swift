@@ -6,7 +6,7 @@ import Testing
 /// anchors, references) measured back from disk at the target's integrated loudness (ITU-R BS.1770-4,
 /// libebur128), the gains recorded in test.json, clipping after a gain reported; without the option
 /// test.json carries none of it.
-@Suite(.serialized, .enabled(if: GoldenCorpus.fixturesRequired, "needs ../shared/fixtures"))
+@Suite(.serialized, .needsFixtures)
 struct ListenLoudnessTests {
     func manifest(_ folder: String) throws -> [String: Any] {
         let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/test.json"))

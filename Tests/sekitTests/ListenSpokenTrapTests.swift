@@ -6,7 +6,7 @@ import Testing
 /// second of silence and espeak-ng reading the instruction (compared sample by sample with espeak-ng run
 /// here on the same sentence); the page no longer writes the instruction; MUSHRA, which has no trapping
 /// trial, refuses the option.
-@Suite(.serialized, .enabled(if: GoldenCorpus.fixturesRequired, "needs ../shared/fixtures"))
+@Suite(.serialized, .needsFixtures)
 struct ListenSpokenTrapTests {
     func trap(_ folder: String) throws -> [String: Any] {
         let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/test.json"))

@@ -6,7 +6,7 @@ import Testing
 /// SIGKILL (once right after its first input, so that a kill lands mid-fold), and no folded run is
 /// left `finished` with part of its rows; `catalog check` finds the interrupted fold; the merge
 /// run again equals an uninterrupted one.
-@Suite(.serialized, .enabled(if: GoldenCorpus.fixturesRequired && TestEnvironment.sqliteAvailable, "needs ../shared/fixtures and sqlite3"))
+@Suite(.serialized, .needsFixtures, .enabled(if: TestEnvironment.sqliteAvailable, "needs sqlite3"))
 struct MergeKillScriptTests {
     @Test func killedMergesIntoAnExistingCatalogueLeaveNoFinishedPartialFold() throws {
         let folder = try CatalogCLIFolder(); defer { folder.cleanup() }

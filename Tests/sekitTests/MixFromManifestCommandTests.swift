@@ -4,7 +4,7 @@ import Testing
 /// `sekit mix --from-manifest` through the real binary: a catalogued re-render is byte-identical
 /// and recorded as a mix run whose params name the manifest; options that draw clips are refused;
 /// a missing source is an error naming it, with nothing written.
-@Suite(.serialized, .enabled(if: GoldenCorpus.fixturesRequired, "needs ../shared/fixtures"))
+@Suite(.serialized, .needsFixtures)
 struct MixFromManifestCommandTests {
     func mixArguments(_ out: String) -> [String] {
         let f = GoldenCorpus.fixtures.path

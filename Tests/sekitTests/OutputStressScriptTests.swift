@@ -4,7 +4,7 @@ import Testing
 /// `scripts/stress/outputs.sh` with the test build's binary: every printing command on a full
 /// device (an error and exit 1) and on a pipe its reader closed (a quiet exit), and an enhance
 /// folder reused for another method (refused, files untouched; `--overwrite` replaces it).
-@Suite(.serialized, .enabled(if: GoldenCorpus.fixturesRequired && TestEnvironment.sqliteAvailable, "needs ../shared/fixtures and sqlite3"))
+@Suite(.serialized, .needsFixtures, .enabled(if: TestEnvironment.sqliteAvailable, "needs sqlite3"))
 struct OutputStressScriptTests {
     @Test func outputFailuresAndFolderReuseAreHandled() throws {
         let folder = try CatalogCLIFolder(); defer { folder.cleanup() }

@@ -5,8 +5,7 @@ import Testing
 /// (scripts/test-support/chromium_check.py): no console errors or requests, charts and
 /// spectrograms drawn with a size, the per-clip table sorts on a click and is there without
 /// JavaScript, nothing wider than a phone's screen; a screenshot is kept in .build/test-artifacts.
-@Suite(.serialized, .enabled(if: GoldenCorpus.fixturesRequired && Chromium.required,
-                             "needs ../shared/fixtures and chromium (scripts/setup.sh)"))
+@Suite(.serialized, .needsFixtures, .enabled(if: Chromium.required, "needs chromium (scripts/setup.sh)"))
 struct ReportCommandTests {
     static let checker = GoldenCorpus.projectRoot.appendingPathComponent("scripts/test-support/chromium_check.py")
 

@@ -5,14 +5,13 @@ import Testing
 /// to ONNX under `$XDG_CACHE_HOME/sekit/distillmos/`, named by the weights' SHA-256, and keeps that SHA-256
 /// under `sekit/sha256/`; later runs load the file as it is; a damaged file is exported again; and every
 /// run gives the same value.
-@Suite(.serialized, .enabled(if: GoldenCorpus.fixturesRequired && PaperMetrics.pythonRequired,
-                             "needs ../shared/fixtures and SEKIT_PYTHON (run scripts/test.sh)"))
+@Suite(.serialized, .needsFixtures, .enabled(if: PaperMetrics.pythonRequired, "needs SEKIT_PYTHON (run scripts/test.sh)"))
 struct ScoreDistillMOSCacheTests {
     @Test func theExportIsMadeOnceCheckedAndRemadeWhenDamaged() throws {
         let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
         let fm = FileManager.default
         try fm.createDirectory(at: folder.url.appendingPathComponent("enhanced"), withIntermediateDirectories: true)
-        try fm.copyItem(at: GoldenCorpus.fixtures.appendingPathComponent("metrics/speech_bab_0dB.wav"),
+        try fm.copyItem(at: GoldenCorpus.fixtures.appendingPathComponent("noisy/vctk_p287_002.wav"),
                         to: folder.url.appendingPathComponent("enhanced/a.wav"))
         let cache = folder.path("cache")
         func score() throws -> Double {

@@ -4,8 +4,7 @@ import Testing
 /// `sekit score` with the metrics papers report (PESQ, CSIG/CBAK/COVL, DNSMOS) end to end: real
 /// speech, the Python workers, the catalogue record, the comparison commands, and scoring without
 /// a reference.
-@Suite(.serialized, .enabled(if: GoldenCorpus.fixturesRequired && PaperMetrics.pythonRequired,
-                             "needs ../shared/fixtures and SEKIT_PYTHON (run scripts/test.sh)"))
+@Suite(.serialized, .needsFixtures, .enabled(if: PaperMetrics.pythonRequired, "needs SEKIT_PYTHON (run scripts/test.sh)"))
 struct ScorePaperMetricsCommandTests {
     /// Mixes 6 clips of 3 s from the fixtures at 0 and 5 dB into `folder/corpus`.
     func corpus(_ folder: CatalogCLIFolder, catalog: String) throws -> String {
@@ -62,7 +61,7 @@ struct ScorePaperMetricsCommandTests {
         let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
         let recordings = folder.url.appendingPathComponent("recordings")
         try FileManager.default.createDirectory(at: recordings.appendingPathComponent("day2"), withIntermediateDirectories: true)
-        for (name, file) in [("a.wav", "speech/vctk_p287_001.wav"), ("day2/b.wav", "metrics/speech_bab_0dB.wav")] {
+        for (name, file) in [("a.wav", "speech/vctk_p287_001.wav"), ("day2/b.wav", "noisy/vctk_p287_002.wav")] {
             try FileManager.default.copyItem(at: GoldenCorpus.fixtures.appendingPathComponent(file),
                                              to: recordings.appendingPathComponent(name))
         }

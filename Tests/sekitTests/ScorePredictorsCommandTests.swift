@@ -6,8 +6,7 @@ import Testing
 /// every Python socket connection and name lookup fail and writes it to a log. The scores must
 /// arrive, the log stay empty, a clip too short for ViSQOL and LSD be recorded as failed for those
 /// metrics only, and the run record each model file's SHA-256.
-@Suite(.serialized, .enabled(if: GoldenCorpus.fixturesRequired && PaperMetrics.pythonRequired,
-                             "needs ../shared/fixtures and SEKIT_PYTHON (run scripts/test.sh)"))
+@Suite(.serialized, .needsFixtures, .enabled(if: PaperMetrics.pythonRequired, "needs SEKIT_PYTHON (run scripts/test.sh)"))
 struct ScorePredictorsCommandTests {
     static let predictors = "wada_snr,lsd,plcmos,dnsmos_personalized,visqol_speech,visqol_audio,distillmos"
 
@@ -51,9 +50,9 @@ struct ScorePredictorsCommandTests {
             try FileManager.default.createDirectory(at: folder.url.appendingPathComponent(side), withIntermediateDirectories: true)
         }
         let fm = FileManager.default
-        for (fixture, copy) in [("speech.wav", "reference/a.wav"), ("speech_bab_0dB.wav", "enhanced/a.wav"),
-                                ("1_speech_16000_Hz.wav", "reference/b.wav"), ("1_processed_16000_Hz.wav", "enhanced/b.wav")] {
-            try fm.copyItem(at: fixtures.appendingPathComponent("metrics/\(fixture)"), to: folder.url.appendingPathComponent(copy))
+        for (fixture, copy) in [("speech/vctk_p287_002.wav", "reference/a.wav"), ("noisy/vctk_p287_002.wav", "enhanced/a.wav"),
+                                ("speech/vctk_p287_003.wav", "reference/b.wav"), ("noisy/vctk_p287_003.wav", "enhanced/b.wav")] {
+            try fm.copyItem(at: fixtures.appendingPathComponent(fixture), to: folder.url.appendingPathComponent(copy))
         }
         // 0.05 s: too short for ViSQOL's spectrogram, for one LSD frame and for PLCMOS's model.
         let short = (0..<800).map { Float(sin(Double($0) * 0.07)) * 0.3 }

@@ -4,7 +4,7 @@ import Testing
 /// `sekit catalog merge` folding shard runs: a corpus mixed, enhanced and scored in 3 shards, each
 /// shard into its own catalogue, merges into a catalogue whose rows equal a single process's
 /// (ignoring run ids, times, hosts, pids, command lines, artifacts and the fold's own parameters).
-@Suite(.serialized, .enabled(if: GoldenCorpus.fixturesRequired && TestEnvironment.sqliteAvailable, "needs ../shared/fixtures and sqlite3"))
+@Suite(.serialized, .needsFixtures, .enabled(if: TestEnvironment.sqliteAvailable, "needs sqlite3"))
 struct ShardFoldCommandTests {
     static let shards = 3
 

@@ -5,7 +5,7 @@ import Testing
 /// threshold below the 16-bit step) is written and recorded with its level as null in the
 /// manifest and the catalogue; it never stops the mix (issue 26, item 2).
 @Suite(.serialized,
-        .enabled(if: GoldenCorpus.fixturesRequired && TestEnvironment.sqliteAvailable, "needs ../shared/fixtures and sqlite3"))
+        .needsFixtures, .enabled(if: TestEnvironment.sqliteAvailable, "needs sqlite3"))
 struct SilentDegradedClipTests {
     struct Record: Decodable { let clip_id: String; let level_dbfs_realised: Double? }
 

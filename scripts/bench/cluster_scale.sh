@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Scale evidence for running SEKit on a cluster, in one run (release build, /usr/bin/time):
 #  1. `sekit mix` and `sekit features` throughput with --jobs 1 and --jobs 2 on this machine (best of 2)
-#     (CLIPS clips of 10 s, DNS-style, from ../shared/fixtures; default 1000 = 2.8 h) and the
+#     (CLIPS clips of 10 s, DNS-style, from datasets/fixtures; default 1000 = 2.8 h) and the
 #     scaling efficiency (speed-up / 2);
 #  2. `sekit catalog merge` of 4 shard catalogues of SHARD_CLIPS clips each (default 250,000): a real
 #     4-shard mix + enhance + score of 40 clips, each shard catalogue grown by
@@ -20,7 +20,7 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
 source scripts/setup.sh
 python="${SEKIT_PYTHON:-$(scripts/python-env.sh)}"
-fixtures="${SEKIT_FIXTURES:-$root/../shared/fixtures}"
+fixtures="$("$root/scripts/fixtures.sh")"
 clips="${CLIPS:-1000}" shard_clips="${SHARD_CLIPS:-250000}" vds_hours="${VDS_HOURS:-10}" copy_hours="${COPY_HOURS:-1}"
 work="${BENCH_DIR:-$root/.build/bench/cluster_scale}"
 runs=1

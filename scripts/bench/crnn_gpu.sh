@@ -10,8 +10,8 @@
 # says which card ran it.
 #
 # Needs no build tools and no network: SEKIT (a sekit binary), PYTHON (an interpreter with torch, CUDA,
-# h5py, onnx, onnxruntime, pystoi, pesq, soundfile), FIXTURES (speech/ and noise/ folders; default
-# ../shared/fixtures). Writes under WORK (default .build/bench/crnn-gpu) and copies the logs, the
+# h5py, onnx, onnxruntime, pystoi, pesq, soundfile), SEKIT_FIXTURES (speech/ and noise/ folders; default
+# datasets/fixtures). Writes under WORK (default .build/bench/crnn-gpu) and copies the logs, the
 # training metrics and best.json to RESULTS (default WORK/results). docs/crnn-recipe.md has the figures.
 #   SEKIT=path/to/sekit PYTHON=python3 scripts/bench/crnn_gpu.sh [HOURS=3] [EPOCHS=10] [LOADER_STEPS=150]
 # GPU_DEVICE=cpu is a dry run of the script on a machine without a GPU (small HOURS, LOADER_STEPS=12).
@@ -20,7 +20,7 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
 sekit="${SEKIT:?set SEKIT to a sekit binary}"
 python="${PYTHON:-$(command -v python3)}"
-fixtures="${FIXTURES:-$root/../shared/fixtures}"
+fixtures="$("$root/scripts/fixtures.sh")"
 hours="${HOURS:-3}"
 epochs="${EPOCHS:-10}"
 gpu="${GPU_DEVICE:-cuda}"  # cpu: a dry run of the script on a machine without a GPU

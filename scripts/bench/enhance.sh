@@ -19,7 +19,7 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
 command -v swift >/dev/null || export PATH=/opt/swift/usr/bin:$PATH
 python="${SEKIT_PYTHON:-$(scripts/python-env.sh)}"
-fixtures="${SEKIT_FIXTURES:-$root/../shared/fixtures}"
+fixtures="$("$root/scripts/fixtures.sh")"
 runs="${RUNS:-3}"
 # One core each: no BLAS/OpenMP threads on the Python side, --jobs 1 on SEKit's.
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 NUMEXPR_NUM_THREADS=1

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Times, in one run, exporting the same mixed corpus (CLIPS four-second clips at 16 kHz mixed from
-# ../shared/fixtures, default 1000) to HDF5 magnitude features of the noisy input and the clean
+# datasets/fixtures, default 1000) to HDF5 magnitude features of the noisy input and the clean
 # target (512/512/256, Hann, centred): `sekit features --jobs 1` against librosa.stft + h5py
 # (scripts/bench/features_reference.py), whole processes from start to file closed, on one core
 # each, with /usr/bin/time. Also times raw FFTW STFT magnitudes of one hour of 16 kHz audio
@@ -10,7 +10,7 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
 source scripts/setup.sh
 python="${SEKIT_PYTHON:-$(scripts/python-env.sh)}"
-fixtures="${SEKIT_FIXTURES:-$root/../shared/fixtures}"
+fixtures="$("$root/scripts/fixtures.sh")"
 clips="${CLIPS:-1000}"
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 NUMBA_NUM_THREADS=1
 swift build -c release --product sekit >&2

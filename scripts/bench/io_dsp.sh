@@ -15,9 +15,9 @@ mkdir -p "$work"
 input="$work/hour_48k.wav"
 if [[ ! -f "$input" ]]; then
     echo "io_dsp: making one hour of 48 kHz speech-like audio from the fixtures" >&2
-    "$python" - "$input" <<'PY'
+    "$python" - "$input" "$("$root/scripts/fixtures.sh")" <<'PY'
 import sys, glob, numpy as np, soundfile as sf, soxr
-files = sorted(glob.glob('../shared/fixtures/speech/*.wav')) or [None]
+files = sorted(glob.glob(sys.argv[2] + '/speech/*.wav')) or [None]
 parts = []
 for f in files:
     if f is None:

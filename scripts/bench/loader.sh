@@ -10,7 +10,7 @@
 # share of a CRNN's training rate each loader sustains.
 #
 # The feature file is made once and kept: HOURS (default 10) of four-second clips mixed from
-# ../shared/fixtures by `sekit mix`, exported by `sekit features --targets irm` (float32, no
+# datasets/fixtures by `sekit mix`, exported by `sekit features --targets irm` (float32, no
 # compression: the defaults), under .build/bench/loader/ (the mixed WAVs are deleted afterwards).
 # Python: the training environment (scripts/python-env.sh --train, with torch), or $SEKIT_TRAIN_PYTHON;
 # SEKIT_BENCH_TORCH=0 leaves torch's DataLoader rows out.
@@ -20,7 +20,7 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
 source scripts/setup.sh
 python="${SEKIT_TRAIN_PYTHON:-$(scripts/python-env.sh --train)}"
-fixtures="${SEKIT_FIXTURES:-$root/../shared/fixtures}"
+fixtures="$("$root/scripts/fixtures.sh")"
 hours="${HOURS:-10}"
 work="$root/.build/bench/loader"
 runs=1

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Times, in one run, generating the same corpus (CLIPS four-second 16 kHz clips, default 2000,
-# from ../shared/fixtures speech and noise, SNR uniform -5..20 dB, mixture level -35..-15 dBFS RMS,
+# from datasets/fixtures speech and noise, SNR uniform -5..20 dB, mixture level -35..-15 dBFS RMS,
 # all three stems as 16-bit WAV) with
 #   sekit mix --jobs 1                                  (SEKit, one core)
 #   scripts/bench/dns_mix_reference.py                  (the DNS Challenge procedure in numpy + soundfile, one core)
@@ -38,7 +38,7 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
 source scripts/setup.sh
 python="${SEKIT_PYTHON:-$(scripts/python-env.sh)}"
-fixtures="${SEKIT_FIXTURES:-$root/../shared/fixtures}"
+fixtures="$("$root/scripts/fixtures.sh")"
 clips="${CLIPS:-$([[ -n "$archive" ]] && echo 1000 || echo 2000)}"
 runs="${RUNS:-3}"
 small=$((clips / 4))

@@ -25,7 +25,7 @@ cd "$root"
 command -v swift >/dev/null || export PATH=/opt/swift/usr/bin:$PATH
 python="${SEKIT_PYTHON:-$(scripts/python-env.sh)}"
 export SEKIT_PYTHON="$python"
-fixtures="${SEKIT_FIXTURES:-$root/../shared/fixtures}"
+fixtures="$("$root/scripts/fixtures.sh")"
 runs="${RUNS:-3}"
 core="${CORE:-0}"
 # One core each: no BLAS/OpenMP threads on the Python side, --jobs 1 on SEKit's, both pinned.

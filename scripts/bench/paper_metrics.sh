@@ -41,7 +41,7 @@ cd "$root"
 command -v swift >/dev/null || export PATH=/opt/swift/usr/bin:$PATH
 python="${SEKIT_PYTHON:-$(scripts/python-env.sh)}"
 export SEKIT_PYTHON="$python"
-fixtures="${SEKIT_FIXTURES:-$root/../shared/fixtures}"
+fixtures="$("$root/scripts/fixtures.sh")"
 runs="${RUNS:-3}"
 dnsmos_clips="${DNSMOS_CLIPS:-20}"
 tolerance=1e-6

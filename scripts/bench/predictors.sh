@@ -19,7 +19,7 @@ cd "$root"
 command -v swift >/dev/null || export PATH=/opt/swift/usr/bin:$PATH
 python="${SEKIT_PYTHON:-$(scripts/python-env.sh)}"
 export SEKIT_PYTHON="$python"
-fixtures="${SEKIT_FIXTURES:-$root/../shared/fixtures}"
+fixtures="$("$root/scripts/fixtures.sh")"
 runs="${RUNS:-1}"
 clips="${CLIPS:-10}"
 metrics="${METRICS:-wada_snr lsd plcmos dnsmos_personalized visqol_speech visqol_audio distillmos}"

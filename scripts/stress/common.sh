@@ -2,7 +2,7 @@
 # folder and its clean-up.
 #
 # stress_init NAME TOOL...: checks that every TOOL is installed; sets root (the checkout), fixtures
-# ($SEKIT_FIXTURES, default ../shared/fixtures), sekit ($SEKIT, else the release build of the
+# ($SEKIT_FIXTURES, default datasets/fixtures: scripts/fixtures.sh), sekit ($SEKIT, else the release build of the
 # checkout, built now), work (a new folder NAME.XXXXXX under $STRESS_DIR, default $TMPDIR or
 # /tmp; removed at exit unless KEEP=1), log (work/logs) and cat (work/catalog.sqlite). At exit,
 # the processes whose pids are in `children` are killed.
@@ -31,7 +31,7 @@ stress_init() {
         command -v "$tool" >/dev/null || { say "$tool is required"; exit 2; }
     done
     root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-    fixtures="$(cd "${SEKIT_FIXTURES:-$root/../shared/fixtures}" && pwd)"
+    fixtures="$("$root/scripts/fixtures.sh")"
     if [[ -z "${SEKIT:-}" ]]; then
         command -v swift >/dev/null || export PATH=/opt/swift/usr/bin:$PATH
         (cd "$root" && swift build -c release --product sekit >&2)

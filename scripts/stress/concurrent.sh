@@ -35,7 +35,7 @@
 # the figures are totals over the rounds.
 #
 # Environment: WRITERS (8 per kind), ROUNDS (5), MIX_CLIPS (100), BASE_CLIPS (100), SEKIT (binary; default:
-# build), SEKIT_FIXTURES (default ../shared/fixtures), STRESS_DIR (parent of the work folder;
+# build), SEKIT_FIXTURES (default datasets/fixtures; scripts/fixtures.sh), STRESS_DIR (parent of the work folder;
 # default $TMPDIR or /tmp), KEEP=1 (keep the work folder). Needs bash, coreutils, jq, sqlite3
 # (and common.sh beside this script).
 # About 40 s on a 2-core machine with the defaults (measured: 37 s).

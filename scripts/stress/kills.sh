@@ -47,7 +47,7 @@
 # must not be registered twice, and `catalog check` re-hashes every artifact recorded so far.
 #
 # Environment: KILLS (20 per command), SEED (20251122), CLIPS (300), JOBS (2), SEKIT (binary;
-# default: build), SEKIT_FIXTURES (default ../shared/fixtures), STRESS_DIR (parent of the work
+# default: build), SEKIT_FIXTURES (default datasets/fixtures; scripts/fixtures.sh), STRESS_DIR (parent of the work
 # folder; default $TMPDIR or /tmp), KEEP=1 (keep the work folder). Needs bash, coreutils, perl,
 # sqlite3 (and common.sh beside this script). About 4.5 minutes on a 2-core machine with the
 # defaults (measured: 4 min 24 s).

@@ -28,7 +28,7 @@
 #  4. Prints a summary table on stdout (progress on stderr); exit 1 on any mismatch.
 #
 # Environment: KILLS (10), SEED (20261125), SHARDS (3), CLIPS_PER_SHARD (10000), SEKIT (binary;
-# default: build), SEKIT_FIXTURES (default ../shared/fixtures), STRESS_DIR (parent of the work
+# default: build), SEKIT_FIXTURES (default datasets/fixtures; scripts/fixtures.sh), STRESS_DIR (parent of the work
 # folder), KEEP=1 (keep the work folder). Needs bash, coreutils, sqlite3 (and common.sh).
 set -euo pipefail
 source "$(dirname "$0")/common.sh"

@@ -263,8 +263,7 @@ public final class Catalog: Sendable {
                 _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
             }
             try database.close()
-            let fd = Glibc.open(url.path, O_RDONLY | O_CLOEXEC)
-            if fd >= 0 { fsync(fd); Glibc.close(fd) }
+            Syscalls.fsyncFile(atPath: url.path)
         } catch {
             throw Self.mapError(error, path: url.path)
         }

@@ -99,7 +99,7 @@ final class WorkerProcess {
             guard var base = part.baseAddress else { continue }
             var left = part.count
             while left > 0 {
-                let n = Glibc.write(requests, base, left)
+                let n = Syscalls.write(requests, base, left)
                 if n < 0 {
                     if errno == EINTR { continue }
                     if errno == EAGAIN || errno == EWOULDBLOCK {
@@ -142,7 +142,7 @@ final class WorkerProcess {
     /// Appends what the child has written to stdout to `pending`, waiting for it until `deadline`.
     private func readChunk(deadline: Date) throws {
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(responses, $0.baseAddress, $0.count) }
+            let n = chunk.withUnsafeMutableBytes { Syscalls.read(responses, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
                 if errno == EAGAIN || errno == EWOULDBLOCK {

@@ -122,7 +122,7 @@ public enum AtomicFile {
         for raw in parts where ok && raw.count > 0 {
             var written = 0
             while written < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + written, raw.count - written)
+                let n = Syscalls.write(fd, raw.baseAddress! + written, raw.count - written)
                 if n < 0 { if errno == EINTR { continue }; ok = false; break }
                 written += n
             }

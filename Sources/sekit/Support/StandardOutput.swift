@@ -1,4 +1,5 @@
 import Foundation
+import SEKit
 
 /// The one way `sekit` writes to standard output: every command's records, tables and summary lines.
 ///
@@ -18,7 +19,7 @@ enum StandardOutput {
         text.withUTF8 { bytes in
             var offset = 0
             while offset < bytes.count {
-                let written = Glibc.write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = Syscalls.write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
                 if written >= 0 { offset += written; continue }
                 let code = errno
                 if code == EINTR || code == EAGAIN { continue }
@@ -48,7 +49,7 @@ enum StandardOutput {
     private static func report(errno code: Int32) {
         guard code != EPIPE else { return }
         let message = "Error: cannot write to standard output: \(String(cString: strerror(code)))\n"
-        _ = message.withCString { Glibc.write(STDERR_FILENO, $0, strlen($0)) }
+        _ = message.withCString { Syscalls.write(STDERR_FILENO, $0, strlen($0)) }
     }
 }
 

@@ -4,13 +4,23 @@ import Testing
 @testable import SEKitSignal
 
 @Suite struct AudioFileInfoTests {
-    @Test(.enabled(if: Fixtures.available, "needs ../shared/fixtures"))
+    @Test(.needsFixtures)
     func readsFixtureHeader() throws {
-        let info = try AudioFile.info(at: Fixtures.url("metrics/1_speech_16000_Hz.wav"))
+        let info = try AudioFile.info(at: Fixtures.url("speech/arctic_a0009.wav"))
         #expect(info.sampleRate == 16000)
         #expect(info.channels == 1)
-        #expect(info.frames == 159680)
+        #expect(info.frames == 80000)
         #expect(info.format.contains("WAV"))
+        #expect(info.encoding.lowercased().contains("16"))
+        let room = try AudioFile.info(at: Fixtures.url("rir/small_room.wav"))
+        #expect(room.sampleRate == 44100 && room.channels == 2 && room.frames == 42996)
+    }
+
+    /// The reference tier's Loizou pair is 32-bit float WAV.
+    @Test(.referenceTier)
+    func readsFloatHeader() throws {
+        let info = try AudioFile.info(at: Fixtures.reference("1_speech_16000_Hz.wav"))
+        #expect(info.sampleRate == 16000 && info.channels == 1 && info.frames == 159680)
         #expect(info.encoding.lowercased().contains("float"))
     }
 

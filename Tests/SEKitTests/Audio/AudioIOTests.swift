@@ -238,7 +238,7 @@ struct AudioFormatTests {
         #expect(try Levels.loudnessLUFS([Double](repeating: 0, count: 48000), sampleRate: 48000) == -.infinity)
     }
 
-    @Test(.enabled(if: Fixtures.available, "needs ../shared/fixtures"))
+    @Test(.needsFixtures)
     func activeLevelOfRealSpeechIsAboveItsRMS() throws {
         let speech = try AudioFile.read(at: Fixtures.url("speech/arctic_a0007.wav"))
         let level = try ActiveSpeechLevel.measure(speech.samples, sampleRate: speech.sampleRate)

@@ -4,7 +4,7 @@ import Testing
 @testable import SEKitSignal
 
 /// `runs export`: the flat run table and the per-clip rows, read back by pandas.
-@Suite(.enabled(if: Fixtures.available && PythonReference.available, "needs ../shared/fixtures and run through scripts/test.sh"))
+@Suite(.needsFixtures, .enabled(if: PythonReference.available, "needs SEKIT_PYTHON (run scripts/test.sh)"))
 struct RunExportTests {
     @Test func perClipRowsLoadInPandasWithTheirSNRSplitAndSources() throws {
         let p = try ComparisonPipeline.shared.get()

@@ -7,7 +7,7 @@ import Testing
 /// checkpoint section, on the comparison pipeline's catalogue (merged into a fresh one) plus a
 /// training run with three checkpoints (enhance runs recording epochs 1-3, their score runs the
 /// oracle's scores shifted by known amounts) and two classical baselines.
-@Suite(.enabled(if: Fixtures.available, "needs ../shared/fixtures"))
+@Suite(.needsFixtures)
 struct CheckpointGroupingTests {
     /// The catalogue, its folder and the runs made: name → score run.
     struct Checkpoints {

@@ -6,7 +6,7 @@ import Testing
 /// A corpus mixed into catalogue A and scored into catalogue B: B's score run is recognised as
 /// scoring A's corpus (by the mix run the corpus records), before and after B is merged into A,
 /// where the leaderboard, `best` and `diff` see one corpus and the merge makes the mix run its parent.
-@Suite(.enabled(if: Fixtures.available, "needs ../shared/fixtures"))
+@Suite(.needsFixtures)
 struct CrossCatalogLineageTests {
     /// Mixes `clips` one-second clips of the fixtures at 0 and 5 dB into `corpus`, recorded in `catalog`;
     /// returns the mix run.

@@ -7,7 +7,7 @@ import Testing
 /// speech and noise, the oracle ratio mask resynthesised, both scored into one catalogue. The
 /// oracle is known to be better than the noisy input; a copy of the oracle's scores with jitter
 /// below 1e-3 (dB or STOI units) differs by noise only.
-@Suite(.enabled(if: Fixtures.available, "needs ../shared/fixtures"), .serialized)
+@Suite(.needsFixtures, .serialized)
 struct RunDiffTests {
     @Test func theOracleMaskIsSignificantlyBetterThanTheNoisyInputOnEveryMetricAndSNR() throws {
         let p = try ComparisonPipeline.shared.get()

@@ -60,7 +60,7 @@ import Testing
 
     /// The same rule written in numpy (Hann frames of 32 ms every 16 ms, mean power, last bin within
     /// 50 dB of the peak) on real speech and noise, and on synthetic band-limited noise: the same bin.
-    @Test(.enabled(if: Fixtures.available && PythonReference.available, "needs ../shared/fixtures and SEKIT_PYTHON"))
+    @Test(.needsFixtures, .enabled(if: PythonReference.available, "needs SEKIT_PYTHON (run scripts/test.sh)"))
     func equalsNumpyOnFixtures() throws {
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
         let synthetic = folder.file("band.wav")

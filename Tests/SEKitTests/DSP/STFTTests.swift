@@ -174,7 +174,7 @@ import Testing
         #expect(worst < 1e-9)
     }
 
-    @Test(.enabled(if: Fixtures.available, "needs ../shared/fixtures"))
+    @Test(.needsFixtures)
     func realRoomImpulseResponse() throws {
         let rir = try AudioFile.read(at: Fixtures.url("rir/small_room.wav"), channel: .pick(0), sampleRate: 16000).samples.map(Double.init)
         let speech = try AudioFile.read(at: Fixtures.url("speech/arctic_a0007.wav")).samples.prefix(8000).map(Double.init)

@@ -54,7 +54,7 @@ struct WindNoiseTests {
     }
 }
 
-@Suite(.enabled(if: Fixtures.available, "needs ../shared/fixtures"))
+@Suite(.needsFixtures)
 struct WindMixTests {
     @Test func windClipsAreMixedAtTheirDrawnSNR() throws {
         let folder = try TemporaryFolder(); defer { folder.cleanup() }

@@ -12,7 +12,7 @@ import Testing
 /// non-stationary: there the methods change segSNR by a few tenths of a dB either way (MCRA with
 /// the Wiener and LSA gains loses up to 0.25 dB at 5 dB), so that clip is held to "no more than
 /// 0.5 dB lost", and every configuration's mean gain over the four clips must exceed 1 dB.
-@Suite(.enabled(if: Fixtures.available, "needs ../shared/fixtures"))
+@Suite(.needsFixtures)
 struct EnhancementFixtureTests {
     /// Speech and noise fixtures, paired.
     static let pairs = [

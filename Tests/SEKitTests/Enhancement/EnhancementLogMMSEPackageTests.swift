@@ -15,7 +15,7 @@ import Testing
 /// (0.25 s: 12 frames) is compared with the package's `initial_noise=12`. The package returns
 /// ⌊n/hop⌋ − 2 hops of output (logmmse.m's frame count); SEKit returns n samples, identical over
 /// that prefix, so the comparison covers the package's length.
-@Suite(.enabled(if: Fixtures.available && PythonReference.available, "needs ../shared/fixtures and SEKIT_PYTHON (run scripts/test.sh)"))
+@Suite(.needsFixtures, .enabled(if: PythonReference.available, "needs SEKIT_PYTHON (run scripts/test.sh)"))
 struct EnhancementLogMMSEPackageTests {
     static let script = """
     import sys, numpy as np
@@ -39,11 +39,11 @@ struct EnhancementLogMMSEPackageTests {
     }
 
     static let cases: [Case] = [
-        Case(file: "metrics/1_noisySpeech_16000_Hz.wav", sampleRate: 16000, window: .hann, leadingSeconds: 0.12, noiseFrames: 6),
-        Case(file: "metrics/speech_bab_0dB.wav", sampleRate: 16000, window: .hann, leadingSeconds: 0.12, noiseFrames: 6),
-        Case(file: "metrics/1_noisySpeech_16000_Hz.wav", sampleRate: 16000, window: .matlabHanning, leadingSeconds: 0.12, noiseFrames: 6),
-        Case(file: "metrics/speech_bab_0dB.wav", sampleRate: 16000, window: .matlabHanning, leadingSeconds: 0.25, noiseFrames: 12),
-        Case(file: "metrics/1_noisySpeech_16000_Hz.wav", sampleRate: 8000, window: .hann, leadingSeconds: 0.12, noiseFrames: 6),
+        Case(file: "noisy/vctk_p287_003.wav", sampleRate: 16000, window: .hann, leadingSeconds: 0.12, noiseFrames: 6),
+        Case(file: "noisy/vctk_p287_002.wav", sampleRate: 16000, window: .hann, leadingSeconds: 0.12, noiseFrames: 6),
+        Case(file: "noisy/vctk_p287_003.wav", sampleRate: 16000, window: .matlabHanning, leadingSeconds: 0.12, noiseFrames: 6),
+        Case(file: "noisy/vctk_p287_002.wav", sampleRate: 16000, window: .matlabHanning, leadingSeconds: 0.25, noiseFrames: 12),
+        Case(file: "noisy/vctk_p287_003.wav", sampleRate: 8000, window: .hann, leadingSeconds: 0.12, noiseFrames: 6),
     ]
 
     @Test(arguments: cases)

@@ -5,7 +5,7 @@ import Testing
 
 /// Long clips are exported a block of frames at a time: the file is the same, byte for byte, as
 /// when every clip's streams are made whole (statistics included).
-@Suite(.enabled(if: Fixtures.available, "needs ../shared/fixtures"))
+@Suite(.needsFixtures)
 struct FeatureExportStreamingTests {
     @Test(arguments: [
         (FeatureDType.float32, FeatureCompression.none, [FeatureTarget.clean, .noise, .irm, .ibm, .psm, .noisyPhase], 512),

@@ -5,7 +5,7 @@ import Testing
 
 /// `sekit features` / `sekit synthesize` on a real fixture mix: what h5py and numpy see, the
 /// oracle-mask round trip, determinism and bad input.
-@Suite(.enabled(if: Fixtures.available, "needs ../shared/fixtures"))
+@Suite(.needsFixtures)
 struct FeatureExportTests {
     /// A small fixture mix with a train/test split, 16-bit WAVs.
     func mixCorpus(_ folder: URL, count: Int = 6) throws -> MixResult {

@@ -5,7 +5,7 @@ import Testing
 
 /// A merged feature file whose shard is missing or replaced: `FeatureFileCheck` (sekit features
 /// check) names every mapping onto it, and the reader refuses the file instead of reading zeros.
-@Suite(.enabled(if: Fixtures.available, "needs ../shared/fixtures"))
+@Suite(.needsFixtures)
 struct FeatureFileCheckTests {
     @Test func aMissingOrReplacedShardIsNamedAndTheReaderRefusesTheFile() throws {
         var options = FeatureExportOptions()

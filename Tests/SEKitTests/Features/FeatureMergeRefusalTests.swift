@@ -5,7 +5,7 @@ import Testing
 
 /// `sekit features merge` refuses shards that do not belong together, naming the file, and
 /// writes nothing.
-@Suite(.enabled(if: Fixtures.available, "needs ../shared/fixtures"))
+@Suite(.needsFixtures)
 struct FeatureMergeRefusalTests {
     /// Runs a virtual merge of `shards` into `folder/out.h5` and returns its error.
     func refusal(_ shards: [URL], in export: ShardedExport, overwrite: Bool = false) throws -> Error {

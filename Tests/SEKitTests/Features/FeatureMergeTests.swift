@@ -5,7 +5,7 @@ import Testing
 
 /// `sekit features --shard i/N` and `sekit features merge` on a corpus of real speech (mixed in
 /// two shards itself): the virtual merge reads as the unsharded export, `--copy` is its bytes.
-@Suite(.enabled(if: Fixtures.available, "needs ../shared/fixtures"))
+@Suite(.needsFixtures)
 struct FeatureMergeTests {
     @Test(arguments: [(FeatureDType.float32, FeatureCompression.none), (.float32, .gzip(level: 4)), (.float16, .none)])
     func copyIsTheUnshardedExportButForTheRunIDs(dtype: FeatureDType, compression: FeatureCompression) throws {

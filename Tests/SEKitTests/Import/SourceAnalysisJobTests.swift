@@ -103,7 +103,7 @@ import Testing
     }
 
     /// DNSMOS of each file equals the `dnsmos` metric of the same file; the model hashes are recorded.
-    @Test(.enabled(if: Fixtures.available && PythonReference.available, "needs ../shared/fixtures and SEKIT_PYTHON"))
+    @Test(.needsFixtures, .enabled(if: PythonReference.available, "needs SEKIT_PYTHON (run scripts/test.sh)"))
     func dnsmosEqualsTheMetric() throws {
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
         try FileManager.default.createDirectory(at: folder.file("speech"), withIntermediateDirectories: true)

@@ -5,7 +5,7 @@ import Testing
 
 /// libopus called directly (``OpusMemoryCodec``) against libsndfile's Ogg Opus round trip, on real
 /// speech: bit-identical at complexity 10, and really coding (differently) at lower complexities.
-@Suite(.enabled(if: Fixtures.available, "needs ../shared/fixtures"))
+@Suite(.needsFixtures)
 struct OpusMemoryCodecTests {
     /// Real speech at `rate` Hz, cut to `count` samples when given.
     func speech(_ name: String, rate: Int, count: Int? = nil) throws -> [Float] {

@@ -8,7 +8,7 @@ import Testing
 /// short speech; composite.m adds eps, so a silent frame is eps × Hann window, whose LPC prediction
 /// error is ~2e-11 of its energy: rounding in Double decides its LLR (off by up to 0.06), while
 /// SEKit's double-double analysis must stay within `tolerance` of the exact value.
-@Suite(.enabled(if: Fixtures.available && PythonReference.available, "needs ../shared/fixtures and SEKIT_PYTHON (run scripts/test.sh)"))
+@Suite(.needsFixtures, .enabled(if: PythonReference.available, "needs SEKIT_PYTHON (run scripts/test.sh)"))
 struct CompositeLLRExactTests {
     /// Largest accepted |SEKit − exact| of a frame's LLR (measured: 0 or 1 ulp, ≤ 1.2e-16; the
     /// final ratio and log are rounded to Double).
@@ -44,8 +44,8 @@ struct CompositeLLRExactTests {
     """
 
     @Test func silentFramesMatchExactArithmetic() throws {
-        let speech = try PythonMetricReference.fixture("metrics/1_speech_16000_Hz.wav").map(Double.init)
-        let noisy = try PythonMetricReference.fixture("metrics/1_noisySpeech_16000_Hz.wav").map(Double.init)
+        let speech = try PythonMetricReference.fixture("speech/vctk_p287_003.wav").map(Double.init)
+        let noisy = try PythonMetricReference.fixture("noisy/vctk_p287_003.wav").map(Double.init)
         // 0.6 s of speech, then 0.1 s of digital silence; the noisy signal continues under it.
         let clean = Array(speech.prefix(9600)) + [Double](repeating: 0, count: 1600)
         let processed = Array(noisy.prefix(11200))

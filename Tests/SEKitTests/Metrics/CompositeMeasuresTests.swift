@@ -3,20 +3,21 @@ import Testing
 @testable import SEKit
 @testable import SEKitSignal
 
-/// CSIG, CBAK, COVL (Hu & Loizou 2008) against results.mat columns 11–13 of Loizou's example.
-@Suite(.enabled(if: Fixtures.available && PythonReference.available, "needs ../shared/fixtures and SEKIT_PYTHON (run scripts/test.sh)"))
+/// CSIG, CBAK, COVL (Hu & Loizou 2008) against results.mat columns 11–13 of Loizou's example (the
+/// reference tier).
+@Suite(.enabled(if: PythonReference.available, "needs SEKIT_PYTHON (run scripts/test.sh)"))
 struct CompositeMeasuresTests {
     static let published: [(file: String, csig: Double, cbak: Double, covl: Double)] = [
-        ("metrics/1_noisySpeech_16000_Hz.wav", 2.0379921577, 1.8630832845, 1.5433158495),
-        ("metrics/1_processed_16000_Hz.wav", 1.0, 1.5970462093, 1.0),
+        ("1_noisySpeech_16000_Hz.wav", 2.0379921577, 1.8630832845, 1.5433158495),
+        ("1_processed_16000_Hz.wav", 1.0, 1.5970462093, 1.0),
     ]
 
-    @Test func reproducesResultsMat() throws {
-        let clean = try PythonMetricReference.fixture("metrics/1_speech_16000_Hz.wav")
+    @Test(.referenceTier) func reproducesResultsMat() throws {
+        let clean = try PythonMetricReference.reference("1_speech_16000_Hz.wav")
         let descriptor = try #require(MetricRegistry.descriptor(producing: "cbak"))
         #expect(descriptor.outputs.map(\.metric) == [.csig, .cbak, .covl])
         for row in Self.published {
-            let processed = try PythonMetricReference.fixture(row.file)
+            let processed = try PythonMetricReference.reference(row.file)
             let comparison = MetricComparison(reference: ReferenceSignal(samples: clean, sampleRate: 16000), processed: processed)
             let values = try descriptor.compute(comparison, workspace: MetricWorkspace())
             print("composite \(row.file): csig \(values[.csig]!), cbak \(values[.cbak]!), covl \(values[.covl]!)")
@@ -28,9 +29,9 @@ struct CompositeMeasuresTests {
 
     /// Columns 11 and 13 imply an LLR of about 1.3155 for the noisy pair while the stand-alone
     /// LLR (column 2) is 1.2531: composite.m does not limit frame values to 2.
-    @Test func theCompositesLLRHasNoFrameLimit() throws {
-        let clean = try PythonMetricReference.fixture("metrics/1_speech_16000_Hz.wav")
-        let noisy = try PythonMetricReference.fixture("metrics/1_noisySpeech_16000_Hz.wav")
+    @Test(.referenceTier) func theCompositesLLRHasNoFrameLimit() throws {
+        let clean = try PythonMetricReference.reference("1_speech_16000_Hz.wav")
+        let noisy = try PythonMetricReference.reference("1_noisySpeech_16000_Hz.wav")
         let limited = try LPCMeasures.llr(reference: clean, processed: noisy, sampleRate: 16000)
         let unlimited = try LPCMeasures.llr(reference: clean, processed: noisy, sampleRate: 16000, frameLimit: nil)
         #expect(abs(limited - 1.2530765534) < 1e-9)

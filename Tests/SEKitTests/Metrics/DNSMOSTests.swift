@@ -4,7 +4,7 @@ import Testing
 @testable import SEKitSignal
 
 /// DNSMOS in the worker against `speechmos.dnsmos.run` called directly.
-@Suite(.enabled(if: Fixtures.available && PythonReference.available, "needs ../shared/fixtures and SEKIT_PYTHON (run scripts/test.sh)"))
+@Suite(.needsFixtures, .enabled(if: PythonReference.available, "needs SEKIT_PYTHON (run scripts/test.sh)"))
 struct DNSMOSTests {
     static let direct = "[v for k in ('sig_mos', 'bak_mos', 'ovrl_mos', 'p808_mos') for v in [speechmos.dnsmos.run(a, 16000)[k]]]"
 
@@ -20,7 +20,7 @@ struct DNSMOSTests {
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
         let workspace = MetricWorkspace()
         let long = try AudioFile.read(at: Fixtures.url("speech/librispeech_198-209-0000.wav")).samples
-        for (name, samples) in [("speech_bab_0dB (3.1 s)", try PythonMetricReference.fixture("metrics/speech_bab_0dB.wav")),
+        for (name, samples) in [("noisy vctk_p287_002 (3.3 s)", try PythonMetricReference.fixture("noisy/vctk_p287_002.wav")),
                                 ("librispeech (14 s)", long)] {
             let (ours, comparison) = try dnsmos(samples, rate: 16000, workspace: workspace)
             #expect(comparison.resampledRates.isEmpty)
@@ -28,7 +28,7 @@ struct DNSMOSTests {
             print("DNSMOS \(name): SIG/BAK/OVRL/P808 \(ours) (speechmos \(reference))")
             for (a, b) in zip(ours, reference) { #expect(abs(a - b) < 1e-6, "\(name): \(ours) vs speechmos \(reference)") }
         }
-        let at44 = try PythonMetricReference.fixture("metrics/speech_bab_0dB.wav", sampleRate: 44100)
+        let at44 = try PythonMetricReference.fixture("noisy/vctk_p287_002.wav", sampleRate: 44100)
         let (ours, comparison) = try dnsmos(at44, rate: 44100, workspace: workspace)
         #expect(comparison.resampledRates == [16000])
         let at16 = try Resampler.resample(AudioBuffer(samples: at44, sampleRate: 44100), to: 16000).samples
@@ -38,7 +38,7 @@ struct DNSMOSTests {
     }
 
     @Test func samplesOutsideTheUnitRangeAreAPerClipError() throws {
-        let speech = try PythonMetricReference.fixture("metrics/speech.wav").map { $0 * 4 }
+        let speech = try PythonMetricReference.fixture("speech/vctk_p287_002.wav").map { $0 * 4 }
         #expect { try dnsmos(speech, rate: 16000, workspace: MetricWorkspace()) } throws: {
             "\($0)" == "dnsmos: samples outside [-1, 1] (speechmos refuses them)"
         }

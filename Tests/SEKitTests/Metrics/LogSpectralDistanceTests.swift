@@ -4,7 +4,7 @@ import Testing
 @testable import SEKitSignal
 
 /// The log-spectral distance against a numpy reference written here from its definition.
-@Suite(.enabled(if: Fixtures.available && PythonReference.available, "needs ../shared/fixtures and SEKIT_PYTHON (run scripts/test.sh)"))
+@Suite(.needsFixtures, .enabled(if: PythonReference.available, "needs SEKIT_PYTHON (run scripts/test.sh)"))
 struct LogSpectralDistanceTests {
     static let script = """
     import sys, numpy as np
@@ -26,13 +26,13 @@ struct LogSpectralDistanceTests {
 
     @Test func equalsTheNumpyReference() throws {
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
-        let clean = try PythonMetricReference.fixture("metrics/speech.wav")
-        let noisy = try PythonMetricReference.fixture("metrics/speech_bab_0dB.wav")
-        let loizou = try PythonMetricReference.fixture("metrics/1_speech_16000_Hz.wav")
-        let processed = try PythonMetricReference.fixture("metrics/1_processed_16000_Hz.wav")
+        let clean = try PythonMetricReference.fixture("speech/vctk_p287_002.wav")
+        let noisy = try PythonMetricReference.fixture("noisy/vctk_p287_002.wav")
+        let loud = try PythonMetricReference.fixture("speech/vctk_p287_004.wav")
+        let loudNoisy = try PythonMetricReference.fixture("noisy/vctk_p287_004.wav")
         let at8k = try Resampler.resample(AudioBuffer(samples: clean, sampleRate: 16000), to: 8000)
         let lowPassed = try Resampler.resample(at8k, to: 16000).samples
-        for (name, a, b) in [("babble 0 dB", clean, noisy), ("Loizou processed", loizou, processed),
+        for (name, a, b) in [("VoiceBank-DEMAND p287_002, 9 dB", clean, noisy), ("p287_004, -0.75 dB", loud, loudNoisy),
                              ("band-limited to 4 kHz", clean, Array(lowPassed.prefix(clean.count)))] {
             let ours = try LogSpectralDistance.compute(reference: a, processed: b)
             let expected = try reference(a, b, in: folder)

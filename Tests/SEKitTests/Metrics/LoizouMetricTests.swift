@@ -4,14 +4,14 @@ import Testing
 @testable import SEKitSignal
 
 /// fwSNRseg, LLR, WSS and CD against the values of Loizou's MATLAB comp_fwseg.m, comp_llr.m,
-/// comp_wss.m and comp_cep.m in ../shared/fixtures/metrics/results.mat (see the fixtures README).
+/// comp_wss.m and comp_cep.m in the reference tier's results.mat (its README).
 /// The expected values are the full-precision doubles of `results.mat['results']` rows 4 (noisy)
 /// and 5 (processed), columns 0, 2, 3, 4 (the README lists them rounded to 10 decimals).
 /// Achieved errors are about 1e-13 or less; the assertions use the 1e-9 target tolerance.
-@Suite(.enabled(if: Fixtures.available, "needs ../shared/fixtures"))
+@Suite(.referenceTier)
 struct LoizouMetricTests {
     func load(_ name: String) throws -> [Double] {
-        try AudioFile.read(at: Fixtures.url("metrics/\(name)")).samples.map(Double.init)
+        try AudioFile.read(at: Fixtures.reference(name)).samples.map(Double.init)
     }
 
     typealias Measure = ([Double], [Double], Int) throws -> Double

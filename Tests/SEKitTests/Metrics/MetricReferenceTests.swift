@@ -3,11 +3,11 @@ import Testing
 @testable import SEKit
 @testable import SEKitSignal
 
-/// Metrics against the published reference values in ../shared/fixtures/README.md.
-@Suite(.enabled(if: Fixtures.available, "needs ../shared/fixtures"))
+/// Metrics against the published reference values of the reference tier's Loizou pair (its README).
+@Suite(.referenceTier)
 struct MetricReferenceTests {
     func load(_ name: String) throws -> [Double] {
-        try AudioFile.read(at: Fixtures.url("metrics/\(name)")).samples.map(Double.init)
+        try AudioFile.read(at: Fixtures.reference(name)).samples.map(Double.init)
     }
 
     var clean: [Double] { get throws { try load("1_speech_16000_Hz.wav") } }

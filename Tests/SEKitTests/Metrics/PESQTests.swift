@@ -4,8 +4,8 @@ import Testing
 @testable import SEKitSignal
 
 /// PESQ through the `pesq` package in the worker equals the package called directly, bit for bit,
-/// and the published values of the fixtures.
-@Suite(.enabled(if: Fixtures.available && PythonReference.available, "needs ../shared/fixtures and SEKIT_PYTHON (run scripts/test.sh)"))
+/// on the fixtures, and the published values of the reference tier.
+@Suite(.needsFixtures, .enabled(if: PythonReference.available, "needs SEKIT_PYTHON (run scripts/test.sh)"))
 struct PESQTests {
     func score(_ metric: Metric, _ reference: [Float], _ processed: [Float], rate: Int,
                workspace: MetricWorkspace = MetricWorkspace()) throws -> Double {
@@ -13,10 +13,26 @@ struct PESQTests {
         return try MetricRegistry.descriptor(producing: metric.rawValue)!.compute(comparison, workspace: workspace)[metric]!
     }
 
-    @Test func babbleAtZeroDecibelsMatchesThePublishedValuesAndThePackage() throws {
+    /// VoiceBank-DEMAND's noisy p287_002 (9 dB) and p287_004 (−0.75 dB) against their clean utterances.
+    @Test func realNoisyPairsEqualThePackage() throws {
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
-        let clean = try PythonMetricReference.fixture("metrics/speech.wav"),
-                noisy = try PythonMetricReference.fixture("metrics/speech_bab_0dB.wav")
+        let workspace = MetricWorkspace()
+        for utterance in ["vctk_p287_002", "vctk_p287_004"] {
+            let clean = try PythonMetricReference.fixture("speech/\(utterance).wav")
+            let noisy = try PythonMetricReference.fixture("noisy/\(utterance).wav")
+            let wb = try score(.pesqWB, clean, noisy, rate: 16000, workspace: workspace)
+            let nb = try score(.pesqNB, clean, noisy, rate: 16000, workspace: workspace)
+            let direct = try PythonMetricReference.values("[pesq.pesq(16000, a, b, 'wb'), pesq.pesq(16000, a, b, 'nb')]",
+                                                          clean, noisy, in: folder)
+            #expect(wb == direct[0] && nb == direct[1], "\(utterance): worker \(wb), \(nb); direct \(direct)")
+            #expect(wb > 1 && wb < 4.7 && nb > 1 && nb < 4.7, "\(utterance): \(wb) \(nb)")
+        }
+    }
+
+    @Test(.referenceTier) func babbleAtZeroDecibelsMatchesThePublishedValuesAndThePackage() throws {
+        let folder = try TemporaryFolder(); defer { folder.cleanup() }
+        let clean = try PythonMetricReference.reference("speech.wav"),
+                noisy = try PythonMetricReference.reference("speech_bab_0dB.wav")
         let workspace = MetricWorkspace()
         let wb = try score(.pesqWB, clean, noisy, rate: 16000, workspace: workspace)
         let nb = try score(.pesqNB, clean, noisy, rate: 16000, workspace: workspace)
@@ -27,14 +43,14 @@ struct PESQTests {
         print("PESQ speech_bab_0dB: wb \(wb), nb \(nb) (published 1.0832337, 1.6072081)")
     }
 
-    @Test func loizouPairsMatchThePackageBitForBitAndResultsMat() throws {
+    @Test(.referenceTier) func loizouPairsMatchThePackageBitForBitAndResultsMat() throws {
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
-        let clean = try PythonMetricReference.fixture("metrics/1_speech_16000_Hz.wav")
+        let clean = try PythonMetricReference.reference("1_speech_16000_Hz.wav")
         // results.mat column 10 (wide-band MOS-LQO); it was made with another build of the same
         // code and differs from the package in the 7th decimal (the ITU code returns float32).
-        for (file, published) in [("metrics/1_noisySpeech_16000_Hz.wav", 1.1624181392), ("metrics/1_processed_16000_Hz.wav",
+        for (file, published) in [("1_noisySpeech_16000_Hz.wav", 1.1624181392), ("1_processed_16000_Hz.wav",
                                                                                          1.0594705493)] {
-            let processed = try PythonMetricReference.fixture(file)
+            let processed = try PythonMetricReference.reference(file)
             let ours = try score(.pesqWB, clean, processed, rate: 16000)
             let direct = try PythonMetricReference.values("[pesq.pesq(16000, a, b, 'wb')]", clean, processed, in: folder)[0]
             #expect(ours == direct, "\(file): worker \(ours), package \(direct)")
@@ -64,7 +80,7 @@ struct PESQTests {
     }
 
     @Test func theReferenceCodesRefusalsArePerClipErrorsWithTheReason() throws {
-        let speech = try PythonMetricReference.fixture("metrics/speech.wav")
+        let speech = try PythonMetricReference.fixture("speech/vctk_p287_002.wav")
         // A reference without speech (one tiny sample, the rest zeros): no utterances.
         var empty = [Float](repeating: 0, count: speech.count); empty[0] = 1e-30
         #expect { try score(.pesqWB, empty, speech, rate: 16000) } throws: { "\($0)" == "pesq: no utterances detected" }

@@ -7,7 +7,7 @@ import Testing
 /// called directly, as their users call them, on the same clips (within 1e-4). Under CI a missing
 /// package fails these tests.
 @Suite(.serialized,
-       .enabled(if: Fixtures.available && PythonReference.available, "needs ../shared/fixtures and SEKIT_PYTHON (run scripts/test.sh)"))
+       .needsFixtures, .enabled(if: PythonReference.available, "needs SEKIT_PYTHON (run scripts/test.sh)"))
 struct QualityPredictorsTests {
     /// Distill-MOS as its README calls it (the empty torchaudio stand-in where PyPI's CUDA build cannot load;
     /// its load message sent to stderr, so stdout carries the values).
@@ -39,7 +39,7 @@ struct QualityPredictorsTests {
 
     /// A 3.1 s clip and a 14 s one (several DNSMOS windows, several Distill-MOS crops).
     func clips() throws -> [(String, [Float])] {
-        [("speech_bab_0dB", try PythonMetricReference.fixture("metrics/speech_bab_0dB.wav")),
+        [("noisy vctk_p287_002", try PythonMetricReference.fixture("noisy/vctk_p287_002.wav")),
          ("librispeech", try PythonMetricReference.fixture("speech/librispeech_198-209-0000.wav"))]
     }
 
@@ -70,7 +70,7 @@ struct QualityPredictorsTests {
     /// not read the embedding, so the worker runs it once per clip and the model's head 15 times.
     @Test func plcmosRunsItsEncoderOncePerClip() throws {
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
-        let samples = try PythonMetricReference.fixture("metrics/speech_bab_0dB.wav")
+        let samples = try PythonMetricReference.fixture("noisy/vctk_p287_002.wav")
         try PythonReference.writeRaw(samples, to: folder.file("a.f32"))
         let worker = PythonEnvironment.projectRoot.appendingPathComponent("Sources/SEKit/Resources/sekit_metric_worker.py")
         let script = """
@@ -103,8 +103,8 @@ struct QualityPredictorsTests {
     @Test func visqolEqualsThePackageInBothModes() throws {
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
         for (mode, rate) in [("speech", 16000), ("audio", 48000)] {
-            let clean = try PythonMetricReference.fixture("metrics/speech.wav", sampleRate: rate)
-            let noisy = try PythonMetricReference.fixture("metrics/speech_bab_0dB.wav", sampleRate: rate)
+            let clean = try PythonMetricReference.fixture("speech/vctk_p287_002.wav", sampleRate: rate)
+            let noisy = try PythonMetricReference.fixture("noisy/vctk_p287_002.wav", sampleRate: rate)
             let pair = MetricComparison(reference: ReferenceSignal(samples: clean, sampleRate: rate), processed: noisy)
             let value = try ours("visqol_\(mode)", pair)
             let reference = try PythonMetricReference.values("[api.measure_from_arrays(a, b, \(rate)).moslqo]", clean, noisy,
@@ -114,21 +114,21 @@ struct QualityPredictorsTests {
             expectClose(value, reference, "visqol_\(mode)")
         }
         // At 16 kHz, audio mode converts to 48 kHz first (SEKit's resampler), as documented.
-        let clean = try PythonMetricReference.fixture("metrics/speech.wav")
-        let noisy = try PythonMetricReference.fixture("metrics/speech_bab_0dB.wav")
+        let clean = try PythonMetricReference.fixture("speech/vctk_p287_002.wav")
+        let noisy = try PythonMetricReference.fixture("noisy/vctk_p287_002.wav")
         let comparison = MetricComparison(reference: ReferenceSignal(samples: clean, sampleRate: 16000), processed: noisy)
         let converted = try ours("visqol_audio", comparison)
         #expect(converted.count == 1 && converted[0] >= 1 && converted[0] <= 5, "\(converted)")
     }
 
     @Test func aClipTooShortForViSQOLIsAPerClipError() throws {
-        let clean = try PythonMetricReference.fixture("metrics/speech.wav", seconds: 0.05)
+        let clean = try PythonMetricReference.fixture("speech/vctk_p287_002.wav", seconds: 0.05)
         let comparison = MetricComparison(reference: ReferenceSignal(samples: clean, sampleRate: 16000), processed: clean)
         #expect { try ours("visqol_speech", comparison) } throws: { error in
             "\(error)".hasPrefix("visqol_speech: visqol refuses the clip: Too few samples") && error is MetricError
         }
         // The worker carries on with the next clip.
-        let speech = try PythonMetricReference.fixture("metrics/speech.wav")
+        let speech = try PythonMetricReference.fixture("speech/vctk_p287_002.wav")
         let identical = MetricComparison(reference: ReferenceSignal(samples: speech, sampleRate: 16000), processed: speech)
         let next = try ours("visqol_speech", identical)
         #expect(next[0] > 4, "\(next)")

@@ -5,7 +5,7 @@ import Testing
 
 /// STOI and ESTOI against pystoi 0.4.1 run live, on real speech with real noise at several SNRs
 /// and sample rates.
-@Suite(.enabled(if: Fixtures.available && PythonReference.available, "needs ../shared/fixtures and SEKIT_PYTHON (run scripts/test.sh)"))
+@Suite(.needsFixtures, .enabled(if: PythonReference.available, "needs SEKIT_PYTHON (run scripts/test.sh)"))
 struct STOIPystoiTests {
     static let script = """
     import sys, numpy as np

@@ -5,7 +5,7 @@ import Testing
 
 /// WADA-SNR against a numpy reference written here from Kim & Stern (2008) and their published
 /// table, on real speech mixed with real noise at known SNRs.
-@Suite(.enabled(if: Fixtures.available && PythonReference.available, "needs ../shared/fixtures and SEKIT_PYTHON (run scripts/test.sh)"))
+@Suite(.needsFixtures, .enabled(if: PythonReference.available, "needs SEKIT_PYTHON (run scripts/test.sh)"))
 struct WADASNRTests {
     /// The published G(SNR) table for −20...100 dB, typed in from the authors' code (not from SEKit's copy).
     static let script = """
@@ -67,7 +67,7 @@ struct WADASNRTests {
         }
         // A blind estimate: it rises with the true SNR.
         #expect(estimates == estimates.sorted(), "\(estimates)")
-        for file in ["metrics/speech.wav", "metrics/speech_bab_0dB.wav", "speech/librispeech_198-209-0000.wav"] {
+        for file in ["speech/vctk_p287_002.wav", "noisy/vctk_p287_002.wav", "speech/librispeech_198-209-0000.wav"] {
             let samples = try PythonMetricReference.fixture(file)
             let ours = try WADASNR.estimate(samples)
             let expected = try reference(samples, in: folder)

@@ -5,7 +5,7 @@ import Testing
 
 /// The degradation stages on real fixture speech and noise, checked from the written files: band
 /// limits, codec alignment and quality, packet loss, clipping distortion, and determinism.
-@Suite(.enabled(if: Fixtures.available, "needs ../shared/fixtures"))
+@Suite(.needsFixtures)
 struct DegradationStageTests {
     let inputs = MixInputs(speech: [Fixtures.url("speech").path], noise: [Fixtures.url("noise").path])
 

@@ -5,7 +5,7 @@ import Testing
 
 /// Reverberation targets, clipping policies, band-limiting and clip-length modes, checked from
 /// the written files of real fixture mixes.
-@Suite(.enabled(if: Fixtures.available, "needs ../shared/fixtures"))
+@Suite(.needsFixtures)
 struct MixAugmentationTests {
     func options(count: Int = 6) -> MixOptions {
         var o = MixOptions()

@@ -8,7 +8,7 @@ import SEKitTestSupport
 /// byte-identical to the original (plain, and the URGENT recipe with RIRs, wind and degradations;
 /// whatever `--jobs`), an edited manifest renders what it says (an SNR, a codec bitrate), and a
 /// missing or changed source is a named error before any clip is written.
-@Suite(.enabled(if: Fixtures.available, "needs ../shared/fixtures"))
+@Suite(.needsFixtures)
 struct MixFromManifestTests {
     /// Options and inputs of a short mix of the fixtures, with `overrides`.
     func settings(_ overrides: [String: [String]], recipe: URL? = nil, speech: String? = nil,

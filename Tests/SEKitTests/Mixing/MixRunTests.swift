@@ -4,7 +4,7 @@ import Testing
 @testable import SEKitSignal
 
 /// End-to-end mixes of real fixture speech and noise, checked from the written files.
-@Suite(.enabled(if: Fixtures.available, "needs ../shared/fixtures"))
+@Suite(.needsFixtures)
 struct MixRunTests {
     func options(count: Int = 12, format: MixOptions.OutputFormat = .pcm16, snrMode: MixOptions.SNRMode = .global) -> MixOptions {
         var o = MixOptions()

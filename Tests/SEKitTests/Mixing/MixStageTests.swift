@@ -26,7 +26,7 @@ import Testing
     }
 }
 
-@Suite(.enabled(if: Fixtures.available, "needs ../shared/fixtures"))
+@Suite(.needsFixtures)
 struct MixStageTests {
     /// A stage that draws from its own stream: flips the clean target's polarity on about half
     /// the clips (the target is not part of any level or SNR measurement).

@@ -8,7 +8,7 @@ import SEKitTestSupport
 /// and 8 kHz: each clip at its speech source's rate, noise never upsampled, the same bytes whatever
 /// `--jobs` or `--shard`, a re-render from the manifest byte-identical, a speech rate no noise reaches refused
 /// before any clip; and the mixed-rate corpus through `features` (refused, or one rate) and `score`.
-@Suite(.enabled(if: Fixtures.available, "needs ../shared/fixtures"))
+@Suite(.needsFixtures)
 struct NativeRateMixTests {
     /// Fixture files copied at the given rates with SEKit's soxr resampler, named `NAME-RATE.wav`.
     static func resampledCopies(_ files: [(name: String, rate: Int)], kind: String, into folder: URL) throws {

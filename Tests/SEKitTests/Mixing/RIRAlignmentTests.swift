@@ -36,7 +36,7 @@ struct RIRAlignmentTests {
 /// negative) and with an outdoor-like response built for the test (a direct sound of three
 /// samples, then a single louder spike 870 samples, 54 ms, later: the shape the issue reports for
 /// a measured outdoor RIR; the fixtures hold no outdoor RIR).
-@Suite(.enabled(if: Fixtures.available, "needs ../shared/fixtures"))
+@Suite(.needsFixtures)
 struct RIRAlignmentMixTests {
     static let room = "rir/medium_room.wav"
 

@@ -4,7 +4,7 @@ import Testing
 @testable import SEKitSignal
 
 /// RIRs a mix refuses before writing any clip, and `--split-sources`.
-@Suite(.enabled(if: Fixtures.available, "needs ../shared/fixtures"))
+@Suite(.needsFixtures)
 struct RIRCheckTests {
     func prepare(rir: [Float], seconds: Double = 1, in folder: TemporaryFolder) throws -> MixRun {
         let url = folder.url.appendingPathComponent("rir.wav")

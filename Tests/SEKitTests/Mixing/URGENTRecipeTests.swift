@@ -6,7 +6,7 @@ import Testing
 /// `datasets/recipes/urgent2025.yaml` reproduces the URGENT distributions: over 10,000 planned
 /// clips every drawn frequency is within ±1 percentage point of its configured probability, and on
 /// a rendered subset every realised SNR is within 0.01 dB of its draw.
-@Suite(.enabled(if: Fixtures.available, "needs ../shared/fixtures"))
+@Suite(.needsFixtures)
 struct URGENTRecipeTests {
     static let recipe = TestProject.root.appendingPathComponent("datasets/recipes/urgent2025.yaml")
 

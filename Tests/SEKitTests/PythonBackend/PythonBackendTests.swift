@@ -29,6 +29,11 @@ enum PythonMetricReference {
         guard let seconds else { return samples }
         return Array(samples.prefix(Int(seconds * Double(sampleRate))))
     }
+
+    /// A recording of the reference tier (`$SEKIT_REFERENCE_AUDIO`), read as ``fixture(_:sampleRate:seconds:)`` reads.
+    static func reference(_ name: String, sampleRate: Int = 16000) throws -> [Float] {
+        try AudioFile.read(at: Fixtures.reference(name), sampleRate: sampleRate).samples
+    }
 }
 
 /// The worker process itself: started once per workspace, replaced when it dies, and a broken

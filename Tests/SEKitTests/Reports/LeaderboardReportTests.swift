@@ -5,7 +5,7 @@ import Testing
 
 /// The leaderboard's renderings: LaTeX that pdflatex compiles with booktabs, Markdown with bold
 /// best values, CSV columns.
-@Suite(.enabled(if: Fixtures.available, "needs ../shared/fixtures"))
+@Suite(.needsFixtures)
 struct LeaderboardReportTests {
     /// pdflatex (texlive-latex-recommended, installed by scripts/setup.sh); required under CI.
     static let pdflatex = "/usr/bin/pdflatex"

@@ -37,7 +37,7 @@ final class UpperBoundPipeline: Sendable {
     deinit { folder.cleanup() }
 }
 
-@Suite(.enabled(if: Fixtures.available, "needs ../shared/fixtures"), .serialized)
+@Suite(.needsFixtures, .serialized)
 struct ReportHardeningTests {
     /// Issue 26 item 1: a run with a +inf mean (the clean reference scored as the output) made the
     /// report die in its improvement charts; the chart now spans the finite values and marks the bar.

@@ -5,7 +5,7 @@ import Testing
 
 /// Issue 26 items 14 and 18: the interval of a one-clip mean is undefined and said so in every
 /// format; the leaderboard treats means equal at its printed precision as ties.
-@Suite(.enabled(if: Fixtures.available, "needs ../shared/fixtures"), .serialized)
+@Suite(.needsFixtures, .serialized)
 struct SingleClipAndTieTests {
     /// Records a finished score run on `source`'s corpus holding only `metrics` (mean, n, interval).
     static func recordAggregates(like source: String, name: String, in catalog: Catalog,

@@ -4,12 +4,10 @@ import Foundation
 enum Fixtures {
     /// The package root (the folder holding Package.swift).
     static var projectRoot: URL { TestProject.root }
-    /// The fixtures folder.
+    /// The fixtures folder (`datasets/fixtures`, or `$SEKIT_FIXTURES`).
     static var root: URL { TestProject.fixtures }
-    /// Whether the fixtures folder is present.
-    static var present: Bool { TestProject.fixturesPresent }
-    /// Whether tests that need the fixtures run (always under CI).
-    static var available: Bool { TestProject.fixturesRequired }
     /// A fixture file, e.g. `Fixtures.url("speech/arctic_a0007.wav")`.
     static func url(_ relativePath: String) -> URL { TestProject.fixture(relativePath) }
+    /// A file of the reference tier (`$SEKIT_REFERENCE_AUDIO`), e.g. `Fixtures.reference("speech.wav")`.
+    static func reference(_ name: String) -> URL { TestProject.reference(name) }
 }

@@ -1,8 +1,9 @@
 """Shared by the package's tests: the real `sekit` binary, the fixtures, and feature files made with them.
 
 The binary is `$SEKIT_BINARY` (scripts/test.sh sets it to the debug build's); the fixtures are
-`$SEKIT_FIXTURES`, else `../shared/fixtures` beside the project root. A test that needs one of them
-is skipped when it is missing, except under CI (`CI=true`), where it fails.
+`$SEKIT_FIXTURES`, else the clone's `datasets/fixtures` (they ship with it). A test that needs the
+binary is skipped when it is missing, except under CI (`CI=true`), where it fails; an incomplete
+fixtures folder is an error naming the folder and the missing files, never a skip.
 """
 
 import atexit
@@ -38,8 +39,15 @@ def sekit_binary():
 
 
 def fixtures():
-    folder = os.environ.get("SEKIT_FIXTURES") or os.path.join(os.path.dirname(ROOT), "shared", "fixtures")
-    require(os.path.isfile(os.path.join(folder, "README.md")), f"needs the fixtures at {folder}")
+    """The fixtures folder, checked against the clone's `datasets/fixtures/SHA256SUMS` (file names)."""
+    folder = os.environ.get("SEKIT_FIXTURES") or os.path.join(ROOT, "datasets", "fixtures")
+    with open(os.path.join(ROOT, "datasets", "fixtures", "SHA256SUMS")) as f:
+        listed = [line.split()[1].lstrip("*") for line in f if line.strip()]
+    missing = [name for name in listed if not os.path.isfile(os.path.join(folder, name))]
+    if missing:
+        raise AssertionError(f"the fixtures folder {folder} lacks {len(missing)} of its {len(listed)} files: "
+                             f"{', '.join(missing[:8])}{' and more' if len(missing) > 8 else ''} "
+                             f"(SEKIT_FIXTURES={os.environ.get('SEKIT_FIXTURES', 'unset')})")
     return folder
 
 

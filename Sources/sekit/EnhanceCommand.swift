@@ -104,7 +104,13 @@ struct EnhanceCommand: ParsableCommand {
             try enhance(method, output: URL(fileURLWithPath: out))
             return
         }
-        let files = try ModelFiles.expand(model)
+        let (files, setAside) = try ModelFiles.expandSettingAside(model)
+        if !setAside.isEmpty {
+            printError("note: \(setAside.count) streaming model\(setAside.count == 1 ? "" : "s") (NAME.stream.onnx) matched by the glob "
+                       + "set aside; --streaming runs each beside its NAME.onnx")
+        }
+        // Every model is checked before the first clip: a list never stops after partial work on a bad model.
+        if files.count > 1 { try EnhanceJob.checkModels(files, streaming: streaming) }
         var failed = false
         for file in files {
             do {

@@ -93,7 +93,8 @@ struct MixCommand: ParsableCommand {
         Which files --split assigns to splits: all (speech, noise and RIR files; default) or speech \
         (noise and RIR files shared by every split).
         """) var splitSources: MixOptions.SplitSources?
-    @Option(name: .long, help: "Regular expression on the source path; its first group is the speaker.") var speakerPattern: String?
+    @Option(name: .long, help: ArgumentHelp("Regular expression searched in each file's path relative to its folder (as "
+            + "catalog import searches); its first group (or the whole match) is the speaker.")) var speakerPattern: String?
     @Option(name: .long, help: "Run seed (default 0).") var seed: String?
     @Option(name: .long, help: "Output sample format (default pcm16).") var format: WAVSampleFormat?
     @Option(name: .long, help: "Crossfade in seconds where a short noise loops (default 0.02).") var crossfadeSeconds: Double?

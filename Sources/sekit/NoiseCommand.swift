@@ -25,6 +25,10 @@ struct NoiseCommand: ParsableCommand {
         guard seconds > 0, seconds <= 86400 else { throw ValidationError("--seconds must be in (0, 86400]") }
         guard sampleRate >= 1000, sampleRate <= 384_000 else { throw ValidationError("--sample-rate must be 1000..384000 Hz") }
         guard rmsDbfs < 0 else { throw ValidationError("--rms-dbfs must be below 0") }
+        // At least one sample (a 0-sample file was once written with exit 0).
+        guard (seconds * Double(sampleRate)).rounded() >= 1 else {
+            throw ValidationError("--seconds \(seconds) is less than one sample at \(sampleRate) Hz (at least \(1 / Double(sampleRate)) s)")
+        }
     }
 
     func run() throws {

@@ -157,17 +157,22 @@ import Testing
         let names = (0..<3).flatMap { k in ["recording", "clean", "noise"].map { String(format: "%@.%06d.tar", $0, k) }
             + [String(format: "cuts.%06d.jsonl.gz", k)] }
         for name in names {
-            let reference = try #require(Self.bytes(folder, "one/" + name), "\(name)")
-            #expect(Self.bytes(folder, "many/" + name) == reference && Self.bytes(folder, "sharded/" + name) == reference, "\(name)")
+            let reference = try #require(Self.bytes(folder, "one/shar/" + name), "\(name)")
+            #expect(Self.bytes(folder, "many/shar/" + name) == reference && Self.bytes(folder, "sharded/shar/" + name) == reference,
+                    "\(name)")
         }
+        // Issue 40 item 12: the Shar files have OUT/shar/ to themselves (lhotse takes every entry of in_dir for a field).
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("one/shar")).sorted() == names.sorted())
+        let outside = try FileManager.default.contentsOfDirectory(atPath: folder.path("one"))
+            .filter { name in ["cuts.", "recording.", "clean.0", "noise.0"].contains { name.hasPrefix($0) } }
+        #expect(outside.isEmpty, "\(outside)")
         #expect(Self.bytes(folder, "one/manifest.jsonl") == Self.bytes(folder, "loose/manifest.jsonl"))
-        // lhotse's own reader, given the fields (in_dir=OUT would take manifest.jsonl, mix.json and .sekit for fields).
+        // lhotse's own idiom, as docs/archives.md shows it: in_dir=OUT/shar.
         let script = """
-        import glob, sys, numpy as np, soundfile as sf, lhotse
+        import sys, numpy as np, soundfile as sf, lhotse
         out, loose = sys.argv[1], sys.argv[2]
-        fields = {f: sorted(glob.glob(f"{out}/{f}.0*")) for f in ("cuts", "recording", "clean", "noise")}
         n = 0
-        for cut in lhotse.CutSet.from_shar(fields=fields):
+        for cut in lhotse.CutSet.from_shar(in_dir=f"{out}/shar"):
             for stem, audio in (("noisy", cut.load_audio()), ("clean", cut.load_clean()), ("noise", cut.load_noise())):
                 want, _ = sf.read(f"{loose}/{stem}/{cut.id}.wav", dtype="float32")
                 assert np.array_equal(audio[0], want), (cut.id, stem)

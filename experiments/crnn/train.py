@@ -5,7 +5,9 @@
 
 Writes DIR/epoch-K.pt, DIR/epoch-K.onnx and DIR/epoch-K.stream.onnx (K from 1), and DIR/best.{pt,onnx,
 stream.onnx} with DIR/best.json for the best epoch by the config's select_key. Validation: the file's
-`valid` split, or every clip of --valid FILE.h5 (normalised with FILE.h5's training statistics). The run is
+`valid` split, or every clip of --valid FILE.h5 (normalised with FILE.h5's training statistics), or, when
+the file has no valid split, a seeded `holdout_fraction` of its training clips, by speaker where the
+corpus names them (DIR/holdout.json lists them; the run's params say so). The run is
 recorded in the catalogue (kind train, parent: the feature file's features run). See docs/crnn-recipe.md.
 """
 
@@ -28,10 +30,12 @@ sys.path.insert(0, os.path.join(HERE, "..", "python"))
 sys.path.insert(0, HERE)
 
 import sekit.tracking  # noqa: E402
-from sekit.data import SEKitFeatureDataset, SegmentBatchSampler, StatisticsMismatchError, collate_batch  # noqa: E402
+from sekit.data import (SEKitFeatureDataset, SegmentBatchSampler, StatisticsMismatchError, collate_batch,  # noqa: E402
+                        read_index)
 
 from config import check_framing, flat_params, load_config  # noqa: E402
 from export import metadata, write_onnx  # noqa: E402
+from holdout import hold_out, speakers_of  # noqa: E402
 from model import CRNN  # noqa: E402
 from selection import Selection  # noqa: E402
 from validate import Validator, corpus_clips  # noqa: E402
@@ -81,22 +85,37 @@ def valid_loss(model, clips, device, autocast):
 
 
 def open_features(args, config):
-    """(features run id, train dataset, valid dataset) of the command line's feature files."""
+    """(features run id, train dataset, valid dataset, how validation was chosen: params to record) of the
+    command line's feature files. Without --valid and without a valid split in --features, a seeded
+    fraction of the training clips is held out (by speaker where the corpus names them: holdout.py)."""
     with h5py.File(args.features, "r") as f:
         features_run = f.attrs.get("features_run_id", "")
         features_run = features_run.decode() if isinstance(features_run, bytes) else str(features_run)
-    train = SEKitFeatureDataset(args.features, target=config["target"], split="train",
-                                segment_frames=config["segment_frames"], seed=config["seed"])
-    if len(train) == 0:
+        corpus = f.attrs.get("corpus", "")
+        corpus = corpus.decode() if isinstance(corpus, bytes) else str(corpus)
+    index = read_index(args.features)
+    training = [str(c) for c in index["clip_id"][index["split"] == "train"]]
+    if not training:
         raise SystemExit(f"{args.features}: no clips in the train split")
+    held, chosen = None, {"validation": "valid-file" if args.valid else "valid-split"}
+    if not args.valid and not np.any(index["split"] == "valid"):
+        fraction = config["holdout_fraction"]
+        held, kept, by = hold_out(training, fraction, config["seed"], speakers_of(corpus, training))
+        chosen = {"validation": "holdout", "holdout_by": by, "holdout_clips": len(held), "holdout_fraction": fraction}
+        print(f"crnn: {args.features} has no valid split: holding out {len(held)} of its {len(training)} training clips "
+              f"(by {by}, seed {config['seed']}, holdout_fraction {fraction}) for validation; the run records them "
+              f"(holdout.json)", file=sys.stderr)
+    train = SEKitFeatureDataset(args.features, target=config["target"], split="train", clip_ids=None if held is None else kept,
+                                segment_frames=config["segment_frames"], seed=config["seed"])
     check_framing(config, train.attrs, args.features)
     if args.valid:
         valid = SEKitFeatureDataset(args.valid, target=config["target"], stats_from=args.features)
+    elif held is not None:
+        valid = SEKitFeatureDataset(args.features, target=config["target"], split="train", clip_ids=held)
     else:
         valid = SEKitFeatureDataset(args.features, target=config["target"], split="valid")
-    if len(valid) == 0:
-        raise SystemExit(f"{args.valid or args.features}: no validation clips (a valid split, or --valid FILE.h5)")
-    return features_run, train, valid
+    chosen["held_out"] = held
+    return features_run, train, valid, chosen
 
 
 def main(argv=None):
@@ -106,12 +125,12 @@ def main(argv=None):
     torch.manual_seed(config["seed"])
     np.random.seed(config["seed"])
     try:
-        features_run, train, valid = open_features(args, config)
+        features_run, train, valid, validation = open_features(args, config)
         valid_clips = [valid[i] for i in range(len(valid))]
         scored = [clip_id for _, _, clip_id in valid_clips[:config["valid_clips"]]]
         validator = Validator(valid.attrs, config["valid_metrics"]) if config["valid_metrics"] else None
         paths = corpus_clips(valid.attrs.get("corpus", ""), scored) if validator else {}
-    except (OSError, KeyError, StatisticsMismatchError) as error:  # each names its file and the problem
+    except (OSError, KeyError, ValueError, StatisticsMismatchError) as error:  # each names its file and the problem
         raise SystemExit(f"crnn: {error}")
     mean, std = train.noisy_stats
 
@@ -124,9 +143,14 @@ def main(argv=None):
     autocast = lambda: torch.autocast("cuda", dtype=torch.bfloat16, enabled=mixed)  # noqa: E731
     selection = Selection(config["select_key"], config["select_mode"], config["patience"], config["min_delta"])
     os.makedirs(args.out, exist_ok=True)
-    params = dict(flat_params(config), device=device.type, features=os.path.abspath(args.features))
+    held_out = validation.pop("held_out")
+    params = dict(flat_params(config), device=device.type, features=os.path.abspath(args.features), **validation)
     with sekit.tracking.start_run(name=config["name"], kind="train", catalog=args.catalog,
                                   parent=features_run or None, params=params) as run:
+        if held_out is not None:
+            holdout = os.path.join(args.out, "holdout.json")
+            save_atomically(lambda path: _write_json({"clip_ids": held_out, **validation}, path), holdout)
+            run.log_artifact(holdout, kind="holdout")
         for epoch in range(1, args.epochs + 1):
             started = time.perf_counter()
             sampler.set_epoch(epoch - 1)

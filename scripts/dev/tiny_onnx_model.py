@@ -7,7 +7,7 @@ with torch.onnx.export as OUT (whole utterance, dynamic frames) and OUT minus .o
 usage: tiny_onnx_model.py OUT [GRAPH_BINS [NAN_BELOW_FRAMES [METADATA_JSON [TRAIN_RUN_ID [HIDDEN]]]]]
   GRAPH_BINS: the graph's bins (257 fits the metadata; another number makes a misfit model)
   NAN_BELOW_FRAMES: when > 0, the mask is NaN for inputs of fewer frames
-  METADATA_JSON: metadata values replacing the defaults ({"n_fft": "1024"})
+  METADATA_JSON: metadata values replacing the defaults ({"n_fft": "1024"}; the value "(absent)" removes a key)
 """
 import json, sys
 import numpy as np
@@ -53,6 +53,7 @@ metadata = {"sekit_model_format": "1", "sample_rate": "16000", "n_fft": str(n_ff
             "lookahead_frames": "0", "streaming": "0", "state_shape": json.dumps([1, 1, hidden]),
             "parameters": str(sum(p.numel() for p in net.parameters()))}
 metadata.update(json.loads(overrides))
+metadata = {key: value for key, value in metadata.items() if value != "(absent)"}  # an override "(absent)" removes the key
 
 def save(path, metadata):
     model = onnx.load(path)

@@ -81,12 +81,18 @@ extension Catalog {
             let foreignKeys = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").map { row in
                 "foreign key violation: \(row[0] as String? ?? "?") row \(row[1] as Int64? ?? -1) → \(row[2] as String? ?? "?")"
             }
+            // A mix with `--split-sources speech` promises disjoint speech only (noise and RIRs are shared
+            // by every split): its noise and RIR sources are not leaks.
+            let sharedAcrossSplits = """
+                EXISTS (SELECT 1 FROM params p WHERE p.run_id = clips.run_id AND p.key = 'split_sources' AND p.value_text = 'speech')
+                """
             let leaks = try Row.fetchAll(db, sql: """
                 SELECT source_id, group_concat(split, ',') FROM (
                     SELECT DISTINCT source_id, split FROM (
                         SELECT speech_source_id AS source_id, split FROM clips WHERE speech_source_id IS NOT NULL
-                        UNION ALL SELECT rir_source_id, split FROM clips WHERE rir_source_id IS NOT NULL
-                        UNION ALL SELECT clip_noises.source_id, clips.split FROM clip_noises JOIN clips ON clips.id = clip_noises.clip_id)
+                        UNION ALL SELECT rir_source_id, split FROM clips WHERE rir_source_id IS NOT NULL AND NOT \(sharedAcrossSplits)
+                        UNION ALL SELECT clip_noises.source_id, clips.split FROM clip_noises JOIN clips ON clips.id = clip_noises.clip_id
+                            WHERE NOT \(sharedAcrossSplits))
                     ORDER BY source_id, split)
                 GROUP BY source_id HAVING count(*) > 1 ORDER BY source_id
                 """).map { row in

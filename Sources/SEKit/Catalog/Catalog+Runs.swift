@@ -136,8 +136,12 @@ extension Catalog {
         public var params: [ParamRecord]
         public var artifacts: [ArtifactRecord]
         public var metrics: [RunMetricRecord]
+        /// Clips the run made (a mix's rows in `clips`).
         public var clipCount: Int
+        /// Per-clip values the run scored (`clip_scores` rows: clips × metrics).
         public var clipScoreCount: Int
+        /// Distinct clips the run scored; nil for a run that scored none (so other runs' JSON is unchanged).
+        public var scoredClipCount: Int?
         public var sourceCount: Int
         public var children: [RunID]
         /// The run's tags (`run_tags`), by key; nil when it has none (so older runs' JSON is unchanged).
@@ -159,6 +163,8 @@ extension Catalog {
                     .order(RunMetricRecord.Columns.metric, RunMetricRecord.Columns.subset).fetchAll(db),
                 clipCount: try Int.fetchOne(db, sql: "SELECT count(*) FROM clips WHERE run_id = ?", arguments: [id]) ?? 0,
                 clipScoreCount: try Int.fetchOne(db, sql: "SELECT count(*) FROM clip_scores WHERE run_id = ?", arguments: [id]) ?? 0,
+                scoredClipCount: try Int.fetchOne(db, sql: "SELECT count(DISTINCT clip_id) FROM clip_scores WHERE run_id = ?",
+                                                  arguments: [id]).flatMap { $0 > 0 ? $0 : nil },
                 sourceCount: try Int.fetchOne(db, sql: "SELECT count(*) FROM sources WHERE import_run_id = ?", arguments: [id]) ?? 0,
                 children: try RunID.fetchAll(db, sql: "SELECT id FROM runs WHERE parent_id = ? ORDER BY started_at", arguments: [id]),
                 tags: try RunTagRecord.filter(RunTagRecord.Columns.runID == id).order(RunTagRecord.Columns.key).fetchAll(db).nilIfEmpty,

@@ -3,7 +3,7 @@ import Foundation
 /// How a corpus mixed with `sekit mix --archive` holds its clips, recorded in `OUT/archive.json`
 /// (a public layout; see docs/archives.md): shards of ``clipsPerShard`` clips in the manifest's clip
 /// order, shard k holding clips [k·N, (k+1)·N), named `shard-000000.tar`, `shard-000001.tar`, ...
-/// in OUT. A `tar` shard holds each clip as WebDataset members `CLIP_ID.noisy.wav`,
+/// in OUT (Shar shards in a folder of their own, ``folder``). A `tar` shard holds each clip as WebDataset members `CLIP_ID.noisy.wav`,
 /// `CLIP_ID.clean.wav`, `CLIP_ID.noise.wav` (the bytes the folder layout writes to
 /// `noisy/CLIP_ID.wav`, ...) and `CLIP_ID.json` (the clip's manifest record). A `shar` shard is
 /// lhotse's Shar layout: `cuts.000000.jsonl.gz` and one tar per audio field, `recording.000000.tar`
@@ -27,17 +27,27 @@ public struct MixArchiveLayout: Sendable, Codable, Equatable {
     public var clipsPerShard: Int
     /// Clips the mix planned (so readers know the shards without the manifest).
     public var clipCount: Int
+    /// The folder inside OUT that holds the shard files (`shar` for Shar corpora, so that lhotse's
+    /// `CutSet.from_shar(in_dir=OUT/shar)` reads it as it is: nothing else shares that folder); nil for
+    /// the shards in OUT itself (tar corpora, and Shar corpora mixed before SEKit gave them a folder).
+    public var folder: String?
 
-    enum CodingKeys: String, CodingKey { case format, clipsPerShard = "clips_per_shard", clipCount = "clip_count" }
+    enum CodingKeys: String, CodingKey { case format, clipsPerShard = "clips_per_shard", clipCount = "clip_count", folder }
+
+    /// The folder of a format's shards in the corpora mixed now.
+    public static func folder(of format: Format) -> String? { format == .shar ? "shar" : nil }
 
     /// `--archive-clips` when not given.
     public static let defaultClipsPerShard = 1000
     /// The stems of a clip, as named in member names and manifest folders.
     public static let stems = ["noisy", "clean", "noise"]
 
-    public init(format: Format, clipsPerShard: Int, clipCount: Int) {
-        self.format = format; self.clipsPerShard = clipsPerShard; self.clipCount = clipCount
+    public init(format: Format, clipsPerShard: Int, clipCount: Int, folder: String? = nil) {
+        self.format = format; self.clipsPerShard = clipsPerShard; self.clipCount = clipCount; self.folder = folder
     }
+
+    /// `name` inside ``folder``: a path relative to OUT.
+    private func inFolder(_ name: String) -> String { folder.map { "\($0)/\(name)" } ?? name }
 
     /// Number of shards.
     public var shardCount: Int { (clipCount + clipsPerShard - 1) / clipsPerShard }
@@ -52,8 +62,8 @@ public struct MixArchiveLayout: Sendable, Codable, Equatable {
     /// `shard-000000.tar`; or `recording.000000.tar`, `clean.000000.tar`, `noise.000000.tar`, `cuts.000000.jsonl.gz`.
     public func files(ofShard k: Int) -> [String] {
         switch format {
-        case .tar: [String(format: "shard-%06d.tar", k)]
-        case .shar: MixArchiveLayout.stems.map { stemFile($0, shard: k) } + [String(format: "cuts.%06d.jsonl.gz", k)]
+        case .tar: [inFolder(String(format: "shard-%06d.tar", k))]
+        case .shar: MixArchiveLayout.stems.map { stemFile($0, shard: k) } + [inFolder(String(format: "cuts.%06d.jsonl.gz", k))]
         }
     }
 
@@ -61,7 +71,7 @@ public struct MixArchiveLayout: Sendable, Codable, Equatable {
     public func stemFile(_ stem: String, shard k: Int) -> String {
         switch format {
         case .tar: files(ofShard: k)[0]
-        case .shar: String(format: "%@.%06d.tar", stem == "noisy" ? "recording" : stem, k)
+        case .shar: inFolder(String(format: "%@.%06d.tar", stem == "noisy" ? "recording" : stem, k))
         }
     }
 

@@ -178,9 +178,24 @@ public struct MixManifestRecord: Sendable, Codable, Equatable {
             do {
                 records.append((number + 1, try decoder.decode(MixManifestRecord.self, from: Data(line.utf8))))
             } catch {
-                throw CorpusError.outputConflict(path: path, reason: "line \(number + 1) is not a manifest record: \(error)")
+                let problem = Self.decodingProblem(error)
+                throw CorpusError.notACorpus(path: path, reason: "line \(number + 1) is not a manifest record (\(problem)); "
+                                             + "a manifest holds one JSON object a line, as sekit mix writes it")
             }
         }
         return records
+    }
+
+    /// What is wrong with a line, in a user's words: not JSON, or the field that is missing or mistyped.
+    static func decodingProblem(_ error: Error) -> String {
+        func field(_ path: [CodingKey]) -> String { path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".") }
+        switch error {
+        case DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty: return "not JSON"
+        case DecodingError.dataCorrupted(let context): return "\(field(context.codingPath)): \(context.debugDescription)"
+        case DecodingError.keyNotFound(let key, let context): return "no field \(field(context.codingPath + [key]))"
+        case DecodingError.typeMismatch(let type, let context): return "\(field(context.codingPath)) is not a \(type)"
+        case DecodingError.valueNotFound(let type, let context): return "\(field(context.codingPath)) is null, not a \(type)"
+        default: return "\(error)"
+        }
     }
 }

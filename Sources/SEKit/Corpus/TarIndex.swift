@@ -15,7 +15,7 @@ struct TarIndex: Sendable {
     let path: String
     /// The members, in archive order.
     let members: [Member]
-    /// Members by name (the last one wins, as `tar` extracts).
+    /// Members by name (each name once: a repeated name is refused).
     let byName: [String: Member]
 
     /// Reads the headers of the archive at `path`.
@@ -68,8 +68,17 @@ struct TarIndex: Sendable {
             }
             offset = data + TarWriter.padded(memberSize)
         }
+        var byName: [String: Member] = [:]
+        for member in members {
+            // A member written twice would be read as one copy here and another elsewhere (Python's
+            // streaming reader takes the first): refused, as SEKitArchiveDataset refuses it.
+            if let earlier = byName.updateValue(member, forKey: member.name) {
+                throw .unreadable(path: path, reason: "member \(member.name) appears twice (at bytes \(earlier.bytes.lowerBound) and "
+                                  + "\(member.bytes.lowerBound)); a shard holds each member once")
+            }
+        }
         self.members = members
-        self.byName = Dictionary(members.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
+        self.byName = byName
     }
 
     private static func read(_ handle: FileHandle, at offset: Int, count: Int) -> [UInt8] {

@@ -76,6 +76,15 @@ public enum EnhanceJob {
         var clippedSamples = 0
     }
 
+    /// Loads and checks every model of a `--model` list (its metadata, inputs and outputs, and with
+    /// `streaming` its streaming companion) before any of them enhances a clip, so that a list never
+    /// stops after partial work on an error it could have found first.
+    /// - Throws: ``ModelError`` naming the first file that breaks the contract.
+    public static func checkModels(_ files: [URL], streaming: Bool, python: PythonEnvironment = .located()) throws(ModelError) {
+        let pool = PythonWorkerPool(environment: python)
+        for file in files { _ = try ModelEnhancer(file: file, streaming: streaming, pool: pool) }
+    }
+
     /// Enhances the request's clips and records the run.
     /// - Throws: ``EnhancementError`` for an oracle method without a corpus, bad parameters or no
     ///   clips; ``CorpusError``/``ScoreError`` for an unusable corpus or folder; catalogue errors. Clips

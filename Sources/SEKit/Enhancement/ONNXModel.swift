@@ -67,6 +67,22 @@ public struct ONNXModel: Sendable {
             }
             return numbers
         }
+        /// float32 values (the model's input arithmetic): a value float32 cannot hold is refused, not made infinite.
+        func floats(_ key: String) throws(ModelError) -> [Float] {
+            let values = try numbers(key)
+            if let bad = values.first(where: { !Float($0).isFinite }) {
+                throw .metadata(path: path, key: key, reason: "holds \(bad), beyond float32's range (±3.4e38)")
+            }
+            return values.map { Float($0) }
+        }
+        /// A shape: a non-empty list of whole numbers from 1 to `maximum` (no fractions, exponents beyond it, or signs).
+        func shape(_ key: String, maximum: Int = 1 << 20) throws(ModelError) -> [Int] {
+            let values = try numbers(key)
+            guard !values.isEmpty, values.allSatisfy({ $0.isFinite && $0.rounded() == $0 && $0 >= 1 && $0 <= Double(maximum) }) else {
+                throw .metadata(path: path, key: key, reason: "\(metadata[key] ?? "") is not a list of whole numbers from 1 to \(maximum)")
+            }
+            return values.map { Int($0) }
+        }
         let format = try value("sekit_model_format")
         guard format == "1" else {
             throw .metadata(path: path, key: "sekit_model_format", reason: "\(format) is not a format this SEKit reads (1)")
@@ -98,8 +114,8 @@ public struct ONNXModel: Sendable {
         guard bins == stft.binCount else {
             throw .metadata(path: path, key: "bins", reason: "\(bins) disagrees with n_fft \(stft.fftSize) (\(stft.binCount) bins)")
         }
-        mean = try numbers("stats_mean").map { Float($0) }
-        std = try numbers("stats_std").map { Float($0) }
+        mean = try floats("stats_mean")
+        std = try floats("stats_std")
         for (key, stats) in [("stats_mean", mean), ("stats_std", std)] where stats.count != bins {
             throw .metadata(path: path, key: key, reason: "holds \(stats.count) values for \(bins) bins")
         }
@@ -108,11 +124,21 @@ public struct ONNXModel: Sendable {
         lookaheadFrames = try integer("lookahead_frames")
         streaming = try flag("streaming")
         // Only a streaming model has state (the contract: docs/enhancement.md).
-        stateShape = streaming ? try numbers("state_shape").map { Int($0) } : []
+        stateShape = streaming ? try shape("state_shape") : []
         sha256 = response["sha256"] as? String ?? ""
         parameters = (response["parameters"] as? NSNumber)?.intValue ?? 0
         macsPerSecond = (response["macs_per_second"] as? NSNumber)?.intValue ?? 0
         try Self.checkGraph(response, path: path, bins: bins, streaming: streaming)
+        if streaming, let stateIn = (response["inputs"] as? [[String: Any]])?.first(where: { $0["name"] as? String == "state_in" }) {
+            let dims = (stateIn["shape"] as? [Any] ?? []).map { ($0 as? NSNumber)?.intValue }
+            let fits = dims.count == stateShape.count && zip(dims, stateShape).allSatisfy { $0 == nil || $0 == $1 }
+            guard fits else {
+                throw .metadata(path: path, key: "state_shape", reason: "\(stateShape) disagrees with the graph's state_in "
+                                + "[\(dims.map { $0.map(String.init) ?? "?" }.joined(separator: ", "))]")
+            }
+        }
+        // Counted by the worker from the metadata checked above; a model it cannot count is named here, before any clip.
+        if let reason = response["count_error"] as? String { throw .unreadable(path: path, reason: reason) }
     }
 
     /// The graph's inputs and outputs against the contract: `noisy` → `mask`, `[1, frames, bins]`
@@ -126,6 +152,13 @@ public struct ONNXModel: Sendable {
         for (side, wanted, found) in [("input", names.0, inputs), ("output", names.1, outputs)] where found.map(\.name) != wanted {
             throw .shape(path: path, reason: "its \(side)s are [\(found.map(\.name).joined(separator: ", "))], "
                          + "a\(streaming ? " streaming" : "") model has [\(wanted.joined(separator: ", "))]")
+        }
+        // Every tensor crosses the boundary as float32 (an int32 mask once gave all-zero outputs, exit 0).
+        let types = ((response["inputs"] as? [[String: Any]] ?? []) + (response["outputs"] as? [[String: Any]] ?? []))
+            .map { ($0["name"] as? String ?? "", $0["type"] as? String ?? "") }
+        if let (name, type) = types.first(where: { $0.1 != "tensor(float)" }) {
+            throw .shape(path: path, reason: "\(name) is \(type.isEmpty ? "of no known type" : type), "
+                         + "the contract is float32 (tensor(float)) for every input and output")
         }
         for (name, shape) in [inputs[0], outputs[0]] {
             let dims = shape.map { ($0 as? NSNumber)?.intValue }

@@ -6,9 +6,11 @@ import Glibc
 /// An exclusive claim on an output (a corpus folder's shard, a feature file, a CSV): one process
 /// writes it at a time. `flock(2)` on a small lock file: the kernel drops the lock when the
 /// process exits, however it exits, so a killed writer never leaves a stale claim. The file
-/// holds the owner's pid and host, so a second writer is told who holds it. The lock files stay
-/// (they are tiny and hidden; deleting them would open a window where two writers lock two
-/// different files).
+/// holds the owner's pid and host, so a second writer is told who holds it. The owner removes the
+/// lock file when it releases the claim (a clean exit leaves no `.NAME.lock` beside the output; a
+/// killed writer leaves one, which the next writer takes over). A writer that locked a file another
+/// owner removed meanwhile sees that the path no longer names the file it locked and locks again, so
+/// two writers never hold two different lock files of one output.
 public final class OutputLock: @unchecked Sendable {
     /// Why an output could not be claimed.
     public struct Busy: Error, CustomStringConvertible, Sendable {
@@ -33,16 +35,27 @@ public final class OutputLock: @unchecked Sendable {
         do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
             throw AtomicFile.Failure(path: folder.path, reason: "cannot create the folder: \(Self.systemReason(error))")
         }
-        let fd = open(lockFile.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw AtomicFile.Failure(path: lockFile.path, reason: "open (lock file): \(String(cString: strerror(errno)))")
-        }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            let failure = errno
-            let owner = Self.owner(of: fd)
+        var fd: Int32 = -1
+        for attempt in 0... {
+            fd = open(lockFile.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+            guard fd >= 0 else {
+                throw AtomicFile.Failure(path: lockFile.path, reason: "open (lock file): \(String(cString: strerror(errno)))")
+            }
+            guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+                let failure = errno
+                let owner = Self.owner(of: fd)
+                close(fd)
+                if failure == EWOULDBLOCK { throw Busy(output: output, pid: owner.pid, host: owner.host) }
+                throw AtomicFile.Failure(path: lockFile.path, reason: "flock: \(String(cString: strerror(failure)))")
+            }
+            // The owner before us may have removed the file between our open and our lock: then the
+            // path names another file (or none) and the lock we hold guards nothing; lock again.
+            var locked = stat(), named = stat()
+            if fstat(fd, &locked) == 0, stat(lockFile.path, &named) == 0, locked.st_dev == named.st_dev, locked.st_ino == named.st_ino {
+                break
+            }
             close(fd)
-            if failure == EWOULDBLOCK { throw Busy(output: output, pid: owner.pid, host: owner.host) }
-            throw AtomicFile.Failure(path: lockFile.path, reason: "flock: \(String(cString: strerror(failure)))")
+            if attempt >= 100 { throw AtomicFile.Failure(path: lockFile.path, reason: "the lock file keeps being replaced") }
         }
         let me = "\(getpid()) \(ProcessInfo.processInfo.hostName)\n"
         _ = ftruncate(fd, 0)
@@ -51,7 +64,11 @@ public final class OutputLock: @unchecked Sendable {
         self.descriptor = fd
     }
 
-    deinit { close(descriptor) }  // closing the descriptor releases the lock
+    // Removed while still locked (so no one else can hold it), then closed, which releases the lock.
+    deinit {
+        unlink(lockFile.path)
+        close(descriptor)
+    }
 
     /// The pid and host written by the process holding the lock.
     private static func owner(of fd: Int32) -> (pid: Int?, host: String?) {

@@ -15,8 +15,8 @@ enum ListeningPage {
         }
         data["title"] = "Listening test \(manifest.name)"
         let json = try JSONSerialization.data(withJSONObject: data, options: [.sortedKeys, .withoutEscapingSlashes])
-        // `</` inside a script element would end it: escaped as JSON allows.
-        let embedded = String(decoding: json, as: UTF8.self).replacingOccurrences(of: "</", with: "<\\/")
+        // `</script>` would end the element and `<!--` would hide its end from the parser: no `<` at all.
+        let embedded = HTML.scriptJSON(String(decoding: json, as: UTF8.self))
         let script = String(decoding: Data(PackageResources.listening_page_js), as: UTF8.self)
         let style = String(decoding: Data(PackageResources.listening_page_css), as: UTF8.self)
         return """

@@ -95,7 +95,9 @@ public enum ListeningResultsReader {
             throw ListenError.badResults(
                 path: path, reason: "a webMUSHRA result belongs to a MUSHRA test; this test is \(manifest.test.rawValue)")
         }
-        let rows = CSVField.parse(String(decoding: data, as: UTF8.self))
+        // A UTF-8 byte-order mark (spreadsheet programs write one) is not part of the first column's name.
+        let text = String(decoding: data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...], as: UTF8.self)
+        let rows = CSVField.parse(text)
         guard let header = rows.first?.map({ $0.trimmingCharacters(in: .whitespaces) }) else {
             throw ListenError.badResults(path: path, reason: "empty")
         }
@@ -155,8 +157,14 @@ public enum ListeningResultsReader {
                         + "(\(kind.rawValue): \(ReportNumber.fixed(kind.range.lowerBound, decimals: 0)) to "
                         + "\(ReportNumber.fixed(kind.range.upperBound, decimals: 0))\(kind == .mushra ? "" : ", whole numbers"))")
             }
+            if let seconds = rating.seconds, !(seconds.isFinite && seconds >= 0) {
+                throw ListenError.badResults(
+                    path: path, reason: "rater \(rater.rater): the time spent on \(rating.stimulus) is \(seconds) s (a time is at least 0)")
+            }
             guard seen.insert("\(rating.stimulus)\t\(rating.scale)").inserted else {
-                throw ListenError.duplicateRater(path: path, rater: rater.rater, test: manifest.name)
+                throw ListenError.badResults(
+                    path: path, reason: "rater \(rater.rater) rated \(rating.stimulus) twice on the \(rating.scale) scale "
+                        + "(a duplicated row?); each stimulus is rated once per scale")
             }
         }
         let expected = manifest.allStimuli.count * kind.scales.count

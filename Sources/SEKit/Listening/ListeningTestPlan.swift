@@ -6,8 +6,9 @@ import Foundation
 /// Strata are the distinct requested SNRs (5 dB bands when there are more than 25, as `sekit score`
 /// reports them; clips without one form their own stratum), crossed with the clip's first degradation
 /// kind (`none` without). Each stratum's clips are shuffled (Fisher-Yates with `SplitMix64` seeded
-/// from `seed`), then strata give one clip each in turn, in stratum order, until `count` are drawn:
-/// strata are as balanced as their sizes allow. The drawn clips are listed in clip-id order.
+/// from `seed`), then strata give one clip each in turn, in an order drawn from `seed`, until `count`
+/// are drawn: strata are as balanced as their sizes allow, and when the last round cannot reach every
+/// stratum, the seed chooses which. The drawn clips are listed in clip-id order.
 public struct ListeningTestPlan: Sendable, Equatable {
     /// One drawn clip.
     public struct Clip: Sendable, Equatable {
@@ -68,9 +69,15 @@ public struct ListeningTestPlan: Sendable, Equatable {
             for i in stride(from: clips.count - 1, to: 0, by: -1) { clips.swapAt(i, generator.nextIndex(below: UInt64(i + 1))) }
             return clips[...]
         }
+        // Rounds visit the strata in a seeded order: when a round cannot give every stratum a clip (more
+        // strata than clips left, e.g. one stratum per clip of a small continuous SNR draw), which strata
+        // give one is the seed's choice, not always the lowest SNRs.
+        var order = Array(queues.indices)
+        var roundGenerator = SplitMix64(seed: SplitMix64.childSeed(seed, index: 0, stream: 0x726F_756E))
+        for i in stride(from: order.count - 1, to: 0, by: -1) { order.swapAt(i, roundGenerator.nextIndex(below: UInt64(i + 1))) }
         var drawn: [Clip] = []
         while drawn.count < count {
-            for q in queues.indices where drawn.count < count {
+            for q in order where drawn.count < count {
                 if let clip = queues[q].popFirst() { drawn.append(clip) }
             }
         }

@@ -20,7 +20,8 @@ public struct MixArchiveRequest: Sendable, Equatable {
         guard clipsPerShard >= 1 else {
             throw MixError.invalidOption(name: "archive-clips", value: "\(clipsPerShard)", reason: "must be at least 1")
         }
-        let layout = MixArchiveLayout(format: format, clipsPerShard: clipsPerShard, clipCount: clipCount)
+        let layout = MixArchiveLayout(format: format, clipsPerShard: clipsPerShard, clipCount: clipCount,
+                                      folder: MixArchiveLayout.folder(of: format))
         if shard.count > 1 && layout.shardCount < shard.count {
             throw MixError.invalidOption(
                 name: "archive-clips", value: "\(clipsPerShard)",
@@ -63,6 +64,6 @@ enum MixArchiveClaim {
     private static func describe(_ archive: MixArchiveLayout?, unreadable: Bool = false) -> String {
         if unreadable { return "with an unreadable archive.json" }
         guard let archive else { return "as files (noisy/, clean/, noise/)" }
-        return "as \(archive.format.rawValue) shards of \(archive.clipsPerShard) clips"
+        return "as \(archive.format.rawValue) shards of \(archive.clipsPerShard) clips\(archive.folder.map { " in \($0)/" } ?? "")"
     }
 }

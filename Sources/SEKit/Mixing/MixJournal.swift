@@ -251,6 +251,14 @@ enum MixSpecFile {
                 try? fm.removeItem(at: layout.root.appendingPathComponent(name))
             }
         }
+        // The shards' own folder (Shar: OUT/shar/): its shard files, then the folder when nothing else is left.
+        for format in MixArchiveLayout.Format.allCases {
+            guard let folder = MixArchiveLayout.folder(of: format).map(layout.root.appendingPathComponent) else { continue }
+            for name in (try? fm.contentsOfDirectory(atPath: folder.path)) ?? [] where MixArchiveLayout.isShardFile(name) {
+                try? fm.removeItem(at: folder.appendingPathComponent(name))
+            }
+            if ((try? fm.contentsOfDirectory(atPath: folder.path)) ?? ["?"]).isEmpty { try? fm.removeItem(at: folder) }
+        }
     }
 
     /// Writes the manifest atomically, one sorted-key JSON object a line; `lines` holds records

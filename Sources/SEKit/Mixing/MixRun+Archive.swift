@@ -17,8 +17,12 @@ extension MixRun {
         let fm = FileManager.default
         try fm.createDirectory(at: layout.stateFolder, withIntermediateDirectories: true)
         let shards = archiveShards
+        if let folder = archive.folder {
+            try fm.createDirectory(at: layout.root.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
         for name in shards.flatMap(archive.files(ofShard:)) + [layout.specFile.lastPathComponent, layout.manifest.lastPathComponent] {
-            AtomicFile.removeStaleTemporaries(in: layout.root, named: name)
+            let file = layout.root.appendingPathComponent(name)
+            AtomicFile.removeStaleTemporaries(in: file.deletingLastPathComponent(), named: file.lastPathComponent)
         }
         let journal = try MixJournal(url: layout.journal)
         var lines = journal.lines

@@ -51,6 +51,9 @@ public final class MixRun: @unchecked Sendable {
         for (kind, list) in [(MixSource.Kind.speech, inputs.speech), (.noise, inputs.noise), (.rir, inputs.rir)] {
             var candidates: [(path: String, key: String)] = []
             var cataloguedSpeakers: [String: String] = [:]
+            // What `--speaker-pattern` is matched against: the path relative to the folder given (a list's
+            // line as written, a single file's name, a catalogued file's key), as `catalog import` matches.
+            var speakerPaths: [String: String] = [:]
             for input in list {
                 guard input.hasPrefix(Self.corpusPrefix) else {
                     // An output inside an input folder would feed this mix's stems to the next mix
@@ -61,11 +64,18 @@ public final class MixRun: @unchecked Sendable {
                             reason: "is inside the \(kind.rawValue) input \(input); "
                                 + "the next mix from that folder would take these stems as \(kind.rawValue)")
                     }
-                    candidates += try SourceDiscovery.files(in: input, option: kind.rawValue, problem: { path, reason in
+                    let found = try SourceDiscovery.files(in: input, option: kind.rawValue, problem: { path, reason in
                         let unlisted = SkippedSource(kind: kind, path: path, reason: reason + "; left out")
                         warn(unlisted)
                         skipped.append(unlisted)
                     })
+                    var isFolder: ObjCBool = false
+                    let folder = FileManager.default.fileExists(atPath: input, isDirectory: &isFolder) && isFolder.boolValue
+                    for file in found {
+                        // A folder's keys are `<folder name>/<path inside it>`: the pattern sees the part inside.
+                        speakerPaths[file.path] = folder ? String(file.key.drop { $0 != "/" }.dropFirst()) : file.key
+                    }
+                    candidates += found
                     continue
                 }
                 let name = String(input.dropFirst(Self.corpusPrefix.count))
@@ -82,6 +92,7 @@ public final class MixRun: @unchecked Sendable {
                 for file in files.sorted(by: { $0.key < $1.key }) {
                     // The corpus name without its `where` filter (``CuratedSources``).
                     candidates.append((file.path, (try CuratedSources.parse(name, option: kind.rawValue)).name + "/" + file.key))
+                    speakerPaths[file.path] = file.key
                     if let speaker = file.speaker { cataloguedSpeakers[file.path] = speaker }
                 }
             }
@@ -96,7 +107,7 @@ public final class MixRun: @unchecked Sendable {
             skipped += checked.skipped
             byKind[kind] = checked.usable.map { source in
                 var s = source
-                if let pattern { s.speaker = SourceDiscovery.speaker(in: s.path, pattern: pattern) }
+                if let pattern { s.speaker = SourceDiscovery.speaker(in: speakerPaths[s.path] ?? s.path, pattern: pattern) }
                 else if let speaker = cataloguedSpeakers[s.path] { s.speaker = speaker }
                 return s
             }

@@ -30,7 +30,7 @@ public enum MixSettings {
         ("split", "source splits, e.g. train=0.9,test=0.1 (default train=1)"),
         ("disjoint", "speakers: assign speakers, not files, to splits"),
         ("split-sources", "which files --split assigns: speech (noise and RIRs shared by all splits) | all (default all)"),
-        ("speaker-pattern", "regular expression; its first group is the speaker"),
+        ("speaker-pattern", "regular expression searched in each file's path relative to its folder; its first group is the speaker"),
         ("seed", "run seed (default 0)"),
         ("format", "pcm16 | float32 (default pcm16)"),
         ("crossfade-seconds", "crossfade when a noise loops (default 0.02)"),

@@ -120,7 +120,12 @@ extension Catalog.RunDetails {
         ]
         if let parent = run.parentID { lines.append("parent: \(parent)") }
         if let error = run.error { lines.append("error: \(error)") }
-        lines.append("clips: \(clipCount), clip scores: \(clipScoreCount), sources: \(sourceCount)")
+        // A score run makes no clips but scores some: say how many (it once read "clips: 0" for 40 scored clips).
+        if let scored = scoredClipCount {
+            lines.append("clips scored: \(scored) (\(clipScoreCount) clip scores), clips made: \(clipCount), sources: \(sourceCount)")
+        } else {
+            lines.append("clips: \(clipCount), clip scores: \(clipScoreCount), sources: \(sourceCount)")
+        }
         if !children.isEmpty { lines.append("children: \(children.map(\.rawValue).joined(separator: ", "))") }
         if !params.isEmpty {
             lines.append("params:")
@@ -162,6 +167,7 @@ extension Catalog.RunDetails {
         add("working_directory", run.workingDirectory); add("host", run.host); add("pid", .integer(Int64(run.pid)))
         add("parent", run.parentID?.rawValue); add("error", run.error)
         add("clips", .integer(Int64(clipCount))); add("clip_scores", .integer(Int64(clipScoreCount)))
+        add("scored_clips", .integer(Int64(scoredClipCount ?? 0)))
         add("sources", .integer(Int64(sourceCount)))
         for param in params { add("params.\(param.key)", param.valueText) }
         for m in metrics {

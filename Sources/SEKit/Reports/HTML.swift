@@ -20,6 +20,26 @@ enum HTML {
         return out
     }
 
+    /// JSON text safe inside a `<script>` element, whatever its strings hold: `<`, `>` and `&` are
+    /// written as the JSON escapes `\u003c`, `\u003e`, `\u0026` (so neither `</script>` nor `<!--`, which
+    /// puts the HTML parser in the script data's escaped state, can appear), and U+2028 and U+2029 as
+    /// `\u2028`, `\u2029`. The value JavaScript parses is unchanged.
+    static func scriptJSON(_ json: String) -> String {
+        var out = ""
+        out.reserveCapacity(json.utf8.count)
+        for scalar in json.unicodeScalars {
+            switch scalar {
+            case "<": out += "\\u003c"
+            case ">": out += "\\u003e"
+            case "&": out += "\\u0026"
+            case "\u{2028}": out += "\\u2028"
+            case "\u{2029}": out += "\\u2029"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
     /// A table cell: its text, a sort key when it is a number, and whether to emphasise it.
     struct Cell {
         var text: String

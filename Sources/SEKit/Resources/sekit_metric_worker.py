@@ -572,11 +572,17 @@ def _cached(folder, name, make, use):
 
 
 def _cached_sha256(path):
-    """A file's SHA-256, read from ``sha256/`` in the cache folder when the file's path, size and
-    modification time are those it was computed for (a model file is hashed once per machine, not per
-    run); computed and kept there otherwise. Computed every time where the cache folder cannot be written."""
+    """A file's SHA-256, read from ``sha256/`` in the cache folder when the file is the one it was
+    computed for (a model file is hashed once per machine, not per run); computed and kept there
+    otherwise. Computed every time where the cache folder cannot be written.
+
+    The file is known by its path, device, inode, size, modification time and status-change time:
+    a file replaced by another of the same size and modification time (``tar x``, ``cp -p``, a file
+    system with coarse timestamps) has another inode or a new ctime, which no program can set back,
+    so it is hashed again rather than given the previous file's hash."""
     stat = os.stat(path)
-    key = hashlib.sha256(f"{os.path.realpath(path)}\0{stat.st_size}\0{stat.st_mtime_ns}".encode()).hexdigest()
+    identity = (os.path.realpath(path), stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
+    key = hashlib.sha256("\0".join(map(str, identity)).encode()).hexdigest()
     try:
         folder = _cache_folder("sha256")
     except OSError:
@@ -720,9 +726,15 @@ def _model_counts(path, metadata):
 
 
 def onnx_describe(request):
+    """The model's metadata, inputs and outputs (names, shapes, types), SHA-256 and, unless
+    ``count`` is false, its parameter and MAC counts; a model whose counts cannot be made gets
+    ``count_error`` instead, which SEKit reports after it has checked the metadata the counts need."""
     path = request["path"]
     session = _session(path)
-    metadata = dict(session.get_modelmeta().custom_metadata_map)
+    try:
+        metadata = dict(session.get_modelmeta().custom_metadata_map)
+    except Exception as error:  # e.g. metadata that is not UTF-8 in a damaged file
+        raise _MetricFailure(f"its metadata cannot be read ({type(error).__name__}); the file is damaged: export it again")
     result = {"metadata": metadata, "sha256": _cached_sha256(path),
               "inputs": [{"name": i.name, "shape": _shape(i.shape), "type": i.type} for i in session.get_inputs()],
               "outputs": [{"name": o.name, "shape": _shape(o.shape), "type": o.type} for o in session.get_outputs()]}
@@ -730,14 +742,19 @@ def onnx_describe(request):
         def count():
             try:
                 parameters, macs = _model_counts(path, metadata)
-            except (KeyError, ValueError) as error:
-                raise _MetricFailure(f"cannot count the model's MACs: {error!r}")
+            except _MetricFailure:
+                raise
+            except Exception as error:  # metadata SEKit refuses first (a missing key, a zero hop), onnx's own errors
+                raise _MetricFailure(f"cannot count the model's MACs ({type(error).__name__}: {error})")
             return json.dumps({"parameters": parameters, "macs_per_second": macs}).encode()
 
         def read(data):
             counts = json.loads(data)
             return int(counts["parameters"]), int(counts["macs_per_second"])
-        result["parameters"], result["macs_per_second"] = _cached(_model_cache(path), "counts.json", count, read)
+        try:
+            result["parameters"], result["macs_per_second"] = _cached(_model_cache(path), "counts.json", count, read)
+        except _MetricFailure as error:
+            result["count_error"] = str(error)
     return result
 
 

@@ -18,7 +18,27 @@ import Testing
         }
         #expect(first != nil)
         first = nil
-        _ = try OutputLock(output: "out", lockFile: file)
+        // Issue 40 item 18: a released claim leaves no lock file beside the output.
+        #expect(!FileManager.default.fileExists(atPath: file.path), "the lock file outlived its claim")
+        var second: OutputLock? = try OutputLock(output: "out", lockFile: file)
+        #expect(FileManager.default.fileExists(atPath: file.path) && second != nil)
+        second = nil
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+
+    /// A writer that opened the lock file just before its owner removed it must not think it holds the
+    /// claim while a third writer locks the new file at the path.
+    @Test func aLockFileRemovedBeforeItIsLockedIsNotAClaim() throws {
+        let folder = try TemporaryFolder(); defer { folder.cleanup() }
+        let file = folder.file(".out.lock")
+        let stale = open(file.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        defer { close(stale) }
+        unlink(file.path)
+        #expect(flock(stale, LOCK_EX | LOCK_NB) == 0, "the removed file can still be locked")
+        // The unlinked file is locked by `stale`; the path names a new file, which a claim takes.
+        let claim = try OutputLock(output: "out", lockFile: file)
+        #expect(throws: OutputLock.Busy.self) { try OutputLock(output: "out", lockFile: file) }
+        withExtendedLifetime(claim) {}
     }
 
     @Test func aMixShardIsWrittenByOneProcessButShardsShareTheFolder() throws {

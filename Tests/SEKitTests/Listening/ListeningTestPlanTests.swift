@@ -34,4 +34,16 @@ import Testing
         #expect(Dictionary(grouping: ten.clips, by: \.stratum).values.map(\.count).sorted() == [2, 2, 3, 3])
         #expect(throws: ListenError.self) { try ListeningTestPlan.draw(from: [a, b], count: 58, seed: 0) }
     }
+
+    /// Issue 40 item 4: a small test set mixed with a continuous SNR (one stratum per clip) once gave the
+    /// five lowest-SNR clips whatever the seed. The seed now chooses; each draw is still reproducible.
+    @Test func theSeedChoosesWhenStrataOutnumberTheClips() throws {
+        let snrs = (0..<20).map { -4.9 + 0.74 * Double($0) }
+        let run = scores("continuous", clips: 20, snrs: snrs)
+        let draws = try [0, 7, 99].map { try ListeningTestPlan.draw(from: [run], count: 5, seed: $0).clips.map(\.id) }
+        #expect(Set(draws).count == 3, "seeds 0, 7 and 99 drew \(draws)")
+        #expect(draws[0] == (try ListeningTestPlan.draw(from: [run], count: 5, seed: 0).clips.map(\.id)))
+        let lowest = (0..<5).map { String(format: "c%03d", $0) }
+        #expect(draws.filter { $0 == lowest }.count <= 1, "\(draws)")
+    }
 }

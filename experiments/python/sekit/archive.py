@@ -74,7 +74,10 @@ class SEKitArchiveDataset(_IterableBase):
             raise ArchiveError(f"{path}: not an archive corpus (made by sekit mix --archive): {error}") from None
         self.corpus, self.target, self.split = corpus, target, split
         self.format = layout["format"]
+        # The shards' folder inside the corpus (Shar: "shar"); absent in corpora mixed before it.
+        self.shard_folder = os.path.join(corpus, layout["folder"]) if layout.get("folder") else corpus
         count, per = int(layout["clip_count"]), int(layout["clips_per_shard"])
+        self.clips_per_shard = per
         self.shards = list(range((count + per - 1) // per))
         self.segment_samples, self.shuffle_buffer = segment_samples, int(shuffle_buffer)
         self.shuffle_shards, self.seed, self.epoch = shuffle_shards, int(seed), 0
@@ -120,43 +123,90 @@ class SEKitArchiveDataset(_IterableBase):
         return noisy[start:start + n], target[start:start + n]
 
     def _open(self, name):
-        path = os.path.join(self.corpus, name)
+        path = os.path.join(self.shard_folder, name)
         if not os.path.exists(path):
             raise ArchiveError(f"{path}: the archive shard is missing")
         return tarfile.open(path, mode="r|")
 
     def _members(self, name):
-        """(member name, bytes) of a shard in order; a truncated or corrupt tar raises ArchiveError."""
+        """(member name, bytes) of a shard in order; a truncated or corrupt tar, or one holding a member
+        name twice (the CLI and this reader would each read another copy), raises ArchiveError."""
+        path = os.path.join(self.shard_folder, name)
+        seen = set()
         try:
             with self._open(name) as tar:
                 for info in tar:
                     if info.isfile():
+                        if info.name in seen:
+                            raise ArchiveError(f"{path}: member {info.name} appears twice; a shard holds each member once "
+                                               "(a shard written twice into one file?)")
+                        seen.add(info.name)
                         yield info.name, tar.extractfile(info).read()
         except (tarfile.TarError, EOFError) as error:
-            raise ArchiveError(f"{os.path.join(self.corpus, name)}: {error}") from None
+            raise ArchiveError(f"{path}: truncated or corrupt tar ({type(error).__name__}: {error})") from None
+
+    def _check_position(self, clip_id, shard, where):
+        """Refuses a clip whose index (``s<seed>-<index>``) belongs to another shard: a shard file copied
+        from another position would otherwise give its clips twice and drop this position's."""
+        head, _, index = clip_id.rpartition("-")
+        if not head.startswith("s") or not index.isdigit():
+            raise ArchiveError(f"{where}: {clip_id!r} is not a clip id of the form s<seed>-<index>")
+        if int(index) // self.clips_per_shard != shard:
+            raise ArchiveError(f"{where}: clip {clip_id} belongs in shard {int(index) // self.clips_per_shard}, not {shard} "
+                               f"({self.clips_per_shard} clips per shard): the shard file is another position's copy")
 
     def _tar_clips(self, shard):
         name = f"shard-{shard:06d}.tar"
-        clip = {}
+        path = os.path.join(self.shard_folder, name)
+        clip, key = {}, None
         for member, data in self._members(name):
-            key, _, field = member.partition(".")
+            member_key, _, field = member.partition(".")
+            if key is not None and member_key != key:
+                raise ArchiveError(f"{path}: clip {key} has no {key}.json before {member} (members of one clip are adjacent)")
+            key = member_key
             clip[field] = data
             if field == "json":
-                record = json.loads(data)
-                where = f"{name}:{key}"
+                self._check_position(key, shard, path)
+                try:
+                    record = json.loads(data)
+                except ValueError as error:
+                    raise ArchiveError(f"{path}:{key}.json: not JSON ({error})") from None
+                missing = [stem for stem in ("noisy.wav", self.target + ".wav") if stem not in clip]
+                if missing:
+                    raise ArchiveError(f"{path}: clip {key} lacks {', '.join(key + '.' + m for m in missing)}")
+                where = f"{path}:{key}"
                 yield key, record, read_wav(clip["noisy.wav"], where + ".noisy.wav"), \
                     read_wav(clip[self.target + ".wav"], f"{where}.{self.target}.wav")
-                clip = {}
+                clip, key = {}, None
+        if key is not None:
+            raise ArchiveError(f"{path}: clip {key} ends without its {key}.json")
 
     def _shar_clips(self, shard):
         import gzip
-        cuts_path = os.path.join(self.corpus, f"cuts.{shard:06d}.jsonl.gz")
+        cuts_path = os.path.join(self.shard_folder, f"cuts.{shard:06d}.jsonl.gz")
         try:
             with gzip.open(cuts_path, "rt") as f:
                 cuts = [json.loads(line) for line in f if line.strip()]
-        except OSError as error:
-            raise ArchiveError(f"{cuts_path}: {error}") from None
-        noisy = (data for member, data in self._members(f"recording.{shard:06d}.tar") if member.endswith(".wav"))
-        target = (data for member, data in self._members(f"{self.target}.{shard:06d}.tar") if member.endswith(".wav"))
-        for cut, noisy_bytes, target_bytes in zip(cuts, noisy, target):
-            yield cut["id"], cut.get("custom", {}), read_wav(noisy_bytes, cut["id"]), read_wav(target_bytes, cut["id"])
+        except (OSError, EOFError, ValueError) as error:
+            raise ArchiveError(f"{cuts_path}: missing, truncated or not JSON lines ({type(error).__name__}: {error})") from None
+        streams = {}
+        for stream in ("recording", self.target):
+            name = f"{stream}.{shard:06d}.tar"
+            streams[stream] = (name, ((member, data) for member, data in self._members(name) if member.endswith(".wav")))
+        for position, cut in enumerate(cuts):
+            self._check_position(cut["id"], shard, cuts_path)
+            audio = []
+            for stream, (name, members) in streams.items():
+                member, data = next(members, (None, None))
+                if member is None:
+                    raise ArchiveError(f"{os.path.join(self.shard_folder, name)}: ends before cut {cut['id']} "
+                                       f"(cut {position + 1} of {len(cuts)} in {cuts_path})")
+                if member.partition(".")[0] != cut["id"]:
+                    raise ArchiveError(f"{os.path.join(self.shard_folder, name)}: member {member} where cut {cut['id']} belongs")
+                audio.append(read_wav(data, f"{os.path.join(self.shard_folder, name)}:{member}"))
+            yield cut["id"], cut.get("custom", {}), audio[0], audio[1]
+        for name, members in streams.values():  # read to the end: a member past the last cut, or written twice, is refused
+            extra = next(members, None)
+            if extra is not None:
+                raise ArchiveError(f"{os.path.join(self.shard_folder, name)}: member {extra[0]} after the last of the "
+                                   f"{len(cuts)} cuts of {cuts_path}")

@@ -47,7 +47,7 @@ import warnings
 import h5py
 import numpy as np
 
-from .featurefile import STFT_ATTRIBUTES, MissingShardError, check_shards, read_index, root_attributes
+from .featurefile import STFT_ATTRIBUTES, MissingShardError, check_index_rows, check_shards, read_index, root_attributes
 from .rowreader import RowReader
 
 try:  # torch is optional: without it the class is a plain sequence of items.
@@ -93,9 +93,13 @@ class SEKitFeatureDataset(_DatasetBase):
         stats_from: another feature file whose ``/stats`` to normalise with (the training
             export's, for a validation or test export); its STFT/feature root attributes and bins
             must match this file's. None uses this file's own statistics.
+        clip_ids: keep only these clips (of `split`, when given), in the file's order: e.g. a
+            validation set held out of the training split. Unknown ids raise ValueError.
 
     Raises:
         KeyError: a missing stream or statistics group, naming the file.
+        ValueError: a split no clip has (naming the splits there are); an index whose rows lie
+            outside the stored frames (naming the file, clip and stream).
         StatisticsMismatchError: ``stats_from`` describes other features, naming both files and the attribute.
         MissingShardError: a merged file whose shard is missing or changed.
 
@@ -105,7 +109,7 @@ class SEKitFeatureDataset(_DatasetBase):
     """
 
     def __init__(self, path, target="clean", split=None, segment_frames=None, normalize=True,
-                 normalize_target=False, seed=0, eps=1e-8, stats_from=None):
+                 normalize_target=False, seed=0, eps=1e-8, stats_from=None, clip_ids=None):
         self.path = os.fspath(path)
         self.target = target
         self.segment_frames = None if segment_frames is None else int(segment_frames)
@@ -115,7 +119,18 @@ class SEKitFeatureDataset(_DatasetBase):
         self.epoch = 0
         check_shards(self.path)
         index = read_index(self.path)
+        if split is not None and not np.any(index["split"] == split):
+            present = sorted(set(index["split"]) - {""})
+            raise ValueError(f"{self.path}: no clip of split {split!r} (its splits: "
+                             f"{', '.join(map(repr, present)) if present else 'none recorded'}; split=None keeps every clip)")
         keep = np.ones(len(index["offset"]), dtype=bool) if split is None else index["split"] == split
+        if clip_ids is not None:
+            wanted = set(clip_ids)
+            unknown = sorted(wanted - set(index["clip_id"][keep]))
+            if unknown:
+                raise ValueError(f"{self.path}: no clip {', '.join(unknown[:5])}{' ...' if len(unknown) > 5 else ''}"
+                                 f"{f' in split {split!r}' if split is not None else ''}")
+            keep &= np.array([clip in wanted for clip in index["clip_id"]], dtype=bool)
         self.clip_ids = index["clip_id"][keep]
         self.offsets = index["offset"][keep]
         self.num_frames = index["num_frames"][keep]
@@ -126,6 +141,8 @@ class SEKitFeatureDataset(_DatasetBase):
                     names = sorted(k for k in f if k not in ("index", "stats"))
                     raise KeyError(f"{self.path}: no stream '/{stream}' (streams: {names})")
             self.bins = f["noisy"].shape[1]
+            for stream in self.streams:
+                check_index_rows(self.path, index, f[stream].shape[0], stream)
             self.attrs = root_attributes(f)
             self.chunk_frames = _chunk_frames(f["noisy"], self.attrs)
         self.stats_path = self.path if stats_from is None else os.fspath(stats_from)

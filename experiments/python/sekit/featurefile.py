@@ -11,7 +11,7 @@ import os
 import h5py
 import numpy as np
 
-__all__ = ["MissingShardError", "check_shards", "read_index", "root_attributes", "STFT_ATTRIBUTES"]
+__all__ = ["MissingShardError", "check_index_rows", "check_shards", "read_index", "root_attributes", "STFT_ATTRIBUTES"]
 
 # The root attributes that decide what a feature value means: two files whose values may share
 # normalisation statistics agree on all of them (and on the number of bins).
@@ -38,6 +38,19 @@ def read_index(path):
             "split": np.asarray(index["split"].asstr()[()], dtype=object) if "split" in index
             else np.full(count, "", dtype=object),
         }
+
+
+def check_index_rows(path, index, rows, stream="noisy"):
+    """Raises ValueError naming the file, the first bad clip and the stream when an index entry's
+    frames (``offset : offset + num_frames``) are not within the ``rows`` rows the stream stores (a
+    damaged or hand-edited index would otherwise read short clips, or batches padded with zeros)."""
+    offsets, frames = index["offset"], index["num_frames"]
+    bad = np.flatnonzero((offsets < 0) | (frames < 0) | (offsets + frames > rows))
+    if bad.size:
+        i = int(bad[0])
+        raise ValueError(f"{path}: corrupt index: clip {index['clip_id'][i]} (entry {i}) has rows "
+                         f"{int(offsets[i])}..<{int(offsets[i] + frames[i])}, but /{stream} stores {rows} rows"
+                         f"{f' ({bad.size} entries are out of range)' if bad.size > 1 else ''}; export the file again")
 
 
 def root_attributes(f):

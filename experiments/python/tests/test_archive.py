@@ -1,6 +1,11 @@
 """sekit.data.SEKitArchiveDataset: training segments streamed from tar and Shar shards (issue 31)."""
 
+import io
+import json
 import os
+import shutil
+import subprocess
+import tarfile
 import tempfile
 import unittest
 
@@ -8,6 +13,7 @@ import numpy as np
 
 from sekit.archive import read_wav
 from sekit.data import ArchiveError, SEKitArchiveDataset
+from tests import support
 from tests.support import sekit
 
 
@@ -54,7 +60,7 @@ class ArchiveDatasetTest(unittest.TestCase):
             self.assertEqual(sorted(c for _, _, c in data), test)
 
     def test_a_truncated_or_missing_shard_is_named(self):
-        for archive, name in (("tar", "shard-000001.tar"), ("shar", "recording.000001.tar")):
+        for archive, name in (("tar", "shard-000001.tar"), ("shar", "shar/recording.000001.tar")):
             corpus = os.path.join(self.folder, archive + "-broken")
             os.system(f"cp -r {os.path.join(self.folder, archive)} {corpus}")
             with open(os.path.join(corpus, name), "r+b") as f:
@@ -66,6 +72,62 @@ class ArchiveDatasetTest(unittest.TestCase):
             with self.assertRaises(ArchiveError) as raised:
                 list(SEKitArchiveDataset(corpus))
             self.assertIn("missing", str(raised.exception))
+
+    def copy(self, archive, name):
+        corpus = os.path.join(self.folder, f"{archive}-{name}")
+        shutil.copytree(os.path.join(self.folder, archive), corpus)
+        return corpus
+
+    def test_a_member_written_twice_is_refused_by_both_readers(self):
+        """Issue 40 item 7: the CLI read the last copy, SEKitArchiveDataset the first."""
+        for archive, name in (("tar", "shard-000000.tar"), ("shar", "shar/recording.000000.tar")):
+            corpus = self.copy(archive, "twice")
+            path = os.path.join(corpus, name)
+            with tarfile.open(path) as tar:
+                first = tar.getmembers()[0]
+                data = tar.extractfile(first).read()
+            with tarfile.open(path, "a") as tar:
+                tar.addfile(first, io.BytesIO(data))
+            with self.assertRaises(ArchiveError) as raised:
+                list(SEKitArchiveDataset(corpus))
+            self.assertIn("appears twice", str(raised.exception))
+            self.assertIn(name, str(raised.exception))
+            done = subprocess.run([support.sekit_binary(), "score", "--corpus", corpus, "--metrics", "snr", "--format", "json",
+                                   "--no-catalog"], capture_output=True, text=True)
+            self.assertNotEqual(done.returncode, 0, done.stdout)
+            self.assertIn("appears twice", done.stdout + done.stderr)
+
+    def test_a_shard_copied_from_another_position_is_refused(self):
+        """Issue 40 item 7: the dataset yielded shard 0's clips twice and dropped shard 1's, without error."""
+        for archive, names in (("tar", ["shard-{:06d}.tar"]),
+                               ("shar", ["shar/recording.{:06d}.tar", "shar/clean.{:06d}.tar", "shar/noise.{:06d}.tar",
+                                         "shar/cuts.{:06d}.jsonl.gz"])):
+            corpus = self.copy(archive, "moved")
+            for name in names:
+                shutil.copyfile(os.path.join(corpus, name.format(0)), os.path.join(corpus, name.format(1)))
+            with self.assertRaises(ArchiveError) as raised:
+                list(SEKitArchiveDataset(corpus))
+            self.assertIn("belongs in shard 0, not 1", str(raised.exception))
+
+    def test_a_shar_corpus_mixed_before_the_shar_folder_is_read_as_it_is(self):
+        """Issue 40 item 12: Shar shards moved to OUT/shar/; a corpus with its shards in OUT (archive.json
+        without "folder") is still read, by this reader and by sekit."""
+        corpus = self.copy("shar", "old-layout")
+        for name in os.listdir(os.path.join(corpus, "shar")):
+            os.replace(os.path.join(corpus, "shar", name), os.path.join(corpus, name))
+        os.rmdir(os.path.join(corpus, "shar"))
+        with open(os.path.join(corpus, "archive.json")) as f:
+            layout = json.load(f)
+        self.assertEqual(layout.pop("folder"), "shar")
+        with open(os.path.join(corpus, "archive.json"), "w") as f:
+            json.dump(layout, f)
+        items = list(SEKitArchiveDataset(corpus, target="noise"))
+        self.assertEqual(len(items), 9)
+        for noisy, noise, clip_id in items:
+            np.testing.assert_array_equal(noisy, self.stem("noisy", clip_id))
+        done = subprocess.run([support.sekit_binary(), "score", "--corpus", corpus, "--metrics", "snr", "--no-catalog"],
+                              capture_output=True, text=True)
+        self.assertEqual(done.returncode, 0, done.stderr)
 
 
 if __name__ == "__main__":

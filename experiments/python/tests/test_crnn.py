@@ -6,6 +6,7 @@ streaming model against the whole one), the training run in the catalogue; and t
 import filecmp
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -204,6 +205,49 @@ class RefusalTests(unittest.TestCase):
             self.assertIn("no stream '/irm'", done.stderr)
             self.assertNotIn("Traceback", done.stderr)
             self.assertFalse(os.path.exists(out))
+
+
+class HoldOutTests(unittest.TestCase):
+    """Issue 40 item 14: features without a valid split once stopped train.py ("no validation clips")."""
+
+    def setUp(self):
+        require_recipe_packages()
+
+    def test_speakers_are_held_out_whole_and_the_draw_is_seeded(self):
+        from holdout import hold_out
+        clips = [f"c{i:02d}" for i in range(30)]
+        speakers = {clip: f"spk{i % 6}" for i, clip in enumerate(clips)}
+        held, kept, by = hold_out(clips, 0.2, seed=0, speakers=speakers)
+        self.assertEqual(by, "speaker")
+        self.assertFalse({speakers[c] for c in held} & {speakers[c] for c in kept}, "a speaker on both sides")
+        self.assertEqual(sorted(held + kept), clips)
+        self.assertEqual(hold_out(list(reversed(clips)), 0.2, seed=0, speakers=speakers)[0], held, "order matters")
+        others = {tuple(hold_out(clips, 0.2, seed=seed, speakers=speakers)[0]) for seed in range(6)}
+        self.assertGreater(len(others), 1, "the seed changes nothing")
+        held, kept, by = hold_out(clips, 0.1, seed=3)
+        self.assertEqual((by, len(held), len(kept)), ("clip", 3, 27))
+        with self.assertRaises(ValueError):
+            hold_out(["only"], 0.1, seed=0)
+
+    def test_training_without_a_valid_split_holds_out_and_records_it(self):
+        features = support.features("crnn-train-only", "--split", "train", "--targets", "irm")
+        with tempfile.TemporaryDirectory(dir=support.work_folder()) as folder:
+            out, config, catalog = (os.path.join(folder, name) for name in ("run", "config.json", "catalog.sqlite"))
+            with open(config, "w") as f:
+                json.dump({"name": "crnn-holdout", "valid_metrics": [], "holdout_fraction": 0.25}, f)
+            done = subprocess.run([sys.executable, TRAIN, "--features", features, "--out", out, "--epochs", "1",
+                                   "--device", "cpu", "--config", config, "--catalog", catalog], capture_output=True, text=True,
+                                  env=dict(os.environ, SEKIT_BINARY=support.sekit_binary(), PYTHONPATH=support.PACKAGE_FOLDER))
+            self.assertEqual(done.returncode, 0, done.stderr[-3000:])
+            self.assertIn("has no valid split: holding out 3 of its 12 training clips", done.stderr)
+            with open(os.path.join(out, "holdout.json")) as f:
+                holdout = json.load(f)
+            self.assertEqual(len(holdout["clip_ids"]), 3)
+            params = dict(sqlite3.connect(catalog).execute(
+                "SELECT key, value_text FROM params WHERE run_id = ? AND (key LIKE 'holdout%' OR key = 'validation')",
+                (done.stdout.strip(),)).fetchall())
+            self.assertEqual(params.get("validation"), "holdout")
+            self.assertEqual(params.get("holdout_clips"), "3")
 
 
 class SelectionTests(unittest.TestCase):

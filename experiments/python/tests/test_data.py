@@ -121,6 +121,30 @@ class BatchedReadTests(unittest.TestCase):
         with self.assertRaises(IndexError):
             data.read_batch([0, len(data)])
 
+    def test_an_index_past_the_stored_rows_is_an_error_naming_the_file_and_clip(self):
+        """Issue 40 item 8: ds[i] returned fewer frames and read_batch padded with zeros, neither raising."""
+        source = support.features("plain", "--targets", "clean,irm")
+        damaged = os.path.join(support.work_folder(), "index-past-rows.h5")
+        with open(source, "rb") as f, open(damaged, "wb") as g:
+            g.write(f.read())
+        with h5py.File(damaged, "r+") as f:
+            last = len(f["index/num_frames"]) - 1
+            f["index/num_frames"][last] = f["index/num_frames"][last] + 40
+            clip = f["index/clip_id"].asstr()[last]
+        with self.assertRaises(ValueError) as raised:
+            SEKitFeatureDataset(damaged, target="irm", segment_frames=64)
+        message = str(raised.exception)
+        self.assertIn(damaged, message)
+        self.assertIn(clip, message)
+        self.assertIn("corrupt index", message)
+
+    def test_a_split_no_clip_has_names_the_splits_there_are(self):
+        """Issue 40 item 11: split="tran" gave an empty dataset without a word."""
+        with self.assertRaises(ValueError) as raised:
+            SEKitFeatureDataset(support.features("plain", "--targets", "clean,irm"), split="tran")
+        self.assertIn("'tran'", str(raised.exception))
+        self.assertIn("'train'", str(raised.exception))
+
 
 class SamplerTests(unittest.TestCase):
     def setUp(self):

@@ -71,5 +71,6 @@ struct RunsLeaderboardCommand: AsyncParsableCommand {
                                 groupBy: groupBy, bestBy: bestBy),
             from: try catalog.openForReading())
         writeToStandardOutput(try board.rendered(format.report))
+        for note in board.rankNotes { printError("note: \(note)") }
     }
 }

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import SEKit
 
+extension FullScalePolicy: ExpressibleByArgument {}
+
 extension ScoreAlignment: ExpressibleByArgument {}
 
 struct ScoreCommand: ParsableCommand {
@@ -55,6 +57,12 @@ struct ScoreCommand: ParsableCommand {
     @Flag(name: .long, help: "Exit 0 even when some clips or metric values could not be scored.") var allowFailures = false
     @Flag(name: .long, help: "Score a --corpus whose mix did not finish (fewer clips than it planned); the missing clips are counted.")
     var allowIncomplete = false
+    @Option(name: .long, help: ArgumentHelp("""
+        What DNSMOS, personalised DNSMOS and PLCMOS (which take samples in [-1, 1] only) do with a signal beyond full \
+        scale: refuse (a per-clip error, the default), clip (samples beyond ±1 set to ±1) or scale (divided by its peak); \
+        what was done is recorded per clip (full_scale).
+        """, valueName: "policy"))
+    var fullScale: FullScalePolicy = .refuse
     @Option(name: .long, help: ArgumentHelp("""
         Print the recorded score run RUN (id, unique id prefix or name) from the catalogue instead of scoring; \
         with --per-clip, write its per-clip CSV.
@@ -120,6 +128,7 @@ struct ScoreCommand: ParsableCommand {
         request.jobs = job.jobs
         request.perClipCSV = perClip.map { URL(fileURLWithPath: $0) }
         request.allowIncomplete = allowIncomplete
+        request.fullScale = fullScale
         let meter = ProgressMeter(label: "score")
         let outcome = try ScoreJob.run(request, context: try recording.context(annotations: annotations),
                                        progress: { done, total in meter.update(done, of: total) })

@@ -27,6 +27,54 @@ import Testing
         #expect(csv.stdout.contains("scored_clips,4"), "\(csv.stdout)")
     }
 
+    /// Item 18: the leaderboard's mean rank mixed runs scored on different metric sets without saying so.
+    @Test func theLeaderboardSaysWhichRanksCoverFewerMetrics() throws {
+        let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
+        try folder.mixSplitCorpus(count: 4)
+        let catalog = folder.path("catalog.sqlite")
+        func score(_ name: String, _ metrics: String) throws {
+            let result = try SEKitBinary.run(["score", "--corpus", folder.path("corpus"), "--enhanced", folder.path("corpus/clean"),
+                                              "--metrics", metrics, "--checkpoint", name, "--catalog", catalog])
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        try score("full", "snr,segsnr")
+        try score("partial", "snr")
+        let board = try SEKitBinary.run(["runs", "leaderboard", "--corpus", "full", "--catalog", catalog])
+        #expect(board.status == 0, "\(board.stderr)")
+        #expect(board.stderr.contains("note: partial: mean rank over 1 of the 2 metrics (not scored: segsnr)"), "\(board.stderr)")
+        #expect(!board.stderr.contains("note: full"), "\(board.stderr)")
+    }
+
+    /// Item 17: DNSMOS refused decoded recordings that overshoot full scale; `--full-scale` offers a choice,
+    /// recorded per clip and in the run.
+    @Test(.enabled(if: PaperMetrics.pythonRequired, "needs SEKIT_PYTHON (run scripts/test.sh)"))
+    func overshootingRecordingsAreScoredAsAskedAndSaySo() throws {
+        let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
+        let loud = (0..<32_000).map { Float(1.5 * sin(Double($0) * 2 * .pi * 220 / 16_000)) }
+        try FileManager.default.createDirectory(at: folder.file("rec"), withIntermediateDirectories: true)
+        try TestWAV.writeFloat32(loud, sampleRate: 16_000, to: folder.file("rec/loud.wav"))
+        try TestWAV.writeFloat32(loud.map { $0 / 2 }, sampleRate: 16_000, to: folder.file("rec/fine.wav"))
+        let refused = try SEKitBinary.run(["score", "--enhanced", folder.path("rec"), "--metrics", "dnsmos", "--format", "json",
+                                           "--no-catalog"])
+        #expect(refused.status != 0 && refused.stdout.contains("--full-scale clip or scale"), "\(refused.stdout)")
+        let catalog = folder.path("catalog.sqlite")
+        for policy in ["clip", "scale"] {
+            let scored = try SEKitBinary.run(["score", "--enhanced", folder.path("rec"), "--metrics", "dnsmos", "--format", "json",
+                                              "--full-scale", policy, "--checkpoint", policy, "--catalog", catalog])
+            #expect(scored.status == 0, "\(scored.stderr)")
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(scored.stdout.utf8)) as? [String: Any])
+            let clips = try #require(document["clips"] as? [[String: Any]])
+            let byID = Dictionary(uniqueKeysWithValues: clips.map { ($0["clip_id"] as? String ?? "", $0) })
+            let note = byID["loud.wav"]?["full_scale"] as? String ?? ""
+            let expected = policy == "clip" ? note.hasPrefix("clipped ") && note.contains("beyond full scale")
+                : note.hasPrefix("scaled by 0.6667")
+            #expect(expected, "\(policy): \(note)")
+            #expect(byID["fine.wav"]?["full_scale"] == nil && (byID["loud.wav"]?["metrics"] as? [String: Any])?["dnsmos_ovrl"] != nil)
+            #expect(try folder.sqlite(catalog, "SELECT value_text FROM params p JOIN runs r ON r.id = p.run_id "
+                                      + "WHERE r.name = '\(policy)' AND key = 'full_scale'") == policy)
+        }
+    }
+
     /// Item 16: `catalog check` reported a `--split-sources speech` corpus (noise and RIRs shared by every
     /// split, as documented) as split leaks and exited 1. It checks what the corpus promised.
     @Test func catalogCheckAcceptsNoiseSharedByASplitSourcesSpeechMix() throws {

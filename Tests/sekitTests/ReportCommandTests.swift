@@ -108,7 +108,12 @@ struct ReportCommandTests {
                                          catalog])
         #expect(multi.status == 0, "\(multi.stderr)")
         let text = try String(contentsOfFile: several, encoding: .utf8)
-        #expect(text.contains("id=\"leaderboard\"") && text.contains("The best two: oracle-irm against logmmse"), "leaderboard and diff")
+        // Issue 40 item 3: with the noisy input's score run among the runs, the best real method is compared with it
+        // (it was "The best two: oracle-irm against logmmse"), the oracle is an upper bound, and noisy is one row.
+        #expect(text.contains("id=\"leaderboard\"") && text.contains("The best method: logmmse against the noisy input"),
+                "leaderboard and diff")
+        #expect(text.contains("oracle-irm (oracle: upper bound)") && !text.contains("The best two"))
+        #expect(text.components(separatedBy: "<th scope=\"row\">noisy").count == 2, "one noisy row")
         // Linked audio points at the files, relative to the page.
         let link = try #require(text.range(of: "src=\"../corpus/")).upperBound
         let relative = "../corpus/" + text[link...].prefix { $0 != "\"" }

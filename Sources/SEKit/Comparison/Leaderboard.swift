@@ -75,6 +75,18 @@ public struct Leaderboard: Sendable, Codable {
     public var rows: [Row]
     /// Checkpoints side by side: present when the board was asked `groupBy`.
     public var grouping: Grouping?
+
+    /// A line for each row whose mean rank covers fewer of the board's ranked metrics than the others
+    /// (its run scored another metric set): its mean rank is not comparable with theirs as it stands.
+    public var rankNotes: [String] {
+        let ranked = higherIsBetter.indices.filter { higherIsBetter[$0] != nil }
+        return rows.filter { !$0.isReference }.compactMap { row in
+            let missing = ranked.filter { row.cells[$0].map { $0.mean.isNaN } ?? true }
+            guard !missing.isEmpty else { return nil }
+            return "\(row.name): mean rank over \(ranked.count - missing.count) of the \(ranked.count) metrics "
+                + "(not scored: \(missing.map { metrics[$0] }.joined(separator: ", "))); score it on every metric to compare its rank"
+        }
+    }
 }
 
 extension Leaderboard {
@@ -93,15 +105,20 @@ extension Leaderboard {
             try cells(of: runs.map(\.id), subset: subset, in: catalog)
         }
         var referenceRun: RunRecord?
+        var referenceAsked = false
         var checkpoints: [RunRecord] = []
         var seenNames = Set<String>()
         for run in runs {
-            if let asked = request.runs {
-                if asked.contains(run.id) { checkpoints.append(run); continue }
-            }
             let params: [String: String]
             do { params = try catalog.paramValues(of: run.id) } catch { throw .catalog(error) }
-            if params["corpus"] != nil && params["enhanced"] == nil {
+            // The noisy input's score run is the reference row, also when it is among the runs asked for
+            // (it was once a second "noisy" row, ranked and called the best).
+            let noisyInput = params["corpus"] != nil && params["enhanced"] == nil
+            if let asked = request.runs, asked.contains(run.id) {
+                if noisyInput && !referenceAsked { referenceRun = run; referenceAsked = true; continue }
+                checkpoints.append(run); continue
+            }
+            if noisyInput {
                 if referenceRun == nil { referenceRun = run }
                 continue
             }

@@ -7,7 +7,8 @@
 /// The models take 16 kHz audio (other rates are converted first) in windows of 9.01 s hopped by
 /// 1 s, and each output is the mean over the windows. `speechmos`' rule for short clips applies:
 /// a clip shorter than 9.01 s is repeated (concatenated with itself until it is at least that
-/// long) before windowing. Samples must lie in [−1, 1] (speechmos refuses others: a per-clip error).
+/// long) before windowing. Samples must lie in [−1, 1] (speechmos refuses others): beyond, a per-clip
+/// error, or the signal clipped or scaled as the workspace's ``FullScalePolicy`` says.
 public enum DNSMOS {
     /// The model's rate, Hz.
     static let sampleRate = 16000
@@ -15,6 +16,7 @@ public enum DNSMOS {
     /// SIG, BAK, OVRL, P.808 of the processed signal (no reference is used).
     /// - Throws: `MetricError.referenceImplementation(name:reason:)` when speechmos refuses it.
     public static func compute(_ comparison: MetricComparison, workspace: MetricWorkspace) throws -> [Double] {
-        try workspace.pythonValues("dnsmos", "dnsmos", ["rate": comparison.sampleRate], signals: [comparison.processed])
+        try workspace.pythonValues("dnsmos", "dnsmos", ["rate": comparison.sampleRate],
+                                   signals: [try workspace.withinFullScale(comparison.processed, for: "dnsmos")])
     }
 }

@@ -10,6 +10,21 @@ public final class MetricWorkspace {
     lazy var pythonPool = PythonWorkerPool()
     /// This thread's Python worker, started on first use and replaced when it dies.
     private var python: PythonMetricWorker?
+    /// What the metrics that take samples in [−1, 1] only do with a signal beyond full scale.
+    public var fullScale: FullScalePolicy = .refuse
+    /// What ``withinFullScale(_:for:)`` did to the signals since the scorer last took the notes (one
+    /// line per distinct action: the signal goes to several metrics).
+    private(set) var fullScaleNotes: [String] = []
+
+    /// The notes since the last call, emptied.
+    func takeFullScaleNotes() -> [String] {
+        defer { fullScaleNotes = [] }
+        return fullScaleNotes
+    }
+
+    func noteFullScale(_ note: String) {
+        if !fullScaleNotes.contains(note) { fullScaleNotes.append(note) }
+    }
 
     /// - Parameter pythonPool: the scoring's Python workers (nil: a pool of this workspace's
     ///   own, made on first need from ``PythonEnvironment/located(_:executable:)``).

@@ -26,14 +26,15 @@ public enum QualityPredictors {
     /// PLCMOS v2 of the processed signal.
     /// - Throws: `MetricError.referenceImplementation(name:reason:)` when speechmos refuses it.
     public static func plcmos(_ comparison: MetricComparison, workspace: MetricWorkspace) throws -> [Double] {
-        try workspace.pythonValues("plcmos", "plcmos", ["rate": comparison.sampleRate], signals: [comparison.processed])
+        try workspace.pythonValues("plcmos", "plcmos", ["rate": comparison.sampleRate],
+                                   signals: [try workspace.withinFullScale(comparison.processed, for: "plcmos")])
     }
 
     /// Personalised DNSMOS SIG, BAK, OVRL of the processed signal.
     /// - Throws: `MetricError.referenceImplementation(name:reason:)` when speechmos refuses it.
     public static func personalizedDNSMOS(_ comparison: MetricComparison, workspace: MetricWorkspace) throws -> [Double] {
         try workspace.pythonValues("dnsmos_personalized", "dnsmos_personalized", ["rate": comparison.sampleRate],
-                                   signals: [comparison.processed])
+                                   signals: [try workspace.withinFullScale(comparison.processed, for: "dnsmos_personalized")])
     }
 
     /// ViSQOL MOS-LQO of the processed signal against the reference, in `mode` (`speech`, `audio`).

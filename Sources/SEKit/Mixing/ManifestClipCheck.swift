@@ -36,8 +36,10 @@ enum ManifestClipCheck {
             return "level_dbfs \(record.levelDBFS) must be a level of at most 0 dBFS"
         }
         guard !record.speechSources.isEmpty else { return "speech_sources is empty" }
+        // A piece ends inside the clip (an edited length beyond it was once cut silently while the record kept it).
         for piece in record.speechSources
-        where piece.offset < 0 || piece.length <= 0 || piece.position < 0 || piece.position >= record.numSamples {
+        where piece.offset < 0 || piece.length <= 0 || piece.position < 0 || piece.position >= record.numSamples
+            || piece.length > record.numSamples - piece.position {
             return "speech source \(piece.path): offset \(piece.offset), length \(piece.length), position \(piece.position) "
                 + "do not fit a clip of \(record.numSamples) samples"
         }

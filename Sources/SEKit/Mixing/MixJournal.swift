@@ -81,7 +81,7 @@ enum MixSpecFile {
         var fromManifest: ManifestIdentity? = nil
         /// `"native"` for a mix whose clips keep their speech source's rate; absent otherwise.
         var sampleRate: String? = nil
-        /// The clip rates of a native-rate mix (its speech sources' rates), ascending; absent otherwise.
+        /// The rates the clips of a native-rate mix have, ascending; absent otherwise.
         var sampleRates: [Int]? = nil
         enum CodingKeys: String, CodingKey {
             case format, formatVersion = "format_version", options, clipCount = "clip_count", speech, noise, rir
@@ -96,6 +96,8 @@ enum MixSpecFile {
             func comparable(_ spec: Spec) -> Spec {
                 var copy = spec
                 copy.sources = hashes ? spec.sources?.map { SourceIdentity(kind: $0.kind, key: $0.key, path: "", sha256: $0.sha256) } : nil
+                // Derived from the rest (and once listed every speech rate, drawn or not): not compared.
+                copy.sampleRates = nil
                 return copy
             }
             return comparable(self) == comparable(other)
@@ -140,8 +142,7 @@ enum MixSpecFile {
         spec.fromManifest = planner.manifest.map { ManifestIdentity(path: $0.path, sha256: $0.sha256) }
         if planner.options.isNativeRate {
             spec.sampleRate = MixOptions.nativeRateName
-            spec.sampleRates = planner.manifest.map { Array(Set($0.plans.values.compactMap(\.sampleRate))).sorted() }
-                ?? NativeRates.speechRates(planner)
+            spec.sampleRates = planner.clipRates()
         }
         return spec
     }

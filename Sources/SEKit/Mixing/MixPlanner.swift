@@ -103,20 +103,38 @@ public struct MixPlanner: Sendable {
         manifest?.plans[index]?.clipID ?? ClipPlan.clipID(seed: options.seed, index: index)
     }
 
+    /// Clip `index`'s generator after its first draw, its split and the speech source that draw picks
+    /// (the clip's first speech piece; under `--sample-rate native` it fixes the clip's rate).
+    private func start(index: Int) -> (rng: SplitMix64, seed: UInt64, split: Int, speech: Int) {
+        let seed = SplitMix64.childSeed(options.seed, index: UInt64(index), stream: Stream.clips.rawValue)
+        var rng = SplitMix64(seed: seed)
+        let split = options.split.split(ofClip: index, count: clipCount)
+        let pool = speechBySplit[split]
+        let speech = pool[rng.nextIndex(below: pool.count)]  // drawn before rng is returned: the plan goes on from here
+        return (rng, seed, split, speech)
+    }
+
+    /// The rates the clips of a `--sample-rate native` mix have, ascending: each clip's first speech
+    /// source's rate (one draw per clip, not whole plans), or the manifest's recorded rates.
+    public func clipRates() -> [Int] {
+        if let manifest { return Array(Set(manifest.plans.values.map(sampleRate(of:)))).sorted() }
+        var rates = Set<Int>()
+        for index in 0..<clipCount { rates.insert(speech[start(index: index).speech].sampleRate) }
+        return rates.sorted()
+    }
+
     /// The plan of clip `index` (0 ≤ index < clipCount). O(pieces); allocates only the plan.
     /// `attempt` > 0 redraws the level (used by `--clipping reject`).
     /// From a manifest, the clip's plan as recorded (`attempt` is ignored: its level is an input).
     public func plan(index: Int, attempt: Int = 0) -> ClipPlan {
         if let manifest { return manifest.plans[index]! }
-        let clipSeed = SplitMix64.childSeed(options.seed, index: UInt64(index), stream: Stream.clips.rawValue)
-        var rng = SplitMix64(seed: clipSeed)
-        let splitIndex = options.split.split(ofClip: index, count: clipCount)
+        let (started, clipSeed, splitIndex, first) = start(index: index)
+        var rng = started
         let speechPool = speechBySplit[splitIndex]
         var noisePool = noiseBySplit[splitIndex]
         let rirPool = rirBySplit[splitIndex]
 
         // Speech; under `--sample-rate native` it fixes the clip's rate and the noise files it may use.
-        let first = speechPool[rng.nextIndex(below: speechPool.count)]
         var options = self.options
         if options.isNativeRate {
             options.sampleRate = speech[first].sampleRate

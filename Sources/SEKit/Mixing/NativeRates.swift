@@ -27,9 +27,4 @@ enum NativeRates {
                     + "add noise at \(rate) Hz or more, or give a fixed --sample-rate")
         }
     }
-
-    /// The speech rates present, ascending.
-    static func speechRates(_ planner: MixPlanner) -> [Int] {
-        Array(Set(planner.speech.map(\.sampleRate))).sorted()
-    }
 }

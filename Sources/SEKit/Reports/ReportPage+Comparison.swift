@@ -3,8 +3,9 @@ import Foundation
 extension ReportPage {
     /// Several runs: the leaderboard of the runs asked for (every one of them, and no other but the
     /// noisy input as reference; grouped by epoch, with the checkpoint section, when some come from a
-    /// model's checkpoints), and the comparison of the best two. Returns the best run (lowest
-    /// mean rank). Throws, naming them, when the runs are not all finished score runs on one corpus.
+    /// model's checkpoints; oracle masks marked as upper bounds), and the best real method against the
+    /// noisy input (or, without the noisy input's score run, the best two real methods). Returns the
+    /// best real method (lowest mean rank). Throws, naming them, when the runs are not all finished score runs on one corpus.
     mutating func comparisonSection(_ runs: [RunRecord]) throws -> RunRecord {
         let grouped = try hasCheckpoints(runs)
         let board = try Leaderboard.make(Leaderboard.Request(corpus: runs[0].id.rawValue, runs: runs.map(\.id),
@@ -16,8 +17,16 @@ extension ReportPage {
             + "mean ± half-width of the 95% CI; <strong>bold</strong>: best per column; mean rank over the metrics (dense ranks).</p>\n"
         let header = board.header
         let decimals = board.decimals
+        // Oracle masks (their enhance run's method is oracle-*) know the clean speech: upper bounds, not competitors.
+        var oracles = Set<RunID>()
+        for row in board.rows where !row.isReference {
+            if try catalog.lineageParam("method", of: row.runID)?.hasPrefix("oracle") == true { oracles.insert(row.runID) }
+        }
         let rows = board.rows.map { row -> [HTML.Cell] in
-            [HTML.Cell(row.isReference ? "\(row.name) (input)" : row.name)] + board.groupCells(row).map { HTML.Cell($0) }
+            let label = row.isReference ? "\(row.name) (input)"
+                : oracles.contains(row.runID) ? "\(row.name) (oracle: upper bound)" : row.name
+            return [HTML.Cell(label)]
+                + board.groupCells(row).map { HTML.Cell($0) }
                 + zip(row.cells, decimals).map { cell, decimals in
                 guard let cell else { return HTML.Cell("–") }
                 return HTML.Cell(Leaderboard.text(of: cell, decimals: decimals), sortValue: cell.mean,
@@ -25,17 +34,35 @@ extension ReportPage {
             } + [Self.number(row.meanRank, decimals: 2)]
         }
         body += HTML.table(id: "leaderboard", caption: "Leaderboard", header: header, rows: rows, sortable: true)
+        if !board.rankNotes.isEmpty {
+            body += "<p>Mean ranks over different metric sets: " + board.rankNotes.map(HTML.escape).joined(separator: "; ") + ".</p>\n"
+        }
         try checkpointSection(board)
-        // The best two, by mean rank (the order of an ungrouped board).
+        // The best real method by mean rank (the order of an ungrouped board; oracles aside) against the noisy
+        // input when its score run is on the board, else against the next best real method.
         let ranked = board.rows.filter { !$0.isReference }
             .sorted { ($0.meanRank ?? .infinity, $0.name) < ($1.meanRank ?? .infinity, $1.name) }
-        let bestID = ranked.first?.runID ?? runs[0].id
+        let real = ranked.filter { !oracles.contains($0.runID) }
+        let bestID = real.first?.runID ?? ranked.first?.runID ?? runs[0].id
         let best = runs.first { $0.id == bestID } ?? runs[0]
-        if ranked.count >= 2 {
-            let diff = try RunDiff.compute(ranked[1].runID.rawValue, ranked[0].runID.rawValue, request: RunDiff.Request(subsets: ["all"]),
+        // The reference row is the noisy input's own score run, or the `_noisy` series of another run (no run to diff).
+        let noisyRun = try board.rows.first(where: \.isReference).flatMap { row in
+            try catalog.paramValues(of: row.runID)["enhanced"] == nil ? row : nil
+        }
+        if let top = real.first, let noisyRun {
+            let diff = try RunDiff.compute(noisyRun.runID.rawValue, top.runID.rawValue, request: RunDiff.Request(subsets: ["all"]),
                                            in: catalog)
-            body += heading(2, "The best two: \(ranked[0].name) against \(ranked[1].name)")
+            body += heading(2, "The best method: \(top.name) against the noisy input")
             body += diffTables(diff)
+        } else if real.count >= 2 {
+            let diff = try RunDiff.compute(real[1].runID.rawValue, real[0].runID.rawValue, request: RunDiff.Request(subsets: ["all"]),
+                                           in: catalog)
+            body += heading(2, "The best two: \(real[0].name) against \(real[1].name)")
+            body += diffTables(diff)
+        }
+        if !oracles.isEmpty {
+            body += "<p>Oracle masks are computed from the clean speech: they are shown as upper bounds and are not "
+                + "compared as methods.</p>\n"
         }
         return best
     }

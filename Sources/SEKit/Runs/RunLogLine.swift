@@ -12,6 +12,9 @@ public enum RunLogLine {
     public static let members = ["step", "metrics", "params", "tags", "time"]
 
     private struct Line: Decodable {
+        /// The step written as a whole number (exact up to 2^63 − 1, as `runs log --step` takes it).
+        var wholeStep: Int?
+        /// The step written otherwise (`3.0`, `1.5`, `1e3`): accepted when it is a whole number below 10^15.
         var step: Double?
         var metrics: [String: Double]?
         var params: [String: Scalar]?
@@ -30,7 +33,12 @@ public enum RunLogLine {
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: Key.self)
             unknown = container.allKeys.map(\.stringValue).sorted().first { !RunLogLine.members.contains($0) }
-            step = try container.decodeIfPresent(Double.self, forKey: Key(stringValue: "step"))
+            let stepKey = Key(stringValue: "step")
+            if let whole = try? container.decodeIfPresent(Int.self, forKey: stepKey) {
+                wholeStep = whole
+            } else {
+                step = try container.decodeIfPresent(Double.self, forKey: stepKey)
+            }
             metrics = try container.decodeIfPresent([String: Double].self, forKey: Key(stringValue: "metrics"))
             params = try container.decodeIfPresent([String: Scalar].self, forKey: Key(stringValue: "params"))
             tags = try container.decodeIfPresent([String: Scalar].self, forKey: Key(stringValue: "tags"))
@@ -76,9 +84,11 @@ public enum RunLogLine {
         }
         var entry = RunLogEntry(metrics: line.metrics ?? [:], params: (line.params ?? [:]).mapValues(\.text),
                                 tags: (line.tags ?? [:]).mapValues(\.text))
-        if let step = line.step {
+        if let whole = line.wholeStep {
+            entry.step = whole
+        } else if let step = line.step {
             guard step.isFinite, step == step.rounded(), abs(step) < 1e15 else {
-                throw refuse("step \(step): a step is a whole number")
+                throw refuse("step \(step): a step is a whole number (beyond 10^15, write it without a fraction or exponent)")
             }
             entry.step = Int(step)
         }

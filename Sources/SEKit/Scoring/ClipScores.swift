@@ -17,6 +17,9 @@ public struct ClipScores: Sendable {
     public var noisyMetricErrors: [Metric: String] = [:]
     /// The clip's own rate when some metric converted it (PESQ at 44.1 kHz → 16 kHz), Hz.
     public var resampledFromHz: Int?
+    /// What `--full-scale clip|scale` did to a signal beyond full scale for the metrics that take [−1, 1]
+    /// only (`clipped 12 samples beyond full scale (peak 1.0312)`; `noisy: ...` for the noisy input); nil: nothing.
+    public var fullScale: String?
 
     /// Metric values of this clip that could not be computed (enhanced and noisy).
     public var failedValues: Int { metricErrors.count + noisyMetricErrors.count }

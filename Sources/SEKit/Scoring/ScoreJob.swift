@@ -34,6 +34,8 @@ public enum ScoreJob {
         public var perClipCSV: URL?
         /// Score a corpus whose mix did not finish (fewer clips than planned) instead of refusing it.
         public var allowIncomplete = false
+        /// What the metrics that take samples in [−1, 1] only do with a signal beyond full scale.
+        public var fullScale: FullScalePolicy = .refuse
 
         public init(pairing: Pairing, metrics: [Metric], checkpoint: String) {
             self.pairing = pairing; self.metrics = metrics; self.checkpoint = checkpoint
@@ -43,6 +45,8 @@ public enum ScoreJob {
         var params: [String: String] {
             var params = ["metrics": metrics.map(\.rawValue).joined(separator: ","), "align": alignment.rawValue,
                           "shard": shard.description]
+            // Recorded only when given, so that older runs' parameters are unchanged.
+            if fullScale != .refuse { params["full_scale"] = fullScale.rawValue }
             func path(_ url: URL) -> String { url.standardizedFileURL.path }
             switch pairing {
             case let .corpus(corpus, enhanced, split):
@@ -129,7 +133,7 @@ public enum ScoreJob {
         return try recorder.run.failing {
             let clips = ScoreRunner.score(mine, metrics: request.metrics, alignment: request.alignment, jobs: request.jobs,
                                           pythonPool: pool, corpus: try corpus.map { try MixCorpusAudio(corpus: $0) },
-                                          progress: progress ?? { _, _ in })
+                                          fullScale: request.fullScale, progress: progress ?? { _, _ in })
             // A Python worker that did not answer in time stops the scoring (the environment hangs).
             if let expired = pool.expired {
                 let clip = clips.first { $0.metricErrors.values.contains { $0.contains(expired.description) } }?.pair.clipID

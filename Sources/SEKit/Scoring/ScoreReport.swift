@@ -21,6 +21,8 @@ public enum ScoreReport {
             // Present only when a value could not be computed (older documents stay as they were).
             var metric_errors: [String: String]?
             var noisy_metric_errors: [String: String]?
+            // Present only when `--full-scale clip|scale` changed a signal of the clip.
+            var full_scale: String?
         }
         struct Document: Encodable {
             var checkpoint: String
@@ -42,7 +44,8 @@ public enum ScoreReport {
                      enhanced: c.pair.enhanced?.path, noisy: c.pair.noisy?.path, metrics: named(c.enhanced),
                      noisy_metrics: named(c.noisy), improvement: named(c.improvement), error: c.error,
                      metric_errors: c.metricErrors.isEmpty ? nil : named(c.metricErrors),
-                     noisy_metric_errors: c.noisyMetricErrors.isEmpty ? nil : named(c.noisyMetricErrors))
+                     noisy_metric_errors: c.noisyMetricErrors.isEmpty ? nil : named(c.noisyMetricErrors),
+                     full_scale: c.fullScale)
             },
             summary: summary)
         return try ReportJSON.data(document)
@@ -50,11 +53,14 @@ public enum ScoreReport {
 
     /// Per-clip CSV: `clip_id,split,snr_db,<metric>,<metric>_noisy,<metric>_improvement,...,error`;
     /// `error` holds the clip's error, or the values that could not be computed
-    /// (`sisdr: reason; noisy estoi: reason`), whose cells are empty.
+    /// (`sisdr: reason; noisy estoi: reason`), whose cells are empty. A last column `full_scale` when
+    /// `--full-scale clip|scale` changed some clip's signal (what was done to it).
     public static func csv(clips: [ClipScores], metrics: [Metric]) -> String {
         var header = ["clip_id", "split", "snr_db"]
         for m in metrics { header += [m.rawValue, m.rawValue + "_noisy", m.rawValue + "_improvement"] }
         header.append("error")
+        let fullScale = clips.contains { $0.fullScale != nil }
+        if fullScale { header.append("full_scale") }
         var lines = [header.joined(separator: ",")]
         func cell(_ v: Double?) -> String { v.map { String($0) } ?? "" }
         for c in clips {
@@ -62,6 +68,7 @@ public enum ScoreReport {
             let improvement = c.improvement
             for m in metrics { row += [cell(c.enhanced[m]), cell(c.noisy[m]), cell(improvement[m])] }
             row.append(CSVField.escape(c.error ?? c.valueErrorSummary))
+            if fullScale { row.append(CSVField.escape(c.fullScale ?? "")) }
             lines.append(row.joined(separator: ","))
         }
         return lines.joined(separator: "\n") + "\n"

@@ -12,9 +12,13 @@ public enum ScoreRunner {
     /// - Returns: one ``ClipScores`` per pair, in the order of `pairs`.
     public static func score(
         _ pairs: [ScorePair], metrics: [Metric], alignment: ScoreAlignment, jobs: Int, pythonPool: PythonWorkerPool? = nil,
-        corpus: MixCorpusAudio? = nil, progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
+        corpus: MixCorpusAudio? = nil, fullScale: FullScalePolicy = .refuse, progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
     ) -> [ClipScores] {
-        let state = { MetricWorkspace(pythonPool: pythonPool) }
+        let state = { () -> MetricWorkspace in
+            let workspace = MetricWorkspace(pythonPool: pythonPool)
+            workspace.fullScale = fullScale
+            return workspace
+        }
         return ParallelMap.map(pairs, jobs: jobs, progress: progress, workerState: state) { pair, workspace in
             scoreOne(pair, metrics: metrics, alignment: alignment, workspace: workspace, corpus: corpus)
         }
@@ -35,6 +39,12 @@ public enum ScoreRunner {
         return (values.filter { metrics.contains($0.key) }, errors)
     }
 
+    /// One clip's full-scale notes: the enhanced signal's, then the noisy input's marked `noisy:`; nil for none.
+    static func fullScaleNote(_ enhanced: [String], noisy: [String]) -> String? {
+        let all = enhanced + noisy.map { "noisy: \($0)" }
+        return all.isEmpty ? nil : all.joined(separator: "; ")
+    }
+
     static func scoreOne(_ pair: ScorePair, metrics: [Metric], alignment: ScoreAlignment, workspace: MetricWorkspace,
                          corpus: MixCorpusAudio? = nil) -> ClipScores {
         var scores = ClipScores(pair: pair)
@@ -46,6 +56,7 @@ public enum ScoreRunner {
                 let comparison = MetricComparison(processed: samples, sampleRate: rate)
                 (scores.enhanced, scores.metricErrors) = values(of: metrics, comparison, workspace: workspace)
                 if !comparison.resampledRates.isEmpty { scores.resampledFromHz = rate }
+                scores.fullScale = fullScaleNote(workspace.takeFullScaleNotes(), noisy: [])
                 return scores
             }
             // Signals are held as read, in Float (the metrics promote each sample to Double where
@@ -61,6 +72,7 @@ public enum ScoreRunner {
                 (scores.enhanced, scores.metricErrors) = values(of: metrics, comparison, workspace: workspace)
                 if !comparison.resampledRates.isEmpty { scores.resampledFromHz = rate }
             }
+            let enhancedNotes = workspace.takeFullScaleNotes()
             if let noisyURL = pair.noisy {
                 let noi = try readAligned(noisyURL, referenceCount: ref.count, rate: rate, referenceURL: referenceURL, alignment: alignment,
                                           corpus: corpus)
@@ -71,12 +83,15 @@ public enum ScoreRunner {
                 (scores.noisy, scores.noisyMetricErrors) = values(of: metrics, MetricComparison(reference: noisyReference, processed: noi),
                                                                   workspace: workspace)
             }
+            scores.fullScale = fullScaleNote(enhancedNotes, noisy: workspace.takeFullScaleNotes())
         } catch {
             scores.enhanced = [:]
             scores.noisy = [:]
             scores.metricErrors = [:]
             scores.noisyMetricErrors = [:]
             scores.resampledFromHz = nil
+            scores.fullScale = nil
+            _ = workspace.takeFullScaleNotes()
             scores.error = "\(error)"
         }
         return scores

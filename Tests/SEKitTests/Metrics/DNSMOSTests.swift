@@ -40,7 +40,26 @@ struct DNSMOSTests {
     @Test func samplesOutsideTheUnitRangeAreAPerClipError() throws {
         let speech = try PythonMetricReference.fixture("speech/vctk_p287_002.wav").map { $0 * 4 }
         #expect { try dnsmos(speech, rate: 16000, workspace: MetricWorkspace()) } throws: {
-            "\($0)" == "dnsmos: samples outside [-1, 1] (speechmos refuses them)"
+            "\($0)".hasPrefix("dnsmos: samples outside [-1, 1] (peak ") && "\($0)".contains("--full-scale clip or scale")
+        }
+    }
+
+    /// Issue 40 item 17: recordings that overshoot full scale (decoded MP3, Vorbis) are scored clipped or
+    /// scaled when asked, equal to speechmos on the signal so changed, and what was done is noted.
+    @Test func clippedAndScaledSignalsEqualSpeechmosOnThemAndAreNoted() throws {
+        let folder = try TemporaryFolder(); defer { folder.cleanup() }
+        let speech = try PythonMetricReference.fixture("speech/vctk_p287_002.wav").map { $0 * 4 }
+        let peak = speech.map(abs).max()!
+        for (policy, changed) in [(FullScalePolicy.clip, speech.map { min(1, max(-1, $0)) }),
+                                  (.scale, speech.map { $0 / peak })] {
+            let workspace = MetricWorkspace()
+            workspace.fullScale = policy
+            let (ours, _) = try dnsmos(speech, rate: 16000, workspace: workspace)
+            let reference = try PythonMetricReference.values(Self.direct, changed, imports: "import speechmos.dnsmos", in: folder)
+            for (a, b) in zip(ours, reference) { #expect(abs(a - b) < 1e-6, "\(policy): \(ours) vs speechmos \(reference)") }
+            let notes = workspace.takeFullScaleNotes()
+            #expect(notes.count == 1 && notes[0].hasPrefix(policy == .clip ? "clipped " : "scaled by "), "\(notes)")
+            #expect(workspace.takeFullScaleNotes().isEmpty)
         }
     }
 }

@@ -222,4 +222,32 @@ struct MixFromManifestTests {
         try FileManager.default.removeItem(at: folder.file("original/mix.json"))
         #expect(throws: MixError.self) { try MixRun.prepare(fromManifest: manifest, output: folder.file("copy"), jobs: 1) }
     }
+
+    /// Issue 40 item 10: an edited speech piece longer than the clip was cut silently while the record kept
+    /// its length, and an edited num_samples rendered that many samples while the record kept the old
+    /// count. Both are refused by name.
+    @Test func editsTheRendererCannotHonourAreRefusedByName() throws {
+        let folder = try TemporaryFolder(); defer { folder.cleanup() }
+        try mix(try settings([:]), into: folder.file("original"))
+        let original = folder.file("original/manifest.jsonl")
+        let text = try String(contentsOf: original, encoding: .utf8)
+        for (name, edit) in [("length", { (record: inout [String: Any]) in
+                                  var pieces = record["speech_sources"] as! [[String: Any]]
+                                  pieces[0]["length"] = (record["num_samples"] as! Int) + 1000
+                                  record["speech_sources"] = pieces }),
+                             ("samples", { (record: inout [String: Any]) in record["num_samples"] = 5 })] {
+            let copy = folder.file("\(name).jsonl")
+            try text.write(to: copy, atomically: true, encoding: .utf8)
+            try FileManager.default.copyItem(at: folder.file("original/mix.json"), to: folder.file("mix.json"))
+            defer { try? FileManager.default.removeItem(at: folder.file("mix.json")) }
+            try editManifest(copy) { record in if record["index"] as? Int == 0 { edit(&record) } }
+            do {
+                _ = try MixRun.prepare(fromManifest: copy, output: folder.file("out-\(name)"), jobs: 1).run()
+                Issue.record("\(name): the edited record was rendered")
+            } catch let error as MixError {
+                guard case .manifestClip(_, let line, _, let reason) = error else { Issue.record("\(name): \(error)"); continue }
+                #expect(line == 1 && reason.contains("do not fit a clip of"), "\(name): \(reason)")
+            }
+        }
+    }
 }

@@ -71,6 +71,19 @@ struct NativeRateMixTests {
         #expect(spec["sample_rates"] as? [Int] == [8000, 16000, 48000])
     }
 
+    /// Issue 40 item 11: `mix.json` listed every speech file's rate (7999 Hz that no clip had); it lists the clips' rates.
+    @Test func mixJsonListsTheRatesTheClipsHave() throws {
+        let folder = try TemporaryFolder(); defer { folder.cleanup() }
+        let sources = try Self.sources(in: folder)
+        for count in ["1", "2", "3"] {
+            let corpus = folder.file("corpus-\(count)")
+            let result = try mix(try settings(sources, ["count": [count]]), into: corpus)
+            let spec = try JSONSerialization.jsonObject(with: bytes(corpus, "mix.json")!) as! [String: Any]
+            let rates = Set(result.records.map(\.sampleRate)).sorted()
+            #expect(spec["sample_rates"] as? [Int] == rates, "\(count) clips: \(spec["sample_rates"] ?? "none") vs \(rates)")
+        }
+    }
+
     @Test func theSameBytesWhateverTheJobsAndFromTheManifest() throws {
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
         let sources = try Self.sources(in: folder)

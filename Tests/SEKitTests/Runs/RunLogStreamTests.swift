@@ -15,8 +15,14 @@ import Testing
         // Python's json.dumps writes NaN and Infinity: they parse, and the entry refuses them by key.
         let nan = try RunLogLine.parse(#"{"step": 0, "metrics": {"loss": NaN, "b": -Infinity}}"#, lineNumber: 2)
         #expect("\(nan.validationError!)".contains("metric b") && "\(nan.validationError!)".contains("-inf"), "\(nan.validationError!)")
+        // Issue 40 item 22: a step of 2^62 from Python was "not a whole number" while the CLI takes up to 2^63 − 1.
+        for step in [Int(1) << 62, Int.max] {
+            #expect(try RunLogLine.parse(Substring(#"{"step": \#(step), "metrics": {"a": 1}}"#), lineNumber: 1).step == step)
+        }
+        #expect(try RunLogLine.parse(#"{"step": 3.0, "metrics": {"a": 1}}"#, lineNumber: 1).step == 3)
         let cases: [(String, String)] = [
             ("not json", "line 7: not JSON"),
+            (#"{"step": 1e20, "metrics": {"a": 1}}"#, "line 7: step 1e+20: a step is a whole number"),
             ("[1, 2]", "line 7: not a JSON object"),
             (#"{"step": 1.5, "metrics": {"a": 1}}"#, "line 7: step 1.5: a step is a whole number"),
             (#"{"step": 1, "metrics": {"a": "x"}}"#, "line 7: metrics.a: expected a number"),

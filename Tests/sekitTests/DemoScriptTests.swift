@@ -33,6 +33,11 @@ struct DemoScriptTests {
         #expect(hints.first?.hasPrefix("export SEKIT_CATALOG=") == true && hints.count == 4, "\(hints)")
         let pasted = try SEKitBinary.run(["-c", hints.joined(separator: " && ")], executable: URL(fileURLWithPath: "/bin/bash"))
         #expect(pasted.status == 0 && pasted.stdout.contains("oracle-psm"), "\(pasted.stdout.prefix(1000))\(pasted.stderr)")
+        // Issue 40 item 3: the report compares the best real method with the noisy input; oracle masks (enhance
+        // oracle-* and the feature file's own mask resynthesised) are upper bounds, never the best.
+        let html = try String(contentsOfFile: out + "/report.html", encoding: .utf8)
+        #expect(html.contains("The best method: ") && !html.contains("The best method: oracle"), "the report's comparison")
+        #expect(html.contains("oracle-irm-synth (oracle: upper bound)"))
         let expected = ["corpus/manifest.jsonl", "features.h5", "report.html", "scores/noisy.csv", "scores/logmmse.csv",
                         "scores/oracle-irm.csv", "enhanced/specsub", "enhanced/oracle-psm", "oracle-irm", "catalog.sqlite"]
         for path in expected { #expect(FileManager.default.fileExists(atPath: out + "/" + path), "demo-out/\(path) missing") }

@@ -17,10 +17,10 @@ extension ReportPage {
             + "mean ± half-width of the 95% CI; <strong>bold</strong>: best per column; mean rank over the metrics (dense ranks).</p>\n"
         let header = board.header
         let decimals = board.decimals
-        // Oracle masks (their enhance run's method is oracle-*) know the clean speech: upper bounds, not competitors.
+        // Oracle masks know the clean speech: upper bounds, not competitors.
         var oracles = Set<RunID>()
         for row in board.rows where !row.isReference {
-            if try catalog.lineageParam("method", of: row.runID)?.hasPrefix("oracle") == true { oracles.insert(row.runID) }
+            if try Self.isOracle(row.runID, in: catalog) { oracles.insert(row.runID) }
         }
         let rows = board.rows.map { row -> [HTML.Cell] in
             let label = row.isReference ? "\(row.name) (input)"
@@ -65,6 +65,20 @@ extension ReportPage {
                 + "compared as methods.</p>\n"
         }
         return best
+    }
+
+    /// Whether a score run scored an oracle: the nearest enhance or synthesize run of its lineage is an
+    /// oracle mask (`enhance --method oracle-*`) or the resynthesis of a feature file's own target
+    /// (`synthesize` whose predictions are the features file itself).
+    static func isOracle(_ run: RunID, in catalog: Catalog) throws -> Bool {
+        for (record, params) in try catalog.lineageParams(of: run) {
+            switch record.kind {
+            case .enhance: return params["method"]?.hasPrefix("oracle") == true
+            case .synthesize: return params["predictions"] != nil && params["predictions"] == params["features"]
+            default: continue
+            }
+        }
+        return false
     }
 
     /// A `runs diff` as the page shows it: its method, the per-metric table (significant rows marked)

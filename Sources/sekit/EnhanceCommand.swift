@@ -104,7 +104,7 @@ struct EnhanceCommand: ParsableCommand {
             try enhance(method, output: URL(fileURLWithPath: out))
             return
         }
-        let (files, setAside) = try ModelFiles.expandSettingAside(model)
+        let (files, setAside) = try ModelFiles.expand(model)
         if !setAside.isEmpty {
             printError("note: \(setAside.count) streaming model\(setAside.count == 1 ? "" : "s") (NAME.stream.onnx) matched by the glob "
                        + "set aside; --streaming runs each beside its NAME.onnx")

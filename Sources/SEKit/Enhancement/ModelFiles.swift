@@ -7,17 +7,12 @@ public enum ModelFiles {
     /// runs beside its whole-utterance model and which is never a model of its own.
     public static let streamingSuffix = ".stream.onnx"
 
-    /// The files of `arguments`, without the streaming companions a glob matched (``expand(_:)``).
-    /// - Throws: ``ModelError/unreadable(path:reason:)`` for a glob that matches nothing, or two
-    ///   models of one name (their outputs would share `--out DIR/NAME/`).
-    public static func expand(_ arguments: [String]) throws(ModelError) -> [URL] {
-        try expandSettingAside(arguments).files
-    }
-
     /// The files of `arguments`, and the streaming companions (`*.stream.onnx`) a glob matched, set
     /// aside: `'runs/crnn/epoch-*.onnx'` names each epoch's model once, not its streaming file too.
     /// A companion named as a path is kept (and refused when loaded, with the reason).
-    public static func expandSettingAside(_ arguments: [String]) throws(ModelError) -> (files: [URL], setAside: [URL]) {
+    /// - Throws: ``ModelError/unreadable(path:reason:)`` for a glob that matches nothing (or only
+    ///   companions), or two models of one name (their outputs would share `--out DIR/NAME/`).
+    public static func expand(_ arguments: [String]) throws(ModelError) -> (files: [URL], setAside: [URL]) {
         var files: [URL] = [], setAside: [URL] = []
         for argument in arguments {
             let url = URL(fileURLWithPath: argument)

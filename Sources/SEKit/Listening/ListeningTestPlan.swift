@@ -66,7 +66,7 @@ public struct ListeningTestPlan: Sendable, Equatable {
         var queues = keys.enumerated().map { position, key in
             var generator = SplitMix64(seed: SplitMix64.childSeed(seed, index: UInt64(position), stream: 0x6C69_7374))
             var clips = strata[key]!
-            for i in stride(from: clips.count - 1, to: 0, by: -1) { clips.swapAt(i, generator.nextIndex(below: UInt64(i + 1))) }
+            generator.shuffle(&clips)
             return clips[...]
         }
         // Rounds visit the strata in a seeded order: when a round cannot give every stratum a clip (more
@@ -74,7 +74,7 @@ public struct ListeningTestPlan: Sendable, Equatable {
         // give one is the seed's choice, not always the lowest SNRs.
         var order = Array(queues.indices)
         var roundGenerator = SplitMix64(seed: SplitMix64.childSeed(seed, index: 0, stream: 0x726F_756E))
-        for i in stride(from: order.count - 1, to: 0, by: -1) { order.swapAt(i, roundGenerator.nextIndex(below: UInt64(i + 1))) }
+        roundGenerator.shuffle(&order)
         var drawn: [Clip] = []
         while drawn.count < count {
             for q in order where drawn.count < count {

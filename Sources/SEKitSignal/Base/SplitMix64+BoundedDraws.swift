@@ -13,4 +13,10 @@ extension SplitMix64 {
         }
         return Int(truncatingIfNeeded: product.high)
     }
+
+    /// Shuffles `elements` in place (Fisher-Yates from the last element down, each swap partner drawn
+    /// with ``nextIndex(below:)``): the same seed always gives the same order.
+    package mutating func shuffle<Element>(_ elements: inout [Element]) {
+        for i in stride(from: elements.count - 1, to: 0, by: -1) { elements.swapAt(i, nextIndex(below: UInt64(i + 1))) }
+    }
 }

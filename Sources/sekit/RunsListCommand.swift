@@ -9,7 +9,8 @@ struct RunsListCommand: AsyncParsableCommand {
         abstract: "List runs, newest first or in the order asked for, optionally filtered.",
         discussion: """
             Filter fields: \(CatalogFilter.fieldNames(for: .runs).joined(separator: ", ")), params.KEY, \
-            lineage.params.KEY (the run's or any ancestor's: a score run's enhance and mix runs), tags.KEY, \
+            lineage.params.KEY (the run's or any ancestor's: a score run's enhance and mix runs), \
+            lineage.KIND.KEY (its ancestor of that kind: lineage.mix.seed, lineage.train.seed), tags.KEY, \
             metrics.NAME.mean|std|n|ci95_low|ci95_high (aggregates of a score run), \
             metrics.NAME.last|first|min|max|steps (per-step metrics of a run made elsewhere). Example: \
             --filter "kind = 'score' and metrics.stoi.mean > 0.8 and lineage.params.noise_estimate = 'mcra'"

@@ -40,7 +40,11 @@ struct SEKitCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
             exit(withError: ExitCode(2))
         } catch {
-            exit(withError: ErrorPresentation.present(error, command: type(of: command)))
+            let code = ErrorPresentation.exitCode(for: error, command: type(of: command))
+            let presented = ErrorPresentation.present(error, command: type(of: command))
+            guard code != 1 else { exit(withError: presented) }
+            FileHandle.standardError.write(Data("Error: \(presented)\n".utf8))
+            exit(withError: ExitCode(code))
         }
     }
 }

@@ -10,10 +10,7 @@ import Testing
 struct MergeKillScriptTests {
     @Test func killedMergesIntoAnExistingCatalogueLeaveNoFinishedPartialFold() throws {
         let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
-        let result = try ScriptRunner.run("scripts/stress/merge-kills.sh", environment: [
-            "SEKIT": SEKitBinary.url.path, "SEKIT_FIXTURES": GoldenCorpus.fixtures.path, "STRESS_DIR": folder.url.path,
-            "KILLS": "3", "CLIPS_PER_SHARD": "6000",
-        ])
+        let result = try ScriptRunner.stress("merge-kills.sh", in: folder, environment: ["KILLS": "3", "CLIPS_PER_SHARD": "6000"])
         let printed = result.stdout
         #expect(result.status == 0, "merge-kills.sh failed:\n\(printed)\n\(result.stderr.suffix(3000))")
         // The summary row: kills, delivered, before-fold, mid-fold, after-fold, partial-finished, check-found, matched.

@@ -8,13 +8,9 @@ import Testing
 struct OutputStressScriptTests {
     @Test func outputFailuresAndFolderReuseAreHandled() throws {
         let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
-        let result = try ScriptRunner.run("scripts/stress/outputs.sh", environment: [
-            "SEKIT": SEKitBinary.url.path, "SEKIT_FIXTURES": GoldenCorpus.fixtures.path, "STRESS_DIR": folder.url.path,
-        ])
+        let result = try ScriptRunner.stress("outputs.sh", in: folder)
         #expect(result.status == 0, "outputs.sh failed:\n\(result.stdout)\n\(result.stderr.suffix(3000))")
-        let lines = result.stdout.split(separator: "\n")
-        let header = try #require(lines.firstIndex { $0 == "cases passed failed" }, "no summary:\n\(result.stdout)")
-        let figures = lines[header + 1].split(separator: " ").compactMap { Int($0) }
+        let figures = try #require(ScriptRunner.figures(result.stdout, after: "cases passed failed"), "no summary:\n\(result.stdout)")
         #expect(figures.count == 3 && figures[0] >= 38 && figures[2] == 0, "\(result.stdout)")
     }
 }

@@ -15,7 +15,7 @@ extension Catalog {
         public var abandonedRuns: [RunID] = []
         /// Runs `running` on another host, which this machine cannot verify.
         public var runningElsewhere: [RunID] = []
-        /// Sources used by clips of more than one split (a leak between train and test).
+        /// Sources used by clips of more than one split of one corpus (a leak between train and test).
         public var splitLeaks: [SplitLeak] = []
         /// How many source files were re-hashed.
         public var filesHashed = 0
@@ -52,6 +52,8 @@ extension Catalog {
         public struct SplitLeak: Sendable, Codable, Equatable {
             public var sourceID: String
             public var splits: [String]
+            /// The corpus folder whose splits share the source (its mix run's `out`); nil for a mix run without one.
+            public var corpus: String? = nil
         }
 
         /// True when nothing needs attention (abandoned runs that were just marked count as problems found).
@@ -86,17 +88,24 @@ extension Catalog {
             let sharedAcrossSplits = """
                 EXISTS (SELECT 1 FROM params p WHERE p.run_id = clips.run_id AND p.key = 'split_sources' AND p.value_text = 'speech')
                 """
+            // A leak is a source in more than one split of one corpus (its folder, `out`, so the shards
+            // of one corpus count together; a mix run without one is a corpus of its own): what the corpus
+            // promised. Corpora mixed separately from the same sources (a single-split mix is `train`) are not.
             let leaks = try Row.fetchAll(db, sql: """
-                SELECT source_id, group_concat(split, ',') FROM (
-                    SELECT DISTINCT source_id, split FROM (
-                        SELECT speech_source_id AS source_id, split FROM clips WHERE speech_source_id IS NOT NULL
-                        UNION ALL SELECT rir_source_id, split FROM clips WHERE rir_source_id IS NOT NULL AND NOT \(sharedAcrossSplits)
-                        UNION ALL SELECT clip_noises.source_id, clips.split FROM clip_noises JOIN clips ON clips.id = clip_noises.clip_id
-                            WHERE NOT \(sharedAcrossSplits))
-                    ORDER BY source_id, split)
-                GROUP BY source_id HAVING count(*) > 1 ORDER BY source_id
+                WITH used(run_id, source_id, split) AS (
+                    SELECT run_id, speech_source_id, split FROM clips WHERE speech_source_id IS NOT NULL
+                    UNION ALL SELECT run_id, rir_source_id, split FROM clips WHERE rir_source_id IS NOT NULL AND NOT \(sharedAcrossSplits)
+                    UNION ALL SELECT clips.run_id, clip_noises.source_id, clips.split
+                        FROM clip_noises JOIN clips ON clips.id = clip_noises.clip_id
+                        WHERE NOT \(sharedAcrossSplits)),
+                keyed AS (
+                    SELECT DISTINCT coalesce(o.value_text, u.run_id) AS corpus, o.value_text AS folder, u.source_id, u.split
+                    FROM (SELECT DISTINCT run_id, source_id, split FROM used) u
+                    LEFT JOIN params o ON o.run_id = u.run_id AND o.key = 'out')
+                SELECT source_id, group_concat(split, ','), max(folder) FROM (SELECT * FROM keyed ORDER BY corpus, source_id, split)
+                GROUP BY corpus, source_id HAVING count(*) > 1 ORDER BY source_id, corpus
                 """).map { row in
-                CheckReport.SplitLeak(sourceID: row[0], splits: (row[1] as String).split(separator: ",").map(String.init))
+                CheckReport.SplitLeak(sourceID: row[0], splits: (row[1] as String).split(separator: ",").map(String.init), corpus: row[2])
             }
             let running = try RunRecord.filter(RunRecord.Columns.status == RunStatus.running.rawValue).fetchAll(db)
             return (try SourceRecord.order(SourceRecord.Columns.id).fetchAll(db),

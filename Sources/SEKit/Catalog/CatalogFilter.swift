@@ -150,8 +150,9 @@ public enum CatalogFilter {
     enum Resolved {
         case column(sql: String, type: FieldType)
         case param(key: String)
-        /// `lineage.params.KEY`: compared as "some run of the lineage has it so".
-        case lineageParam(key: String)
+        /// `lineage.params.KEY`: compared as "some run of the lineage has it so"; `lineage.KIND.KEY`
+        /// (`lineage.mix.seed`): the same over the lineage's runs of that kind only.
+        case lineageParam(key: String, kind: String?)
         case degradation
     }
 
@@ -211,10 +212,10 @@ public enum CatalogFilter {
                 switch try resolve(field) {
                 case .column(let sql, _): target = sql
                 case .param(let key): target = paramSQL(key: key, column: "value_text")
-                case .lineageParam(let key):
-                    arguments.append(key.databaseValue)
+                case .lineageParam(let key, let kind):
+                    bindLineage(key: key, kind: kind)
                     return "(\(negated ? "" : "NOT ")EXISTS (\(CatalogFilter.lineageCTE(runIDSQL))"
-                        + "SELECT 1 FROM lineage JOIN params p ON p.run_id = lineage.id WHERE p.key = ?))"
+                        + "SELECT 1 FROM lineage JOIN params p ON p.run_id = lineage.id\(Self.kindJoin(kind)) WHERE p.key = ?))"
                 case .degradation: preconditionFailure("handled above")
                 }
                 return "(\(target) IS \(negated ? "NOT " : "")NULL)"
@@ -236,17 +237,36 @@ public enum CatalogFilter {
                 return "(\(target) \(negated ? "NOT IN" : "IN") (\(marks)))"
         }
 
-        /// Whether `field` is `lineage.params.KEY` (by name: resolving a field may bind arguments).
+        /// Whether `field` is `lineage.params.KEY` or `lineage.KIND.KEY` (by name: resolving a field may bind arguments).
         func isLineage(_ field: FilterField) -> Bool {
             field.name.lowercased().hasPrefix("lineage.")
+        }
+
+        /// The run kind `lineage.KIND.KEY` names (nil for `lineage.params.KEY`), by name.
+        static func lineageKind(_ field: FilterField) -> String? {
+            let parts = field.name.split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count >= 3, parts[1].lowercased() != "params" else { return nil }
+            return parts[1].lowercased()
+        }
+
+        /// The join that keeps the lineage's runs of `kind` (nothing when nil); its argument is bound
+        /// by ``bindLineage(key:kind:)``.
+        static func kindJoin(_ kind: String?) -> String {
+            kind == nil ? "" : " JOIN runs lineage_run ON lineage_run.id = lineage.id AND lineage_run.kind = ?"
+        }
+
+        /// Binds a lineage parameter's arguments in the order its SQL uses them: the kind, then the key.
+        mutating func bindLineage(key: String, kind: String?) {
+            if let kind { arguments.append(kind.databaseValue) }
+            arguments.append(key.databaseValue)
         }
 
         /// `condition` (over `p`, a row of `params` whose key was bound by ``operand(_:for:)``) as
         /// "some run of the lineage has such a parameter" when `field` is `lineage.params.KEY`.
         func inLineage(_ field: FilterField, _ condition: String) -> String {
             guard isLineage(field) else { return condition }
-            return "(EXISTS (\(CatalogFilter.lineageCTE(runIDSQL))SELECT 1 FROM lineage JOIN params p ON p.run_id = lineage.id "
-                + "WHERE p.key = ? AND \(condition)))"
+            return "(EXISTS (\(CatalogFilter.lineageCTE(runIDSQL))SELECT 1 FROM lineage JOIN params p ON p.run_id = lineage.id"
+                + "\(Self.kindJoin(Self.lineageKind(field))) WHERE p.key = ? AND \(condition)))"
         }
 
         /// Whether `field` is the clips' `degradation` (by name: resolving a field may bind arguments).
@@ -317,9 +337,9 @@ public enum CatalogFilter {
             case .param(let key):
                 let isNumber = Self.isNumber(value)
                 return (paramSQL(key: key, column: isNumber ? "value_number" : "value_text"), isNumber ? .number : .text)
-            case .lineageParam(let key):
-                // The key is bound here, before the value: `p.key = ? AND (p.value_x op ?)`.
-                arguments.append(key.databaseValue)
+            case .lineageParam(let key, let kind):
+                // Kind and key are bound here, before the value: `lineage_run.kind = ? ... p.key = ? AND (p.value_x op ?)`.
+                bindLineage(key: key, kind: kind)
                 let isNumber = Self.isNumber(value)
                 return (isNumber ? "p.value_number" : "p.value_text", isNumber ? .number : .text)
             case .degradation:
@@ -329,10 +349,10 @@ public enum CatalogFilter {
 
         /// The value of `lineage.params.KEY` at the nearest run of the lineage that has it (for sorting
         /// and columns): its number when it spells one, else its text.
-        mutating func nearestLineageParamSQL(key: String) -> String {
-            arguments.append(key.databaseValue)
+        mutating func nearestLineageParamSQL(key: String, kind: String?) -> String {
+            bindLineage(key: key, kind: kind)
             return "(\(CatalogFilter.lineageCTE(runIDSQL))SELECT coalesce(p.value_number, p.value_text) FROM lineage "
-                + "JOIN params p ON p.run_id = lineage.id WHERE p.key = ? ORDER BY lineage.depth LIMIT 1)"
+                + "JOIN params p ON p.run_id = lineage.id\(Self.kindJoin(kind)) WHERE p.key = ? ORDER BY lineage.depth LIMIT 1)"
         }
 
         mutating func paramSQL(key: String, column: String) -> String {
@@ -362,10 +382,18 @@ public enum CatalogFilter {
                 return .param(key: parts.dropFirst().joined(separator: "."))
             }
             if head == "lineage" {
-                guard parts.count >= 3, parts[1].lowercased() == "params" else {
-                    throw fail("write lineage.params.KEY (a parameter of the run or any of its ancestors)", column: field.column)
+                let kinds = RunKind.allCases.map(\.rawValue)
+                guard parts.count >= 3 else {
+                    throw fail("write lineage.params.KEY (a parameter of the run or any of its ancestors) or lineage.KIND.KEY "
+                               + "(of its ancestor of that kind: lineage.mix.seed; kinds: \(kinds.joined(separator: ", ")))",
+                               column: field.column)
                 }
-                return .lineageParam(key: parts.dropFirst(2).joined(separator: "."))
+                let scope = parts[1].lowercased()
+                guard scope == "params" || kinds.contains(scope) else {
+                    throw fail("'\(parts[1])' in \(field.name) is not a run kind; write lineage.KIND.KEY with KIND one of "
+                               + "\(kinds.joined(separator: ", ")), or lineage.params.KEY", column: field.column)
+                }
+                return .lineageParam(key: parts.dropFirst(2).joined(separator: "."), kind: scope == "params" ? nil : scope)
             }
             if head == "tags" {
                 guard parts.count >= 2 else { throw fail("write tags.KEY, e.g. tags.stage", column: field.column) }
@@ -393,7 +421,7 @@ public enum CatalogFilter {
                 let extra = context == .clips ? "degradation, " : ""
                 throw fail("unknown field '\(field.name)' for \(context.rawValue); "
                            + "known: \(fieldNames(for: context).joined(separator: ", ")), "
-                           + "\(extra)params.KEY, lineage.params.KEY, tags.KEY, metrics.NAME.FIELD", column: field.column)
+                           + "\(extra)params.KEY, lineage.params.KEY, lineage.KIND.KEY, tags.KEY, metrics.NAME.FIELD", column: field.column)
             }
             return .column(sql: entry.sql, type: entry.type)
         }

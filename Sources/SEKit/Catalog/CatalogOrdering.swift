@@ -91,8 +91,8 @@ public enum CatalogOrdering {
                 let number = compiler.paramSQL(key: key, column: "value_number")
                 let text = compiler.paramSQL(key: key, column: "value_text")
                 target = "coalesce(\(number), \(text))"
-            case .lineageParam(let key):
-                target = compiler.nearestLineageParamSQL(key: key)
+            case .lineageParam(let key, let kind):
+                target = compiler.nearestLineageParamSQL(key: key, kind: kind)
             case .degradation:
                 throw compiler.fail("cannot sort by 'degradation' (a clip may have several); filter by it", column: column)
             }

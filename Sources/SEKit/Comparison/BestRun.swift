@@ -59,7 +59,9 @@ extension BestRun {
                 Set(try catalog.scoreRuns(on: try catalog.scoredCorpus(named: reference)).map(\.id))
             }
         }
-        let subset = try ComparisonSubset.resolve(request.subset, metric: request.metric, kind: request.kind, in: catalog)
+        // `snr=0` names the band of the corpus asked for (another corpus may have the exact SNR).
+        let subset = try ComparisonSubset.resolve(request.subset, metric: request.metric, kind: request.kind,
+                                                  runs: allowed.map { Array($0) }, in: catalog)
         var entries = try ComparisonError.carrying { () throws(CatalogError) in
             try candidates(request, subset: subset, filter: compiled, in: catalog)
         }

@@ -88,9 +88,10 @@ enum RunDiffStatistics {
     }
 
     /// The subsets to report, given the clips' SNRs, splits and degradations, filtered to `requested`.
-    static func subsets(snrDB: [Double?], split: [String?], degradations: [[String]?],
+    /// SNR subsets follow the runs' recorded rule when they record the same one (``SNRSubsetRule``).
+    static func subsets(snrDB: [Double?], split: [String?], degradations: [[String]?], snrRule: SNRSubsetRule?,
                         requested: [String]?) throws(ComparisonError) -> [(label: String, members: [Int])] {
-        let all = ScoreSummary.subsets(snrDB: snrDB, split: split, degradations: degradations)
+        let all = ScoreSummary.subsets(snrDB: snrDB, split: split, degradations: degradations, snrRule: snrRule)
         guard let requested else { return all }
         return try requested.map { label throws(ComparisonError) in
             let wanted = label == "" ? "all" : label
@@ -104,6 +105,11 @@ enum RunDiffStatistics {
             }
             return subset
         }
+    }
+
+    /// The SNR subset rule both runs recorded; nil when they differ or record none.
+    static func sharedSNRRule(_ a: RunScores, _ b: RunScores) -> SNRSubsetRule? {
+        a.snrRule == b.snrRule ? a.snrRule : nil
     }
 
     /// Paired rows: per subset and metric, the clips of the subset where both values are finite.
@@ -124,7 +130,7 @@ enum RunDiffStatistics {
         }
         let subsets = try subsets(snrDB: pairs.a.map { scoresA.snrDB[$0] }, split: pairs.a.map { scoresA.split[$0] },
                                   degradations: pairs.a.map { scoresA.degradations[$0] },
-                                  requested: request.subsets)
+                                  snrRule: sharedSNRRule(scoresA, scoresB), requested: request.subsets)
         var rows: [RunDiff.Row] = []
         for subset in subsets {
             let members = metrics.indices.map { m in subset.members.filter { differences[m][$0] != nil } }
@@ -162,7 +168,8 @@ enum RunDiffStatistics {
                              request: RunDiff.Request) throws(ComparisonError) -> [RunDiff.Row] {
         let countA = scoresA.clipIDs.count
         let subsets = try subsets(snrDB: scoresA.snrDB + scoresB.snrDB, split: scoresA.split + scoresB.split,
-                                  degradations: scoresA.degradations + scoresB.degradations, requested: request.subsets)
+                                  degradations: scoresA.degradations + scoresB.degradations,
+                                  snrRule: sharedSNRRule(scoresA, scoresB), requested: request.subsets)
         // Per metric, A's clips then B's, finite values only (nil otherwise).
         let finite: [[Double?]] = metrics.map { metric in
             (scoresA.values[metric]! + scoresB.values[metric]!).map { $0.flatMap { $0.isFinite ? $0 : nil } }

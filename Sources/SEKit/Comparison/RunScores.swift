@@ -21,6 +21,9 @@ public struct RunScores: Sendable {
     /// Metrics with at least one row: in the order of the run's `metrics` parameter (the order
     /// `sekit score` was asked for), then any others by name.
     public var metrics: [String]
+    /// How the scored corpus's SNRs form subsets, as the run recorded it (nil: not recorded; the
+    /// count rule of ``SNRSubsetRule/inferred(distinctSNRs:)`` applies).
+    public var snrRule: SNRSubsetRule? = nil
 
     /// A clip id without its mix run (`MIXRUN/CLIP` → `CLIP`); other ids as they are.
     public static func shortClipID(_ id: String) -> String {
@@ -95,6 +98,9 @@ extension RunScores {
             let requested = try String.fetchOne(db, sql: "SELECT value_text FROM params WHERE run_id = ? AND key = 'metrics'",
                                                 arguments: [run.id])?
                 .split(separator: ",").map(String.init) ?? []
+            let rule = try String.fetchOne(db, sql: "SELECT value_text FROM params WHERE run_id = ? AND key = ?",
+                                           arguments: [run.id, SNRSubsetRule.recordKey])
+            scores.snrRule = rule.flatMap(SNRSubsetRule.init(rawValue:))
             let present = Set(scores.metrics)
             scores.metrics = requested.filter(present.contains) + present.subtracting(requested).sorted()
             return scores

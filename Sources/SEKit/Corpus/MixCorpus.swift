@@ -24,6 +24,17 @@ public struct MixCorpusLayout: Sendable {
     /// `OUT/.sekit/lock[-shard-I-of-N]`: held (``OutputLock``) by the one process writing this shard.
     public var lockFile: URL { stateFolder.appendingPathComponent("lock\(shardSuffix)") }
 
+    /// The SNR subset rule the corpus's `mix.json` records (`snr_subsets`); nil when it records none
+    /// (a re-rendered or older mix) or there is no readable `mix.json`.
+    public var recordedSNRSubsetRule: SNRSubsetRule? {
+        struct Recorded: Decodable {
+            var snrSubsets: SNRSubsetRule?
+            enum CodingKeys: String, CodingKey { case snrSubsets = "snr_subsets" }
+        }
+        guard let data = FileManager.default.contents(atPath: specFile.path) else { return nil }
+        return (try? JSONDecoder().decode(Recorded.self, from: data))?.snrSubsets
+    }
+
     /// Relative paths of a clip's stems, as written in the manifest.
     public static func relativePaths(clipID: String) -> (noisy: String, clean: String, noise: String) {
         ("noisy/\(clipID).wav", "clean/\(clipID).wav", "noise/\(clipID).wav")

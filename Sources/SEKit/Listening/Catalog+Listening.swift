@@ -132,6 +132,12 @@ extension Catalog {
             {
                 stored.raters.append(.init(rater: row[0], excluded: row[1], rule: row[2], source: row[3]))
             }
+            // The SNR subset rule the compared score runs recorded, when they agree on one.
+            let rules = try String.fetchAll(db, sql: """
+                SELECT DISTINCT p.value_text FROM params p
+                WHERE p.key = ? AND p.run_id IN (SELECT score_run_id FROM listening_stimuli WHERE test = ?)
+                """, arguments: [SNRSubsetRule.recordKey, chosen])
+            stored.snrRule = rules.count == 1 ? SNRSubsetRule(rawValue: rules[0]) : nil
             let cursor = try Row.fetchCursor(
                 db, sql: "SELECT rater, stimulus, scale, score FROM listening_ratings WHERE test = ?", arguments: [chosen])
             while let row = try cursor.next() {
@@ -171,4 +177,7 @@ public struct StoredListeningTest: Sendable {
     public var stimuli: [Stimulus] = []
     public var raters: [Rater] = []
     public var ratings: [Rating] = []
+    /// How the trials' SNRs form subsets: the rule the compared score runs recorded (nil: none
+    /// recorded, or they differ).
+    public var snrRule: SNRSubsetRule? = nil
 }

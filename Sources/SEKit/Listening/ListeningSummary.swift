@@ -71,7 +71,7 @@ public struct ListeningSummary: Sendable, Codable {
             let values = table.values(scale: scale)
             let means = table.stimulusMeans(scale: scale)
             let columns = table.conditions.count
-            for (label, members) in ScoreSummary.subsets(snrDB: table.trialSNRs, split: []) {
+            for (label, members) in ScoreSummary.subsets(snrDB: table.trialSNRs, split: [], snrRule: test.snrRule) {
                 let memberSet = Set(members)
                 let rowIndices = table.rowTrials.indices.filter { memberSet.contains(table.rowTrials[$0]) }
                 var clipRows = [Double]()

@@ -3,8 +3,8 @@ import Foundation
 /// Which clips a listening test plays: a draw from the clips every run scored, stratified by input
 /// SNR (and by degradation kind when the corpus has degradations).
 ///
-/// Strata are the distinct requested SNRs (5 dB bands when there are more than 25, as `sekit score`
-/// reports them; clips without one form their own stratum), crossed with the clip's first degradation
+/// Strata are the distinct requested SNRs, or their 5 dB bands, as `sekit score` reports them (the
+/// corpus's ``SNRSubsetRule``; clips without one form their own stratum), crossed with the clip's first degradation
 /// kind (`none` without). Each stratum's clips are shuffled (Fisher-Yates with `SplitMix64` seeded
 /// from `seed`), then strata give one clip each in turn, in an order drawn from `seed`, until `count`
 /// are drawn: strata are as balanced as their sizes allow, and when the last round cannot reach every
@@ -40,7 +40,8 @@ public struct ListeningTestPlan: Sendable, Equatable {
         let index = first.indexOfClip
         let ids = common.sorted()
         let snrs = Set(ids.compactMap { first.snrDB[index[$0]!] })
-        let banded = snrs.count > 25
+        let rule = runs.allSatisfy({ $0.snrRule == first.snrRule }) ? first.snrRule : nil
+        let banded = (rule ?? SNRSubsetRule.inferred(distinctSNRs: snrs.count)) == .bands5dB
         var strata: [String: [Clip]] = [:]
         for id in ids {
             let i = index[id]!

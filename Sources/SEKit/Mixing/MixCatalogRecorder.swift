@@ -56,6 +56,7 @@ public struct MixCatalogRecorder: Sendable {
         values["out"] = layout.root.standardizedFileURL.path
         values["shard"] = layout.shard.description
         values["clips_planned"] = "\(mix.planner.clipCount)"
+        if mix.planner.manifest == nil { values[SNRSubsetRule.recordKey] = mix.planner.options.snrSubsetRule.rawValue }
         if let data = try? Data(contentsOf: layout.catalogRunFile),
            let state = try? JSONDecoder().decode(MixCatalogRunState.self, from: data),
            state.catalog == catalogPath, state.shard == layout.shard, state.specSHA256 == spec,

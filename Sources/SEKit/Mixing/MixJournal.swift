@@ -83,9 +83,13 @@ enum MixSpecFile {
         var sampleRate: String? = nil
         /// The rates the clips of a native-rate mix have, ascending; absent otherwise.
         var sampleRates: [Int]? = nil
+        /// How the corpus's SNRs are grouped into subsets (``SNRSubsetRule``): from the SNR
+        /// specification of a drawn mix; absent for a re-rendered one and in older mixes.
+        var snrSubsets: SNRSubsetRule? = nil
         enum CodingKeys: String, CodingKey {
             case format, formatVersion = "format_version", options, clipCount = "clip_count", speech, noise, rir
             case sources, fromManifest = "from_manifest", sampleRate = "sample_rate", sampleRates = "sample_rates"
+            case snrSubsets = "snr_subsets"
         }
 
         /// Whether `other` describes the same mix, so that a second run into the folder resumes it:
@@ -98,6 +102,7 @@ enum MixSpecFile {
                 copy.sources = hashes ? spec.sources?.map { SourceIdentity(kind: $0.kind, key: $0.key, path: "", sha256: $0.sha256) } : nil
                 // Derived from the rest (and once listed every speech rate, drawn or not): not compared.
                 copy.sampleRates = nil
+                copy.snrSubsets = nil
                 return copy
             }
             return comparable(self) == comparable(other)
@@ -140,6 +145,7 @@ enum MixSpecFile {
             spec.sources = all.map { SourceIdentity(kind: $0.kind, key: $0.key, path: $0.path, sha256: $0.sha256) }
         }
         spec.fromManifest = planner.manifest.map { ManifestIdentity(path: $0.path, sha256: $0.sha256) }
+        if planner.manifest == nil { spec.snrSubsets = planner.options.snrSubsetRule }
         if planner.options.isNativeRate {
             spec.sampleRate = MixOptions.nativeRateName
             spec.sampleRates = planner.clipRates()

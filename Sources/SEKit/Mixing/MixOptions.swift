@@ -53,6 +53,12 @@ public struct MixOptions: Sendable, Codable, Equatable {
     public static let nativeRateName = "native"
     /// Whether clips keep their speech source's rate (`--sample-rate native`).
     public var isNativeRate: Bool { nativeSampleRate == true }
+
+    /// How the SNRs this mix draws are grouped into subsets: 5 dB bands when the SNR (or the wind's,
+    /// when wind noise is drawn) is a range, one subset per value otherwise.
+    public var snrSubsetRule: SNRSubsetRule {
+        SNRSubsetRule(specs: [snrDB] + (windProbability == nil ? [] : [windSNRDB ?? MixPlanner.defaultWindSNRDB]))
+    }
     /// Number of clips (takes precedence over `hours`).
     public var count: Int? = nil
     /// Total hours of noisy audio, when `count` is not given.

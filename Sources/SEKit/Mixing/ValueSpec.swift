@@ -109,3 +109,15 @@ public struct CountRange: Sendable, Equatable, Codable, CustomStringConvertible 
 
     public var description: String { low == high ? "\(low)" : "\(low):\(high)" }
 }
+
+extension SNRSubsetRule {
+    /// The rule for clips drawn from `specs` (the SNR, and the wind's SNR when wind noise is drawn):
+    /// bands when any of them is a range wider than one value, one subset per value otherwise.
+    public init(specs: [ValueSpec]) {
+        let continuous = specs.contains { spec in
+            if case let .uniform(low, high) = spec { return low < high }
+            return false
+        }
+        self = continuous ? .bands5dB : .perValue
+    }
+}

@@ -86,7 +86,10 @@ extension Catalog.CheckReport {
         lines += changedFiles.map { "changed: \($0.table) \($0.id): \($0.path)" }
         lines += abandonedRuns.map { "abandoned run \($0): \(dryRun ? "would be marked failed" : "marked failed")" }
         lines += runningElsewhere.map { "running on another host (not verified): \($0)" }
-        lines += splitLeaks.map { "split leak: source \($0.sourceID) is used in \($0.splits.joined(separator: ", "))" }
+        lines += splitLeaks.map { leak in
+            "split leak: source \(leak.sourceID) is used in \(leak.splits.joined(separator: ", "))"
+                + (leak.corpus.map { " of \($0)" } ?? "")
+        }
         lines += (incompleteFolds ?? []).map { "incomplete fold: run \($0.runID): \($0.detail)" }
         lines.append(isClean ? "catalogue is consistent (\(filesHashed) files re-hashed)" : "catalogue needs attention")
         return lines.joined(separator: "\n") + "\n"

@@ -133,14 +133,15 @@ public enum RecordedScores {
             let other = try catalog.resolveRun(reference)
             throw .unknownRun(path: catalog.url.path, id: other.id.rawValue, reason: "is a \(other.kind.rawValue) run, not a score run")
         }
-        let (metrics, clips, checkpoint) = try catalog.read { db in
+        let (metrics, clips, checkpoint, snrRule) = try catalog.read { db in
             let (metrics, clips) = try load(db, run: record.id)
             let checkpoint = try String.fetchOne(db, sql: "SELECT value_text FROM params WHERE run_id = ? AND key = 'checkpoint'",
                                                  arguments: [record.id])
-            return (metrics, clips, checkpoint ?? record.name)
+            let snrRule = SNRSubsetRule(params: try params(db, run: record.id))
+            return (metrics, clips, checkpoint ?? record.name, snrRule)
         }
         return Run(record: record, checkpoint: checkpoint, metrics: metrics, clips: clips,
-                   summary: ScoreSummary.aggregate(clips, metrics: metrics))
+                   summary: ScoreSummary.aggregate(clips, metrics: metrics, snrRule: snrRule))
     }
 
     /// The prefix of a noisy input's reason in `clip_scores.error` (``ScoreCatalogRecorder``).
@@ -150,7 +151,8 @@ public enum RecordedScores {
     /// over the scored clips in scoring order, as `sekit score` computes them), replacing the stored
     /// ones. Reads the values into columns, one per metric, without a per-clip structure.
     static func recomputeRunMetrics(_ db: Database, run: RunID) throws {
-        let metrics = (try params(db, run: run)["metrics"] ?? "").split(separator: ",").compactMap { Metric(rawValue: String($0)) }
+        let params = try params(db, run: run)
+        let metrics = (params["metrics"] ?? "").split(separator: ",").compactMap { Metric(rawValue: String($0)) }
         var columns = metrics.map { ScoreSummary.MetricColumn(metric: $0) }
         var snrDB: [Double?] = [], split: [String?] = [], degradations: [[String]?] = [], indexes: [Int?] = []
         var degraded = false
@@ -173,7 +175,8 @@ public enum RecordedScores {
             }
         }
         try db.execute(sql: "DELETE FROM run_metrics WHERE run_id = ?", arguments: [run])
-        let summary = ScoreSummary.aggregate(columns, snrDB: snrDB, split: split, degradations: degradations)
+        let summary = ScoreSummary.aggregate(columns, snrDB: snrDB, split: split, degradations: degradations,
+                                             snrRule: SNRSubsetRule(params: params))
         for record in ScoreCatalogRecorder.runMetricRecords(summary, run: run) { try record.insert(db) }
     }
 }

@@ -42,3 +42,16 @@ public struct SNRSubset: Sendable, Equatable {
         return labels.first { label in SNRSubset(label: label).map { $0.highDB != nil && $0.contains(wanted.lowDB) } ?? false }
     }
 }
+
+extension SNRSubsetRule {
+    /// The subset label of a clip at `snrDB`: `snr=5`, `snr=-2.5` (rounded to 0.01 dB), `snr=[0,5)`.
+    public func label(_ snrDB: Double) -> String {
+        switch self {
+        case .perValue:
+            return "snr=" + formatNumber((snrDB * 100).rounded() / 100)
+        case .bands5dB:
+            let low = (snrDB / 5).rounded(.down) * 5
+            return "snr=[" + formatNumber(low) + "," + formatNumber(low + 5) + ")"
+        }
+    }
+}

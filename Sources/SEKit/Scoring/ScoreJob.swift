@@ -101,11 +101,14 @@ public enum ScoreJob {
         let pool = pythonPool ?? PythonWorkerPool()
         let pairs: [ScorePair]
         var corpus: URL?
+        var snrRule: SNRSubsetRule?
         var missingClips = 0
         switch request.pairing {
         case let .corpus(url, enhanced, split):
             pairs = try ScorePairing.fromCorpus(url, enhanced: enhanced, split: split, allowIncomplete: request.allowIncomplete)
             corpus = url
+            snrRule = MixCorpusLayout(root: url).recordedSNRSubsetRule
+            if let snrRule { params[SNRSubsetRule.recordKey] = snrRule.rawValue }
             if request.allowIncomplete { missingClips = try MixManifestRecord.corpusRecords(url, allowIncomplete: true).missing }
         case let .folders(reference, enhanced, noisy):
             pairs = try ScorePairing.byName(reference: reference, enhanced: enhanced, noisy: noisy)
@@ -140,7 +143,7 @@ public enum ScoreJob {
                 throw MetricBackendError.timedOut(expired, metrics: python.metrics, interpreter: pool.environment.interpreter.path,
                                                   clip: clip)
             }
-            let summary = ScoreSummary.aggregate(clips, metrics: request.metrics)
+            let summary = ScoreSummary.aggregate(clips, metrics: request.metrics, snrRule: snrRule)
             // The CSV first: scores already computed are kept even if recording them fails.
             if let perClip = request.perClipCSV {
                 try ScoreReport.writeCSV(clips: clips, metrics: request.metrics, to: perClip)

@@ -36,30 +36,25 @@ public struct ScoreAggregate: Sendable, Codable, Equatable {
 /// Aggregates per metric for the whole set, per SNR and per split.
 public enum ScoreSummary {
     /// Subset label for a requested SNR: `snr=5`, `snr=-2.5`.
-    public static func snrSubset(_ snrDB: Double) -> String {
-        let rounded = (snrDB * 100).rounded() / 100
-        return "snr=" + formatNumber(rounded)
-    }
+    public static func snrSubset(_ snrDB: Double) -> String { SNRSubsetRule.perValue.label(snrDB) }
 
     /// The subsets a set of clips is summarised over, given each clip's requested SNR, split and
     /// degradation kinds: `all` (every clip), then one per SNR (ascending) when some clips have one,
     /// then one per split (sorted) when there are several (or one and clips without a split), then,
     /// when some clip is degraded, `degradation=none` and one per degradation kind and family
     /// (sorted: `degradation=codec`, `degradation=mp3`, `degradation=packet-loss`; see
-    /// ``DegradationLabels``). SNR subsets are exact when there are at most 25 distinct SNRs;
-    /// continuous SNR draws are bucketed to 5 dB (`snr=[0,5)`). `members` are indices into the
-    /// arrays, ascending.
-    public static func subsets(snrDB: [Double?], split: [String?], degradations: [[String]?] = []) -> [(label: String, members: [Int])] {
+    /// ``DegradationLabels``). SNR subsets follow `snrRule`, the corpus's recorded rule (a mix's list
+    /// of SNRs: one per value; a range: 5 dB bands, `snr=[0,5)`); without one, they are exact up to
+    /// 25 distinct SNRs and banded above (``SNRSubsetRule/inferred(distinctSNRs:)``). `members` are
+    /// indices into the arrays, ascending.
+    public static func subsets(snrDB: [Double?], split: [String?], degradations: [[String]?] = [],
+                               snrRule: SNRSubsetRule? = nil) -> [(label: String, members: [Int])] {
         let all = Array(snrDB.indices)
         var subsets: [(label: String, members: [Int])] = [("all", all)]
         let snrs = Set(snrDB.compactMap { $0 })
         if !snrs.isEmpty {
-            let exact = snrs.count <= 25
-            func bucket(_ snr: Double) -> String {
-                if exact { return snrSubset(snr) }
-                let low = (snr / 5).rounded(.down) * 5
-                return "snr=[" + formatNumber(low) + "," + formatNumber(low + 5) + ")"
-            }
+            let rule = snrRule ?? SNRSubsetRule.inferred(distinctSNRs: snrs.count)
+            func bucket(_ snr: Double) -> String { rule.label(snr) }
             var groups: [String: [Int]] = [:]
             var order: [String: Double] = [:]
             for index in all { if let snr = snrDB[index] {
@@ -90,13 +85,13 @@ public enum ScoreSummary {
 
     /// Aggregates of the scored clips (failed clips are left out of the numbers; their count is
     /// reported separately), over ``subsets(snrDB:split:degradations:)``.
-    public static func aggregate(_ clips: [ClipScores], metrics: [Metric]) -> [ScoreAggregate] {
+    public static func aggregate(_ clips: [ClipScores], metrics: [Metric], snrRule: SNRSubsetRule? = nil) -> [ScoreAggregate] {
         let scored = clips.filter { $0.error == nil }
         let columns = metrics.map { metric in
             MetricColumn(metric: metric, enhanced: scored.map { $0.enhanced[metric] }, noisy: scored.map { $0.noisy[metric] })
         }
         return aggregate(columns, snrDB: scored.map(\.pair.snrDB), split: scored.map(\.pair.split),
-                         degradations: scored.map(\.pair.degradations))
+                         degradations: scored.map(\.pair.degradations), snrRule: snrRule)
     }
 
     /// One metric's values for each scored clip (nil: none), in clip order.
@@ -110,8 +105,8 @@ public enum ScoreSummary {
     /// per-clip structures: for the million-clip runs a catalogue merge recomputes). For each metric,
     /// subset and series (enhanced, `_noisy`, `_improvement` = enhanced − noisy per clip) with values.
     public static func aggregate(_ columns: [MetricColumn], snrDB: [Double?], split: [String?],
-                                 degradations: [[String]?]) -> [ScoreAggregate] {
-        let subsets = Self.subsets(snrDB: snrDB, split: split, degradations: degradations)
+                                 degradations: [[String]?], snrRule: SNRSubsetRule? = nil) -> [ScoreAggregate] {
+        let subsets = Self.subsets(snrDB: snrDB, split: split, degradations: degradations, snrRule: snrRule)
         var result: [ScoreAggregate] = []
         for column in columns {
             let improvement = zip(column.enhanced, column.noisy).map { value, base in value.flatMap { value in base.map { value - $0 } } }

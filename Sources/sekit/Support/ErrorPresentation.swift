@@ -34,6 +34,21 @@ enum ErrorPresentation {
         }
     }
 
+    /// The exit status of a command that failed with `error`: 64 (EX_USAGE) for a usage error, a flag's
+    /// value that cannot be used (the library's ``ParameterError`` naming a flag of `command`: not a number,
+    /// out of range, a path that does not exist, a subset or metric the catalogue does not have) or a
+    /// filter, ordering or column list that does not parse; 1 for everything else (the work failed).
+    /// Argument parsing errors (an unknown or missing flag) are ArgumentParser's, also 64; a run
+    /// reference that names no run or several is 2 (``SEKitCommand/main()``).
+    static func exitCode(for error: Error, command: ParsableCommand.Type) -> Int32 {
+        if let parameterError = error as? ParameterError, let name = parameterError.invalidParameter?.name {
+            let help = command.helpMessage(includeHidden: true, columns: 10_000)
+            if help.range(of: "--\(name)(?![A-Za-z0-9-])", options: .regularExpression) != nil { return 64 }
+        }
+        if catalogError(in: error)?.code == "filter" { return 64 }
+        return 1
+    }
+
     /// The catalogue's error that `error` is, or carries (the comparison and run folders throw their
     /// own errors, which carry the catalogue's unchanged).
     static func catalogError(in error: Error) -> CatalogError? {

@@ -48,6 +48,30 @@ import Testing
         #expect(rows.map { $0[0] } == [c.scoreMCRA.rawValue, c.scoreLeading.rawValue] && rows.map { $0[7] } == ["8", "4"], "\(csv)")
     }
 
+    /// Issue 40 item 18: `lineage.params.seed` shows the nearest seed (a training run's) and hides
+    /// the mix's; `lineage.KIND.KEY` names the run kind, as `runs diff` names differences.
+    @Test func lineageParamsByRunKind() throws {
+        let folder = try TemporaryFolder(); defer { folder.cleanup() }
+        let c = try Self.chains(folder)
+        let train = try c.catalog.beginRun(kind: .train, name: "crnn", commandLine: ["train.py"], params: ["seed": "7"], parent: c.mix)
+        let score = try c.catalog.beginRun(kind: .score, name: "crnn", commandLine: ["sekit", "score"], parent: train)
+        #expect(try Self.ids(c.catalog, "kind = 'score' and lineage.mix.seed = 1") == [c.scoreMCRA, c.scoreLeading, score])
+        #expect(try Self.ids(c.catalog, "lineage.train.seed = 7") == [train, score])
+        #expect(try Self.ids(c.catalog, "lineage.train.seed = 1").isEmpty, "the mix's seed is not the training run's")
+        #expect(try Self.ids(c.catalog, "kind = 'score' and lineage.enhance.noise_estimate is null") == [score])
+        #expect(try Self.ids(c.catalog, "lineage.mix.seed in (1, 2) and kind = 'train'") == [train])
+        var csv = ""
+        try c.catalog.exportRuns(filter: "id = '\(score.rawValue)'", columns: "lineage.params.seed,lineage.mix.seed",
+                                 format: .csv) { csv += $0 }
+        #expect(csv.split(separator: "\n").last?.contains(",7,1,") == true, "nearest seed 7, the mix's 1: \(csv)")
+        do {
+            _ = try c.catalog.runs(filter: "lineage.mixes.seed = 1")
+            Issue.record("an unknown run kind was accepted")
+        } catch {
+            #expect("\(error)".contains("'mixes'") && "\(error)".contains("lineage.KIND.KEY"), "\(error)")
+        }
+    }
+
     @Test func lineageOfClipsIsTheirRunsLineage() throws {
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
         let c = try Self.chains(folder)

@@ -46,4 +46,12 @@ import Testing
         let lowest = (0..<5).map { String(format: "c%03d", $0) }
         #expect(draws.filter { $0 == lowest }.count <= 1, "\(draws)")
     }
+
+    /// Issue 40 item 5: a corpus mixed from a range is stratified in 5 dB bands whatever its size.
+    @Test func aRangeCorpusIsStratifiedInBands() throws {
+        var run = scores("continuous", clips: 20, snrs: (0..<20).map { -4.9 + 0.74 * Double($0) })
+        run.snrRule = .bands5dB
+        let plan = try ListeningTestPlan.draw(from: [run], count: 6, seed: 1)
+        #expect(Dictionary(grouping: plan.clips, by: \.stratum).mapValues(\.count) == ["snr=[-5,0)": 2, "snr=[0,5)": 2, "snr=[5,10)": 2])
+    }
 }

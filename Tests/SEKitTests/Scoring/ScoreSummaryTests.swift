@@ -82,6 +82,21 @@ import Testing
         #expect(subsets == ["all"] + (0..<25).map { "snr=\($0)" })
     }
 
+    /// Issue 40 item 5: the corpus's recorded rule decides, not the count: a range's six clips are
+    /// banded, a list of 30 SNRs keeps one subset per value.
+    @Test func theRecordedRuleDecidesBanding() {
+        let few = [-3.21, -1.5, 0.4, 2.2, 7.9, 9.9].enumerated()
+            .map { Self.clip("c\($0.offset)", snrDB: $0.element, split: nil, stoi: 0.5) }
+        #expect(ScoreSummary.aggregate(few, metrics: [.stoi]).map(\.subset).contains("snr=-3.21"), "without a rule: the count rule")
+        let banded = ScoreSummary.aggregate(few, metrics: [.stoi], snrRule: .bands5dB).map(\.subset)
+        #expect(banded == ["all", "snr=[-5,0)", "snr=[0,5)", "snr=[5,10)"], "\(banded)")
+        let many = (0..<30).map { Self.clip("c\($0)", snrDB: Double($0), split: nil, stoi: 0.5) }
+        #expect(ScoreSummary.aggregate(many, metrics: [.stoi], snrRule: .perValue).map(\.subset) == ["all"] + (0..<30).map { "snr=\($0)" })
+        #expect(SNRSubsetRule(specs: [.uniform(low: -5, high: 20)]) == .bands5dB)
+        #expect(SNRSubsetRule(specs: [.list([0, 5]), .uniform(low: 3, high: 3)]) == .perValue)
+        #expect(SNRSubsetRule(specs: [.list([0, 5]), .uniform(low: -10, high: 15)]) == .bands5dB, "a wind range bands too")
+    }
+
     /// One split for every clip adds nothing beyond `all`; one split next to clips without a
     /// split gets its subset; no SNRs, no SNR subsets.
     @Test func splitSubsetsOnlyWhenTheyTellSomething() {

@@ -27,4 +27,20 @@ enum ScriptRunner {
         return Result(status: process.terminationStatus, stdout: String(decoding: printed, as: UTF8.self),
                       stderr: String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self))
     }
+
+    /// Runs `scripts/stress/NAME` with the test build's binary and the fixtures, its work under `folder`
+    /// (plus `environment`).
+    static func stress(_ name: String, in folder: CatalogCLIFolder, environment: [String: String] = [:]) throws -> Result {
+        try run("scripts/stress/\(name)", environment: [
+            "SEKIT": SEKitBinary.url.path, "SEKIT_FIXTURES": GoldenCorpus.fixtures.path, "STRESS_DIR": folder.url.path,
+        ].merging(environment) { _, new in new })
+    }
+
+    /// The whole numbers on the line after the line `header` of `stdout` (a stress script's summary);
+    /// nil when there is no such line.
+    static func figures(_ stdout: String, after header: String) -> [Int]? {
+        let lines = stdout.split(separator: "\n")
+        guard let index = lines.firstIndex(where: { $0 == header }), index + 1 < lines.count else { return nil }
+        return lines[index + 1].split(separator: " ").compactMap { Int($0) }
+    }
 }

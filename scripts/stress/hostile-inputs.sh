@@ -102,7 +102,7 @@ check unclear "--from-manifest with a garbage line: names the line, no --overwri
 # --- Archive shards (item 7). ---
 mix --count 6 --archive tar --archive-clips 2 --out "$work/tars" --no-catalog
 cp "$work/tars/shard-000000.tar" "$work/dup.tar"
-first="$(tar -tf "$work/dup.tar" | head -1)"
+first="$(tar -tf "$work/dup.tar" | sed -n 1p)"
 (cd "$work" && mkdir -p dupdir && tar -xf dup.tar -C dupdir "$first" && tar -rf "$work/tars/shard-000000.tar" -C dupdir "$first")
 run score --corpus "$work/tars" --metrics snr --no-catalog
 check silent "a shard with a member twice: refused naming the member" '[[ $status != 0 ]] && has "$first"'
@@ -140,7 +140,7 @@ check silent "the report's best method is not the noisy input" \
 
 # --- One speaker pattern for mix and import (item 15). ---
 mkdir -p "$work/spk/a" "$work/spk/b"
-for f in $(ls "$speech" | head -4); do cp "$speech/$f" "$work/spk/$([[ $f == *aew* || $f == arctic_a0007.wav ]] && echo a || echo b)/"; done
+for f in $(ls "$speech" | sed -n 1,4p); do cp "$speech/$f" "$work/spk/$([[ $f == *aew* || $f == arctic_a0007.wav ]] && echo a || echo b)/"; done
 run mix --speech "$work/spk" --noise "$noise" --count 4 --seconds 1 --speaker-pattern '^([^/]+)/' --out "$work/spk-mix" --no-catalog
 speakers="$(grep -o '"speaker":"[^"]*"' "$work/spk-mix/manifest.jsonl" | sort -u | wc -l)"
 check silent "--speaker-pattern '^([^/]+)/' matches the path relative to the folder in mix" '[[ $status == 0 && $speakers -ge 1 ]]'

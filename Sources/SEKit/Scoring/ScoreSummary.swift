@@ -71,7 +71,7 @@ public enum ScoreSummary {
         return subsets + degradationSubsets(degradations)
     }
 
-    /// `degradation=NAME` subsets (``subsets(snrDB:split:degradations:)``): none when no clip is degraded.
+    /// `degradation=NAME` subsets (``subsets(snrDB:split:degradations:snrRule:)``): none when no clip is degraded.
     static func degradationSubsets(_ degradations: [[String]?]) -> [(label: String, members: [Int])] {
         guard degradations.contains(where: { !($0 ?? []).isEmpty }) else { return [] }
         var groups: [String: [Int]] = [:]
@@ -84,7 +84,7 @@ public enum ScoreSummary {
     }
 
     /// Aggregates of the scored clips (failed clips are left out of the numbers; their count is
-    /// reported separately), over ``subsets(snrDB:split:degradations:)``.
+    /// reported separately), over ``subsets(snrDB:split:degradations:snrRule:)``.
     public static func aggregate(_ clips: [ClipScores], metrics: [Metric], snrRule: SNRSubsetRule? = nil) -> [ScoreAggregate] {
         let scored = clips.filter { $0.error == nil }
         let columns = metrics.map { metric in
@@ -101,7 +101,7 @@ public enum ScoreSummary {
         public var noisy: [Double?] = []
     }
 
-    /// Aggregates of the scored clips given as columns (``aggregate(_:metrics:)`` without the
+    /// Aggregates of the scored clips given as columns (``aggregate(_:metrics:snrRule:)`` without the
     /// per-clip structures: for the million-clip runs a catalogue merge recomputes). For each metric,
     /// subset and series (enhanced, `_noisy`, `_improvement` = enhanced − noisy per clip) with values.
     public static func aggregate(_ columns: [MetricColumn], snrDB: [Double?], split: [String?],

@@ -7,7 +7,8 @@ struct RunsCommand: AsyncParsableCommand {
         abstract: "List, show, compare and rank runs; export them for pandas; record runs made elsewhere.",
         subcommands: [RunsListCommand.self, RunsShowCommand.self, RunsDiffCommand.self, RunsBestCommand.self,
                       RunsLeaderboardCommand.self, RunsExportCommand.self,
-                      RunsStartCommand.self, RunsLogCommand.self, RunsArtifactCommand.self, RunsFinishCommand.self],
+                      RunsStartCommand.self, RunsLogCommand.self, RunsArtifactCommand.self, RunsFinishCommand.self,
+                      RunsRenameCommand.self, RunsDeleteCommand.self],
         defaultSubcommand: RunsListCommand.self
     )
 }

@@ -17,6 +17,11 @@ struct RunsExportCommand: AsyncParsableCommand {
             memory): \(Catalog.clipScoreExportColumns.joined(separator: ", ")). improvement = value − \
             noisy_value; the clip's split, SNRs, speaker and sources come from the catalogue (empty \
             when the scored files were not a catalogued corpus). Read it with pandas.read_csv.
+
+            With --table NAME: the rows of one catalogue table as stored, every column, in key order: \
+            the rows of the runs matching --filter for the tables tied to runs, every row of the \
+            others (listening tests, source analyses; --filter is refused there). Tables: \
+            \(CatalogTable.all.map(\.name).joined(separator: ", ")).
             """
     )
 
@@ -28,12 +33,18 @@ struct RunsExportCommand: AsyncParsableCommand {
     @Flag(name: .customLong("per-clip"), help: "One row per run, clip and metric instead of one per run.")
     var perClip = false
 
+    @Option(help: ArgumentHelp("One catalogue table as stored (runs, clips, listening_ratings, ...).", valueName: "name"))
+    var table: String?
+
     @Option(help: ArgumentHelp("csv, json or table.", valueName: "format"))
     var format: TableFormat = .csv
 
     func run() async throws {
         let opened = try catalog.openForReading()
-        if perClip {
+        if let table {
+            guard !perClip else { throw ValidationError("--table and --per-clip exclude each other") }
+            try opened.exportTable(table, filter: filter, format: format, sink: writeToStandardOutput)
+        } else if perClip {
             try opened.exportClipScores(filter: filter, format: format, sink: writeToStandardOutput)
         } else {
             try opened.exportRunTable(filter: filter, format: format, sink: writeToStandardOutput)

@@ -13,6 +13,7 @@ import Testing
         ["info"], ["mix"], ["noise"], ["plot"], ["report"], ["runs"], ["runs", "best"], ["runs", "diff"],
         ["runs", "export"], ["runs", "leaderboard"], ["runs", "list"], ["runs", "show"],
         ["runs", "start"], ["runs", "log"], ["runs", "artifact"], ["runs", "finish"],
+        ["runs", "rename"], ["runs", "delete"],
         ["features", "check"], ["export"], ["export", "lhotse"],
         ["score"], ["synthesize"],
         ["listen"], ["listen", "make"], ["listen", "import"], ["listen", "show"], ["listen", "correlate"],

@@ -74,8 +74,10 @@ extension Catalog {
     public func check(rehashAll: Bool = false, dryRun: Bool = false) throws(CatalogError) -> CheckReport {
         var report = CheckReport()
         var folding: [RunID: (host: String, pid: Int)] = [:]
+        var declared: (dangling: [String], files: [(table: String, path: String)]) = ([], [])
         let (sources, artifacts, integrity, foreignKeys, leaks, running): ([SourceRecord], [ArtifactRecord], [String], [String],
                                                                            [CheckReport.SplitLeak], [RunRecord]) = try read { db in
+            declared = try Self.declaredChecks(db)
             let folds = try Self.incompleteFolds(db)
             report.incompleteFolds = folds.isEmpty ? nil : folds
             folding = try Self.foldingProcesses(db)
@@ -111,7 +113,7 @@ extension Catalog {
             return (try SourceRecord.order(SourceRecord.Columns.id).fetchAll(db),
                     try ArtifactRecord.filter(Column("sha256") != nil).fetchAll(db), integrity, foreignKeys, leaks, running)
         }
-        report.integrityProblems = integrity + foreignKeys
+        report.integrityProblems = integrity + foreignKeys + declared.dangling
         report.splitLeaks = leaks
 
         let manager = FileManager.default
@@ -138,11 +140,42 @@ extension Catalog {
                 report.changedFiles.append(.init(table: "artifact", id: artifact.runID.rawValue, path: artifact.path))
             }
         }
+        for file in declared.files where !manager.fileExists(atPath: file.path) {
+            report.missingFiles.append(.init(table: file.table, id: file.path, path: file.path))
+        }
         let host = ProcessInfo.processInfo.hostName
         // A fold under way belongs to its merging process.
         report.runningElsewhere = running.filter { (folding[$0.id]?.host ?? $0.host) != host }.map(\.id)
         report.abandonedRuns = try markAbandonedRuns(dryRun: dryRun).map(\.id)
         return report
+    }
+
+    /// The checks tables declare in ``CatalogTable/checks`` beyond the dedicated ones: columns naming
+    /// runs without a foreign key whose run is gone (one problem per column), and the files a table
+    /// names (distinct paths), whose existence the caller checks.
+    static func declaredChecks(_ db: Database) throws -> (dangling: [String], files: [(table: String, path: String)]) {
+        var dangling: [String] = [], files: [(table: String, path: String)] = []
+        for table in CatalogTable.all {
+            for check in table.checks {
+                switch check {
+                case .runReference(let column):
+                    let missing = try String.fetchAll(db, sql: """
+                        SELECT DISTINCT "\(column)" FROM \(table.name)
+                        WHERE "\(column)" IS NOT NULL AND "\(column)" NOT IN (SELECT id FROM runs) ORDER BY 1
+                        """)
+                    if let first = missing.first {
+                        dangling.append("\(table.name).\(column) names \(missing.count) run(s) the catalogue does not hold (\(first)"
+                                        + (missing.count > 1 ? ", ..." : "") + ")")
+                    }
+                case .missingFiles(let pathColumn):
+                    files += try String.fetchAll(db, sql: "SELECT DISTINCT \"\(pathColumn)\" FROM \(table.name) ORDER BY 1")
+                        .map { (table.name, $0) }
+                case .sourceFiles, .artifactFiles, .runStates, .splitLeaks:
+                    continue   // checked by check(rehashAll:dryRun:) itself
+                }
+            }
+        }
+        return (dangling, files)
     }
 
     /// The parameter a run folded from shard runs (`sekit catalog merge`) records their number under.

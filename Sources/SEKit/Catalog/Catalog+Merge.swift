@@ -2,14 +2,6 @@ import Foundation
 import GRDB
 
 extension Catalog {
-    /// Tables in the order a merge copies them (parents before children, for the foreign keys).
-    /// A run's tags and per-step metrics (`v3-tracking`) go with it; a folded shard run's onto the folded run.
-    static let mergeOrder = ["runs", "params", "run_tags", "run_step_metrics", "sources", "clips", "clip_noises", "clip_degradations",
-                             "clip_degradation_params", "artifacts", "clip_scores", "run_metrics"]
-
-    /// Columns holding a source id, per table: where a renamed source is re-pointed.
-    static let sourceIDColumns = ["sources": ["id"], "clips": ["speech_source_id", "rir_source_id"], "clip_noises": ["source_id"]]
-
     /// What a merge does with a row whose key OUT already holds with different content.
     public enum MergeConflictPolicy: String, Sendable, Codable, CaseIterable {
         /// Refuse the input: nothing of it is merged, the conflicts are listed.
@@ -25,7 +17,8 @@ extension Catalog {
     public struct MergeConflict: Sendable, Codable, Equatable {
         /// The input catalogue.
         public var input: String
-        /// `sources`, `runs` or `clips`.
+        /// The table: `sources`, `runs`, `clips`, or one declaring its conflicts (``CatalogTable/Conflict``:
+        /// `listening_tests`, `listening_raters`, `listening_ratings`, `analysed_corpora`).
         public var table: String
         public var id: String
         /// What differs, OUT's value then the input's.
@@ -53,9 +46,13 @@ extension Catalog {
     /// `corpus:path` source ids, so shards of one job agree), except that a run still `running` here
     /// takes the final status an input has for it. Merging the same input twice adds nothing.
     ///
+    /// Every table of the catalogue is copied (``CatalogTable/all``: runs and their parameters, tags,
+    /// step metrics, artifacts, clips, scores and aggregates, sources, listening tests, source analyses).
     /// A source with the same id but another file (sha256, bytes or path differ), a run with the same
-    /// id but another kind, start, command line, host or pid, or a clip with the same id but other
-    /// values is a conflict, resolved by `onConflict`. Each input is merged in one transaction: an
+    /// id but another kind, start, command line, host or pid, a clip with the same id but other
+    /// values, or a row of a table declaring its conflicts (a listening test of the same name with
+    /// other stimuli, a rater's other results file, another rating, another analysis of a corpus of
+    /// the same name) is a conflict, resolved by `onConflict`. Each input is merged in one transaction: an
     /// input refused for conflicts adds nothing (inputs before it stay merged).
     /// - Parameter inputs: shard catalogues. Every input is checked before anything is written, and
     ///   none is ever modified: each is read through a read-only connection, and one from an older
@@ -135,16 +132,17 @@ extension Catalog {
     /// returns the rows inserted per table.
     private static func copyRows(_ db: Database, mapping: RunMapping, sourcesRenamed: Bool) throws -> [String: Int] {
         var counts: [String: Int] = [:]
-        for table in mergeOrder {
-            let names = try db.columns(in: table).map(\.name)
+        for table in CatalogTable.all {
+            let names = try db.columns(in: table.name).map(\.name)
             let columns = names.map { "\"\($0)\"" }.joined(separator: ", ")
-            let values = names.map { incomingSQL(table: table, column: $0, mapping: mapping,
+            let values = names.map { incomingSQL(table: table.name, column: $0, mapping: mapping,
                                                  sourcesRenamed: sourcesRenamed) }.joined(separator: ", ")
             try db.execute(sql: """
-                INSERT INTO main.\(table) (\(columns)) SELECT \(values) FROM shard.\(table) AS s WHERE \(mapping.keptSQL(table))
+                INSERT INTO main.\(table.name) (\(columns)) SELECT \(values) FROM shard.\(table.name) AS s
+                WHERE \(mapping.keptSQL(table.merge)) AND \(keptUnderKeptParentSQL(table.merge))
                 ON CONFLICT DO NOTHING
                 """)
-            counts[table] = db.changesCount
+            counts[table.name] = db.changesCount
         }
         return counts
     }
@@ -152,21 +150,23 @@ extension Catalog {
     /// The page cache a merge uses, as SQLite's negative KiB count (256 MiB; only what is used is allocated).
     static let mergeCacheKiB = -262_144
 
-    /// Columns holding a run id or a catalogue clip id (`RUN/CLIP`), per table: where a folded
-    /// shard run is mapped to its folded run.
-    static let runIDColumns = ["runs": ["parent_id"], "sources": ["import_run_id"], "clips": ["run_id"], "artifacts": ["run_id"],
-                               "clip_scores": ["run_id"], "run_tags": ["run_id"], "run_step_metrics": ["run_id"]]
-    static let clipIDColumns = ["clips": ["id"], "clip_noises": ["clip_id"], "clip_degradations": ["clip_id"],
-                                "clip_degradation_params": ["clip_id"], "clip_scores": ["clip_id"]]
-
-    /// The value an input row's `column` takes in OUT: source ids renamed (when `sourcesRenamed`:
-    /// `temp.merge_source_ids` has rows; a lookup per row otherwise wasted), folded runs mapped.
+    /// The value an input row's `column` takes in OUT (the table's ``CatalogTable/Merge`` says which
+    /// columns hold what): source ids renamed (when `sourcesRenamed`: `temp.merge_source_ids` has rows;
+    /// a lookup per row otherwise wasted), folded runs mapped.
     static func incomingSQL(table: String, column: String, mapping: RunMapping, sourcesRenamed: Bool) -> String {
         let value = "s.\"\(column)\""
-        if (sourceIDColumns[table] ?? []).contains(column) { return sourcesRenamed ? renamedSourceSQL(value) : value }
-        if (runIDColumns[table] ?? []).contains(column) { return mapping.runSQL(value) }
-        if (clipIDColumns[table] ?? []).contains(column) { return mapping.clipSQL(value) }
+        guard let merge = CatalogTable.named(table)?.merge else { return value }
+        if merge.sourceIDColumns.contains(column) { return sourcesRenamed ? renamedSourceSQL(value) : value }
+        if merge.runIDColumns.contains(column) { return mapping.runSQL(value) }
+        if merge.clipIDColumns.contains(column) { return mapping.clipSQL(value) }
         return value
+    }
+
+    /// The input rows of a table whose parent row conflicted and was kept as OUT has it
+    /// (`temp.merge_kept_first`): left out.
+    static func keptUnderKeptParentSQL(_ merge: CatalogTable.Merge) -> String {
+        guard let parent = merge.parent else { return "true" }
+        return "s.\"\(parent.column)\" NOT IN (SELECT key FROM temp.merge_kept_first WHERE table_name = '\(parent.table)')"
     }
 
     /// Shard runs of one input and the runs they fold into, written into the copy's SQL as literals.
@@ -195,14 +195,10 @@ extension Catalog {
         /// `(old, ...)` for `NOT IN`.
         var oldList: String { "(" + pairs.map { Self.literal($0.old) }.joined(separator: ", ") + ")" }
 
-        /// The input rows of `table` that are copied: not the folded shard runs' own rows.
-        func keptSQL(_ table: String) -> String {
-            guard !pairs.isEmpty else { return "true" }
-            switch table {
-            case "runs": return "s.id NOT IN \(oldList)"
-            case "params", "run_metrics": return "s.run_id NOT IN \(oldList)"
-            default: return "true"
-            }
+        /// The input rows of a table that are copied: not the folded shard runs' own rows.
+        func keptSQL(_ merge: CatalogTable.Merge) -> String {
+            guard !pairs.isEmpty, let column = merge.foldedRunsOwnRows else { return "true" }
+            return "s.\"\(column)\" NOT IN \(oldList)"
         }
     }
 
@@ -222,6 +218,8 @@ extension Catalog {
                                          policy: MergeConflictPolicy, mapping: RunMapping) throws -> [MergeConflict] {
         try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS merge_source_ids (old_id TEXT PRIMARY KEY, new_id TEXT NOT NULL)")
         try db.execute(sql: "DELETE FROM temp.merge_source_ids")
+        try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS merge_kept_first (table_name TEXT NOT NULL, key TEXT NOT NULL)")
+        try db.execute(sql: "DELETE FROM temp.merge_kept_first")
         func conflict(_ table: String, _ id: String, _ detail: String) -> MergeConflict {
             MergeConflict(input: input, table: table, id: id, detail: detail, resolution: "")
         }
@@ -278,18 +276,50 @@ extension Catalog {
             WHERE \(differs.joined(separator: " OR ")) ORDER BY s.id
             """).map { row in conflict("clips", row[0], "same clip id, different \(row[1] as String)") }
 
+        let declared = try declaredConflicts(db, input: input)
         switch policy {
         case .keepFirst:
-            return (sources + runs + clips).map { var item = $0; item.resolution = "kept-first"; return item }
+            // The input's rows under a row kept as OUT has it are left out with it.
+            for (table, key) in declared.kept {
+                try db.execute(sql: "INSERT INTO temp.merge_kept_first VALUES (?, ?)", arguments: [table, key])
+            }
+            return (sources + runs + clips + declared.conflicts).map { var item = $0; item.resolution = "kept-first"; return item }
         case .error, .rename:
             // Renamed sources are resolved; anything else refuses the input.
-            let refused = (policy == .error ? sources : unrenamable) + runs + clips
+            let refused = (policy == .error ? sources : unrenamable) + runs + clips + declared.conflicts
             if !refused.isEmpty {
                 throw CatalogError.mergeConflict(input: input, output: output,
                                                  conflicts: refused.map { "\($0.table) \($0.id): \($0.detail)" })
             }
             return sources
         }
+    }
+
+    /// The rows of the tables declaring ``CatalogTable/Conflict/differing(key:compared:)`` whose key
+    /// OUT holds with other values: the conflicts, and the one-column keys a keep-first merge keeps
+    /// (their children are then left out).
+    private static func declaredConflicts(_ db: Database, input: String)
+        throws -> (conflicts: [MergeConflict], kept: [(table: String, key: String)]) {
+        var conflicts: [MergeConflict] = [], kept: [(table: String, key: String)] = []
+        for table in CatalogTable.all {
+            guard case let .differing(key, compared) = table.merge.conflict else { continue }
+            let join = key.map { "m.\"\($0)\" = s.\"\($0)\"" }.joined(separator: " AND ")
+            let differs = compared.map { "(s.\"\($0)\" IS NOT m.\"\($0)\")" }
+            let names = zip(compared, differs).map { name, test in "(CASE WHEN \(test) THEN '\(name), ' ELSE '' END)" }
+            let keySQL = key.map { "s.\"\($0)\"" }.joined(separator: " || '/' || ")
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT \(keySQL), rtrim(\(names.joined(separator: " || ")), ', ')
+                FROM shard.\(table.name) AS s JOIN main.\(table.name) AS m ON \(join)
+                WHERE \(differs.joined(separator: " OR ")) ORDER BY 1
+                """)
+            for row in rows {
+                let id: String = row[0]
+                conflicts.append(MergeConflict(input: input, table: table.name, id: id,
+                                               detail: "same key, different \(row[1] as String)", resolution: ""))
+                if key.count == 1 { kept.append((table.name, id)) }
+            }
+        }
+        return (conflicts, kept)
     }
 
     /// Whether two paths name the same file (same device and inode, links followed).

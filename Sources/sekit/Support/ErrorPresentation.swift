@@ -5,6 +5,8 @@ import SEKit
 /// An error message in the command line's own terms.
 struct CommandLineMessage: Error, CustomStringConvertible {
     let description: String
+    /// A usage error (exit 64): what was asked for needs another flag or value.
+    var isUsageError = false
 }
 
 /// Turns library errors into command-line messages: the library names parameters (`snr-db`,
@@ -46,6 +48,7 @@ enum ErrorPresentation {
             if help.range(of: "--\(name)(?![A-Za-z0-9-])", options: .regularExpression) != nil { return 64 }
         }
         if catalogError(in: error)?.code == "filter" { return 64 }
+        if let message = error as? CommandLineMessage, message.isUsageError { return 64 }
         return 1
     }
 

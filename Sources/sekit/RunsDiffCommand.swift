@@ -15,7 +15,7 @@ struct RunsDiffCommand: AsyncParsableCommand {
             + "and per metric and subset the difference with a bootstrap CI and a paired test.",
         discussion: """
             A and B are run ids, unique id prefixes or checkpoint names (a name given to several runs \
-            lists them and exits 2). Parameters: those that differ along each run's lineage (the score \
+            is its latest finished run; an id names an older one). Parameters: those that differ along each run's lineage (the score \
             run, its enhance or features run, its mix run), named KIND.KEY.
 
             Scores (paired, the default; both runs scored the same corpus): on the clips both runs \

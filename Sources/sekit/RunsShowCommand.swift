@@ -8,7 +8,7 @@ struct RunsShowCommand: AsyncParsableCommand {
         commandName: "show",
         abstract: "Show one run: provenance, parameters, artifacts, metrics, tags, per-step series, counts.",
         discussion: """
-            The run: id, unique id prefix or name (a name of several runs lists them and exits 2). \
+            The run: id, unique id prefix or name (a name of several runs is its latest finished run). \
             Per-step metrics (logged by `sekit runs log` or sekit.tracking) are listed one series a \
             line: steps, first, last, min and max with their steps.
 

@@ -51,16 +51,22 @@ struct RunsCompareCommandTests {
         #expect(badSubset.status != 0 && badSubset.stderr.contains("snr=99") && badSubset.stderr.contains("snr=10"))
     }
 
-    @Test func anAmbiguousNameExitsTwoListingTheCandidates() throws {
+    /// Issue 41: a name scored twice resolves to its latest finished run in every command (it made
+    /// `runs diff` and `report` refuse while `runs leaderboard` took the latest); the older by id.
+    @Test func aNameScoredTwiceIsItsLatestRunEverywhere() throws {
         let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
         let catalog = try scoredCorpus(folder)
+        let first = try folder.sqlite(catalog, "SELECT id FROM runs WHERE name = 'noisy'")
         let again = try SEKitBinary.run(["score", "--corpus", folder.path("out"), "--metrics", "snr", "--checkpoint", "noisy", "--catalog",
                                          catalog])
         #expect(again.status == 0)
-        let diff = try SEKitBinary.run(["runs", "diff", "noisy", "copy", "--catalog", catalog])
-        #expect(diff.status == 2)
-        #expect(diff.stderr.contains("'noisy' names 2 runs"), "\(diff.stderr)")
-        #expect(diff.stderr.split(separator: "\n").filter { $0.contains("  score  noisy  finished") }.count == 2)
+        let latest = try folder.sqlite(catalog, "SELECT id FROM runs WHERE name = 'noisy' AND id <> '\(first)'")
+        let diff = try SEKitBinary.run(["runs", "diff", "noisy", "copy", "--format", "json", "--catalog", catalog])
+        #expect(diff.status == 0 && diff.stdout.contains(latest) && !diff.stdout.contains(first), "\(diff.stderr)")
+        let show = try SEKitBinary.run(["runs", "show", "noisy", "--format", "csv", "--catalog", catalog])
+        #expect(show.status == 0 && show.stdout.contains(latest), "\(show.stderr)")
+        let older = try SEKitBinary.run(["runs", "show", first, "--format", "csv", "--catalog", catalog])
+        #expect(older.status == 0 && older.stdout.contains(first))
     }
 
     @Test func leaderboardBestListAndExport() throws {

@@ -50,4 +50,25 @@ import Testing
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
         #expect(FileManager.default.fileExists(atPath: folder.path("catalogued/manifest.jsonl")))
     }
+
+    /// Issue 41: `catalog import --corpus mine` beside `mix --out corpora/mine` made
+    /// `runs leaderboard --corpus mine` refuse ("names 2 runs"): a corpus name is looked for among mixes.
+    @Test func aCorpusNameIsLookedForAmongMixes() throws {
+        let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
+        for i in 0..<3 { try folder.writeWAV("speech/u\(i).wav", frames: 16_000, seed: i) }
+        for i in 0..<2 { try folder.writeWAV("noise/n\(i).wav", frames: 24_000, seed: 9 + i) }
+        let catalog = folder.path("catalog.sqlite")
+        let imported = try SEKitBinary.run(["catalog", "import", "--kind", "speech", "--corpus", "mine", folder.path("speech"),
+                                            "--catalog", catalog])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let mixed = try SEKitBinary.run(["mix", "--speech", "corpus:mine", "--noise", folder.path("noise"), "--count", "4",
+                                         "--seconds", "0.5", "--out", folder.path("corpora/mine"), "--catalog", catalog])
+        #expect(mixed.status == 0, "\(mixed.stderr)")
+        #expect(try folder.sqlite(catalog, "SELECT count(*) FROM runs WHERE name = 'mine'") == "2")
+        let scored = try SEKitBinary.run(["score", "--corpus", folder.path("corpora/mine"), "--enhanced", folder.path("corpora/mine/clean"),
+                                          "--metrics", "segsnr", "--checkpoint", "upper", "--catalog", catalog])
+        #expect(scored.status == 0, "\(scored.stderr)")
+        let board = try SEKitBinary.run(["runs", "leaderboard", "--corpus", "mine", "--catalog", catalog])
+        #expect(board.status == 0 && board.stdout.contains("upper"), "\(board.stdout)\(board.stderr)")
+    }
 }

@@ -10,9 +10,10 @@ extension Catalog {
     /// (restricted to `kind` when given) are the candidates: one is the answer, none is
     /// ``CatalogError/noSuchRun(path:reference:candidates:)`` listing runs with a name alike (else
     /// the latest). Among several, one is still the answer when the others are out of the way:
-    /// - `preferring: .finished` (reading a result): exactly one `finished`, every other one failed or
-    ///   abandoned (killed attempts of the same command: `failed`, or `running` under a process gone
-    ///   from this host);
+    /// - `preferring: .finished` (reading a result): the latest `finished` run named `reference` (older
+    ///   runs of the name stay reachable by id); without one, exactly one `finished` (by id prefix),
+    ///   every other one failed or abandoned (killed attempts of the same command: `failed`, or
+    ///   `running` under a process gone from this host);
     /// - `preferring: .running` (logging into a run made elsewhere): exactly one `running` that is not
     ///   abandoned (runs that ended cannot be logged into).
     ///
@@ -32,6 +33,11 @@ extension Catalog {
                                              candidates: try Self.runsAlike(reference, kind: kind, db).map(Self.candidateLine))
             }
             guard matches.count == 1 else {
+                // Reading a result by name: the latest finished run of that name (older attempts stay
+                // reachable by id). Several runs sharing an id prefix stay ambiguous.
+                if preferring == .finished, let latest = matches.first(where: { $0.name == reference && $0.status == .finished }) {
+                    return latest
+                }
                 let live = try Self.liveRuns(matches, db)
                 let preferred = matches.filter { $0.status == preferring && (preferring != .running || live.contains($0.id)) }
                 let others = matches.filter { $0.status != preferring }

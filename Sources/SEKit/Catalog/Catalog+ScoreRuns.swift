@@ -20,7 +20,15 @@ extension Catalog {
     /// The corpus a run reference (id, unique prefix or name) stands for: a mix run's corpus, or what
     /// another run scored (see ``scoredCorpus(of:)``).
     public func scoredCorpus(named reference: String) throws(CatalogError) -> ScoredCorpus {
-        let run = try resolveRun(reference)
+        // A corpus name is looked for among mixes first: an import of the same name (`catalog import
+        // --corpus mine` beside `mix --out corpora/mine`) is not a scored corpus.
+        let run: RunRecord
+        do {
+            run = try resolveRun(reference, kind: .mix)
+        } catch {
+            guard case .noSuchRun = error else { throw error }
+            run = try resolveRun(reference)
+        }
         switch run.kind {
         case .mix: return ScoredCorpus(key: "mix:" + run.id.rawValue)
         default: return try scoredCorpus(of: run)

@@ -41,20 +41,27 @@ import Testing
         // A killed attempt not yet marked (its process is gone) changes nothing.
         try Self.killedRun(catalog, name: "ks", commandLine: "sekit score --checkpoint ks", pid: try Self.deadPID())
         #expect(try catalog.resolveRun("ks").id == finished)
-        // A run still going (this process) may finish: ambiguous.
+        // A run still going (this process): reading a result by name takes the finished one.
         let going = try catalog.beginRun(kind: .score, name: "ks", commandLine: ["sekit", "score", "--checkpoint", "ks"])
-        #expect(throws: CatalogError.self) { _ = try catalog.resolveRun("ks") }
+        #expect(try catalog.resolveRun("ks").id == finished)
+        #expect(try catalog.resolveRun("ks", preferring: .running).id == going, "logging into it finds the one running")
         try catalog.finishRun(going, status: .failed, error: "stopped")
         #expect(try catalog.resolveRun("ks").id == finished)
-        // Two finished runs of one name: ambiguous, listing every candidate.
+        // Issue 41: two finished runs of one name: the latest, in every command; the older one by id.
         let second = try catalog.beginRun(kind: .score, name: "ks", commandLine: ["sekit", "score", "--checkpoint", "ks"])
         try catalog.finishRun(second)
+        #expect(try catalog.resolveRun("ks").id == second)
+        #expect(try catalog.resolveRun(finished.rawValue).id == finished)
+        // Only unfinished runs of a name, several of them alive: still ambiguous, listing every candidate.
+        let other = try catalog.beginRun(kind: .score, name: "kt", commandLine: ["sekit", "score", "--checkpoint", "kt", "--x"])
+        let another = try catalog.beginRun(kind: .score, name: "kt", commandLine: ["sekit", "score", "--checkpoint", "kt", "--y"])
         do {
-            _ = try catalog.resolveRun("ks")
-            Issue.record("two finished runs named ks resolved")
+            _ = try catalog.resolveRun("kt")
+            Issue.record("two running runs named kt resolved")
         } catch let CatalogError.ambiguousRun(_, reference, candidates) {
-            #expect(reference == "ks" && candidates.count == 7)
+            #expect(reference == "kt" && candidates.count == 2)
         }
+        _ = (other, another)
     }
 
     @Test func aRerunWithAnotherJobsMarksItsKilledPredecessorFailed() throws {

@@ -35,9 +35,13 @@ let package = Package(
             dependencies: ["CSndfile", "CFFTW", "CSoxr", "CEbur128", "COpus", "CKernels"]
         ),
         .target(
+            name: "SEKitCatalog",
+            dependencies: ["SEKitSignal", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .target(
             name: "SEKit",
             dependencies: [
-                "SEKitSignal", "CHDF5", "CPNG", "CKernels", "CZlib",
+                "SEKitSignal", "SEKitCatalog", "CHDF5", "CPNG", "CKernels", "CZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Yams", package: "Yams"),
             ],
@@ -61,7 +65,7 @@ let package = Package(
         // What both test targets share: the project and fixture folders, temporary folders, a WAV
         // writer independent of SEKit's, the binary runner (as swift-argument-parser's test helpers).
         .target(name: "SEKitTestSupport", path: "Tests/SEKitTestSupport"),
-        .testTarget(name: "SEKitTests", dependencies: ["SEKit", "SEKitSignal", "SEKitTestSupport"]),
+        .testTarget(name: "SEKitTests", dependencies: ["SEKit", "SEKitSignal", "SEKitCatalog", "SEKitTestSupport"]),
         .testTarget(name: "sekitTests", dependencies: ["sekit", "SEKitTestSupport"], exclude: ["HelpSnapshots"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Builds the Swift API documentation (the DocC catalogs Sources/SEKitSignal/SEKitSignal.docc and
-# Sources/SEKit/SEKit.docc) offline: the
+# Builds the Swift API documentation (the DocC catalogs Sources/SEKitSignal/SEKitSignal.docc,
+# Sources/SEKitCatalog/SEKitCatalog.docc and Sources/SEKit/SEKit.docc) offline: the
 # package's symbol graph down to internal symbols (the API as the next engineer reads it: `swift
 # package dump-symbol-graph`), then `docc convert`; any link that does not resolve (``MixJob`` to a
 # symbol that does not exist or is ambiguous) fails the script, with docc's message. (docc's other
 # warnings, such as parameters a doc comment leaves out, are printed and counted, not fatal.)
-# Output: .build/docs/SEKitSignal.doccarchive and .build/docs/SEKit.doccarchive (open with `docc preview` or any static server).
+# Output: .build/docs/SEKitSignal.doccarchive, SEKitCatalog.doccarchive and SEKit.doccarchive (open with `docc preview` or any static server).
 # Run by scripts/test.sh after the tests.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -15,7 +15,8 @@ swift package dump-symbol-graph --minimum-access-level internal >/dev/null
 graphs="$(swift build --show-bin-path)/../symbolgraph"
 docc="$(command -v docc || echo /opt/swift/usr/bin/docc)"
 # One archive per target. docc (6.3, offline) resolves no symbol link from one archive into the
-# other, so SEKit's doc comments name SEKitSignal's types as code (`AudioBuffer`), not as links.
+# other, so SEKit's doc comments name SEKitSignal's and SEKitCatalog's types as code (`AudioBuffer`,
+# `Catalog`), not as links.
 convert() {  # TARGET
     local target="$1" only="$root/.build/docs/symbolgraph-$1"
     rm -rf "$only" && mkdir -p "$only"
@@ -38,4 +39,5 @@ convert() {  # TARGET
 }
 mkdir -p "$root/.build/docs"
 convert SEKitSignal
+convert SEKitCatalog
 convert SEKit

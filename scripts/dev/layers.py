@@ -26,7 +26,7 @@ def strip(text):
 
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    roots = args or [r for r in ("Sources/SEKit", "Sources/SEKitSignal") if os.path.isdir(r)]
+    roots = args or [r for r in ("Sources/SEKit", "Sources/SEKitSignal", "Sources/SEKitCatalog") if os.path.isdir(r)]
     files = {}
     for root in roots:
         for folder, _, names in os.walk(root):

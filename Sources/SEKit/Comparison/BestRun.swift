@@ -14,7 +14,7 @@ public struct BestRun: Sendable, Codable {
         public var kind: RunKind = .score
         /// Only runs on this corpus (a mix run, or a score run on it; id, prefix or name).
         public var corpus: String?
-        /// A filter expression over runs (see ``CatalogFilter``).
+        /// A filter expression over runs (see `CatalogFilter`).
         public var filter: String?
 
         public init(metric: String, subset: String = "all", kind: RunKind = .score, corpus: String? = nil, filter: String? = nil) {

@@ -2,7 +2,7 @@ import Foundation
 
 extension RunDiff {
     /// Compares score runs `a` and `b` of `catalog` (ids, unique id prefixes or names; see
-    /// ``Catalog/resolveRun(_:kind:preferring:)``).
+    /// `Catalog.resolveRun(_:kind:preferring:)`).
     /// - Throws: ``ComparisonError`` for runs scored on different corpora
     ///   without `request.unpaired`, runs without common clips, unknown metrics or subsets; unknown or
     ///   ambiguous runs as ``ComparisonError/catalog(_:)``.

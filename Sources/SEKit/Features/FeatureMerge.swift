@@ -13,7 +13,7 @@ import Foundation
 ///   the same options except for the run ids: clips in corpus order, written by
 ///   ``FeatureFileWriter``, statistics recomputed by the export's own streaming code.
 ///
-/// In both, `features_run_id` is ``RunID/folding(_:)`` over the shards' (the id `sekit catalog
+/// In both, `features_run_id` is `RunID.folding(_:)` over the shards' (the id `sekit catalog
 /// merge` gives their folded run), and `mix_run_id` is the shards' when they agree, else the
 /// folding of the distinct ones. The output is written under a temporary name and renamed when
 /// complete; mismatched shards (``FeatureFileError``) leave nothing behind.

@@ -153,7 +153,7 @@ struct FeatureShardSet {
         }
     }
 
-    /// The run id a folded run of the shards has: `features_run_id` is ``RunID/folding(_:)`` over
+    /// The run id a folded run of the shards has: `features_run_id` is `RunID.folding(_:)` over
     /// the shards' (empty when none has one); `mix_run_id` is the one mix run the shards name, else
     /// (a corpus mixed in shards: each file lists the mix shard runs, comma-separated) the folding
     /// of the distinct ones, the id `sekit catalog merge` gives the folded mix run.

@@ -2,7 +2,7 @@ import Foundation
 
 /// `sekit catalog import`: audio files recorded as sources of a corpus in the catalogue, in an
 /// `import` run. The entry point has the shape of every command's (`ImportJob.run(Request, context:)`);
-/// what is stored, and how, is ``Catalog``'s (``Catalog/describeSource(file:relativePath:kind:corpus:regex:runID:)``,
+/// what is stored, and how, is `Catalog`'s (`Catalog.describeSource(file:relativePath:kind:corpus:regex:runID:)`,
 /// `recordSources`).
 public enum ImportJob {
     /// What to import.
@@ -28,7 +28,7 @@ public enum ImportJob {
     /// a changed one is updated. The id is `corpus:relative/path`, relative to the folder given
     /// (the file name for a file given directly); a file already recorded in the corpus from another
     /// root folder keeps its first id. Unreadable files are listed in the report and not recorded.
-    /// - Throws: ``CatalogError/invalidParameter(name:value:reason:)`` for an empty corpus or a bad
+    /// - Throws: `CatalogError.invalidParameter(name:value:reason:)` for an empty corpus or a bad
     ///   pattern; database errors (the run is then marked failed); ``RunsError`` when the run cannot
     ///   be recorded.
     public static func run(_ request: Request, context: RunContext)

@@ -60,7 +60,7 @@ public enum SourceAnalysisJob {
 
     /// Analyses the folder and records it in `catalog` (one transaction at the end).
     /// - Parameter pythonPool: the Python workers for DNSMOS (nil: a pool of its own).
-    /// - Throws: ``CatalogError/invalidParameter(name:value:reason:)`` when the folder is missing, not a
+    /// - Throws: `CatalogError.invalidParameter(name:value:reason:)` when the folder is missing, not a
     ///   folder, or holds no audio; catalogue errors. Per-file failures are reported, not thrown.
     public static func run(_ request: Request, catalog: Catalog, pythonPool: PythonWorkerPool? = nil,
                            progress: ProgressHandler? = nil) throws -> Report {

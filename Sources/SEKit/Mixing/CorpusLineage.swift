@@ -3,7 +3,7 @@ import Foundation
 /// Where a run made from a corpus (features, enhance, score) attaches in the catalogue it is
 /// recorded in: its parent is the corpus's mix run when that catalogue holds it (an unsharded mix);
 /// when the corpus was mixed into another catalogue, the run instead names the corpus's mix runs in
-/// the parameter `corpus_mix_runs` (``ScoredCorpus/corpusMixRunsKey``), so that it is known to come
+/// the parameter `corpus_mix_runs` (`ScoredCorpus.corpusMixRunsKey`), so that it is known to come
 /// from that corpus whichever catalogue holds it, and `catalog merge` makes the mix run its parent.
 struct CorpusLineage: Sendable, Equatable {
     /// The corpus's mix run in this catalogue, when there is exactly one.

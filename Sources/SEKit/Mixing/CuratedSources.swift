@@ -54,7 +54,7 @@ public final class CuratedSources: @unchecked Sendable {
 
     /// The files of the input `corpus:text` of `kind` (path, key inside the corpus, speaker).
     /// - Throws: ``MixError`` for an unknown corpus, a filter that keeps nothing or a changed file;
-    ///   ``CatalogError/filter(expression:column:reason:)`` for a bad filter or unknown column.
+    ///   `CatalogError.filter(expression:column:reason:)` for a bad filter or unknown column.
     public func resolve(_ text: String, kind: MixSource.Kind) throws -> [(path: String, key: String, speaker: String?)] {
         let option = kind.rawValue
         let (name, filter) = try Self.parse(text, option: option)

@@ -40,7 +40,7 @@ public enum MixJob {
     ///   - note: called with warnings that leave nothing out (a manifest's sources that cannot be verified).
     ///   - curated: called once per input that selected from an analysed corpus (``CuratedSources``).
     /// - Throws: ``MixError`` for bad options, no usable sources or a folder holding another mix;
-    ///   `AudioError` and ``CatalogError`` for failures that stop the run.
+    ///   `AudioError` and `CatalogError` for failures that stop the run.
     public static func run(_ request: Request, context: RunContext, warn: (SkippedSource) -> Void = { _ in },
                            note: (String) -> Void = { _ in },
                            curated: (CuratedSources.Selection) -> Void = { _ in },

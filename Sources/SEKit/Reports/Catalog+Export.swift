@@ -9,9 +9,9 @@ extension Catalog {
         "clipping_scale", "seed", "sample_rate", "duration_seconds", "noisy_path", "clean_path", "noise_path",
     ]
 
-    /// Streams the clips matching `filter` (see ``CatalogFilter``) in `format` to `sink`, ordered by
+    /// Streams the clips matching `filter` (see `CatalogFilter`) in `format` to `sink`, ordered by
     /// run and clip index; returns how many were written. Memory stays flat for `csv` and `json`.
-    /// - Throws: ``CatalogError/filter(expression:column:reason:)`` for a bad filter.
+    /// - Throws: `CatalogError.filter(expression:column:reason:)` for a bad filter.
     @discardableResult
     public func exportClips(filter: String?, format: TableFormat, limit: Int? = nil,
                             sink: @escaping (String) -> Void) throws(CatalogError) -> Int {
@@ -57,8 +57,8 @@ extension Catalog {
     public static let runListingColumns = ["id", "kind", "name", "status", "started_at", "finished_at", "clips", "command_line"]
 
     /// Writes the runs of `kind` (nil: every kind) matching `filter` in `format` to `sink`; returns
-    /// how many. Ordered by `orderBy` (see ``CatalogOrdering``), then newest first. The fields of
-    /// `columns` (``CatalogOrdering/columns(_:context:)``: `params.lr,metrics.valid_stoi.last`), then
+    /// how many. Ordered by `orderBy` (see `CatalogOrdering`), then newest first. The fields of
+    /// `columns` (`CatalogOrdering.columns(_:context:)`: `params.lr,metrics.valid_stoi.last`), then
     /// the sort fields, that are not among ``runListingColumns`` get a column each, named as written,
     /// before `command_line`.
     @discardableResult

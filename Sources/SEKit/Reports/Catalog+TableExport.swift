@@ -4,11 +4,11 @@ import GRDB
 extension Catalog {
     /// Writes the rows of catalogue table `table` (`sekit runs export --table`), every column in the
     /// table's order, ordered by its primary key: the rows of the runs `filter` keeps, as the table
-    /// declares (``CatalogTable/Export``: its run column, or its clips' runs); a table not tied to runs
+    /// declares (`CatalogTable.Export`: its run column, or its clips' runs); a table not tied to runs
     /// (listening tests, source analyses) is written whole and refuses a filter. Integers, reals and
     /// text keep their SQLite types (JSON numbers and strings; NULL as null or an empty CSV field).
     /// - Returns: the number of rows written.
-    /// - Throws: ``CatalogError/invalidParameter(name:value:reason:)`` (`table`, `filter`) for a table
+    /// - Throws: `CatalogError.invalidParameter(name:value:reason:)` (`table`, `filter`) for a table
     ///   that is not the catalogue's or a filter on a whole table; filter errors; the database's.
     @discardableResult
     public func exportTable(_ table: String, filter: String?, format: TableFormat,

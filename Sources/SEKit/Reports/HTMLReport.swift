@@ -49,7 +49,7 @@ public enum HTMLReport {
     /// Writes the page (atomically, claiming the output) and records a `report` run in
     /// `context`'s catalogue (parent: the run reported on, or the best of several; params: the
     /// runs, options and figures; the page as its artifact).
-    /// - Throws: ``CatalogError`` for unknown or non-score runs; ``ReportError`` for bad options;
+    /// - Throws: `CatalogError` for unknown or non-score runs; ``ReportError`` for bad options;
     ///   file errors.
     public static func write(_ request: HTMLReportRequest, catalog: Catalog, context: RunContext? = nil) throws -> HTMLReportOutcome {
         guard !request.runs.isEmpty else { throw ReportError.invalidOption(name: "runs", value: "", reason: "name at least one score run") }

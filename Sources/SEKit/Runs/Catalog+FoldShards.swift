@@ -38,15 +38,6 @@ extension Catalog {
         try ParamRecord(runID: group.folded.id, key: foldingKey, value: foldingProcess).upsert(db)
     }
 
-    /// The parameter marking a folded run whose merge is under way: the merging process, `HOST:PID`.
-    /// Removed when the fold completes.
-    static let foldingKey = "folding_by"
-
-    /// This process as ``foldingKey`` records it.
-    static var foldingProcess: String {
-        "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)"
-    }
-
     /// Ends the folds of `groups` that did not complete `failed`, with `error` (the merge stopped).
     static func failFolds(_ groups: [ShardFoldGroup], error: String, _ db: Database) throws {
         for id in groups.map(\.folded.id.rawValue) {

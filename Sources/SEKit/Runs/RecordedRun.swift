@@ -15,7 +15,7 @@ public struct RunContext: Sendable {
     public var extraParams: [String: String] = [:]
     /// Tags of the run (`--tag KEY=VALUE`).
     public var tags: [String: String] = [:]
-    /// The process the run belongs to (nil: this one); see ``Catalog/beginRun(kind:name:commandLine:params:parent:tags:pid:)``.
+    /// The process the run belongs to (nil: this one); see `Catalog.beginRun(kind:name:commandLine:params:parent:tags:pid:)`.
     public var ownerPID: Int?
 
     public init(catalog: Catalog?, commandLine: [String] = CommandLine.arguments, name: String? = nil) {

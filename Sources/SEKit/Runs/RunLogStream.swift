@@ -39,7 +39,7 @@ public struct RunLogStream {
     /// once per line, in order, after its transaction committed (nil: recorded; else why refused).
     /// `isRegularFile`: `input` is a file (read a MiB at a time: a file never makes the stream wait),
     /// not a pipe or a terminal (read what is there, as it comes).
-    /// - Throws: ``RunsError/catalog(_:)`` carrying ``CatalogError/unknownRun(path:id:reason:)`` when the
+    /// - Throws: ``RunsError/catalog(_:)`` carrying `CatalogError.unknownRun(path:id:reason:)` when the
     ///   run stops being `running` (lines of the block being recorded are answered with it first), or
     ///   the catalogue's error when SQLite fails; ``RunsError/file(path:reason:)`` when a file cannot be read.
     public func record(from input: FileHandle, isRegularFile: Bool = false,

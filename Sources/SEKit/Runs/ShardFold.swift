@@ -5,7 +5,7 @@ extension Catalog {
     /// Merges shard catalogues (``merge(_:onConflict:)``) and, with `folding`, folds the N shard
     /// runs of each command (`params.shard` = `i/N`, run with `--shard i/N --catalog SHARD.sqlite`)
     /// into one run equal to the run of a single process:
-    /// - the folded run has the id ``RunID/folding(_:)`` of the shard ids, the shards' kind, name,
+    /// - the folded run has the id `RunID.folding(_:)` of the shard ids, the shards' kind, name,
     ///   SEKit version and folder, their earliest start and latest end, their hosts (comma-separated),
     ///   shard 1's pid, the command line without `--shard` and `--catalog`, and as parent the run
     ///   the shards' parent folded into (or their common parent);

@@ -23,7 +23,7 @@ public struct ShardFoldGroup: Sendable {
     /// Failed or killed attempts of shards that a later run of the same shard finished: they fold
     /// away with the group (not part of the folded run's identity or parameters).
     public var superseded: [ShardRun] = []
-    /// The folded run (``RunID/folding(_:)`` of the shard ids), `finished`, its parent already mapped.
+    /// The folded run (`RunID.folding(_:)` of the shard ids), `finished`, its parent already mapped.
     public var folded: RunRecord
     /// The folded run's parameters (``ShardFoldRules``), without the recomputed ones.
     public var params: [String: String]

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// How a merge folds shard runs (``Catalog/merge(_:onConflict:folding:)``): what a folded run of
+/// How a merge folds shard runs (`Catalog.merge(_:onConflict:folding:)`): what a folded run of
 /// each kind derives from its rows beyond what the fold itself recomputes (a mix's `audio_seconds`).
 ///
 /// The folder that defines a kind's aggregates supplies them, so that the fold, which every command's

@@ -119,10 +119,10 @@ public enum RecordedScores {
         public var summary: [ScoreAggregate]
     }
 
-    /// The score run `reference` (an id, unique id prefix or name: ``Catalog/resolveRun(_:kind:preferring:)``)
+    /// The score run `reference` (an id, unique id prefix or name: `Catalog.resolveRun(_:kind:preferring:)`)
     /// of `catalog`, read back.
-    /// - Throws: ``CatalogError/unknownRun(path:id:reason:)`` when it is not a score run; the errors of
-    ///   ``Catalog/resolveRun(_:kind:preferring:)`` when it names no run or several.
+    /// - Throws: `CatalogError.unknownRun(path:id:reason:)` when it is not a score run; the errors of
+    ///   `Catalog.resolveRun(_:kind:preferring:)` when it names no run or several.
     public static func run(_ reference: String, in catalog: Catalog) throws(CatalogError) -> Run {
         let record: RunRecord
         do {

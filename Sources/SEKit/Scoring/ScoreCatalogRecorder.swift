@@ -9,7 +9,7 @@ import Foundation
 struct ScoreCatalogRecorder: Sendable {
     let run: RecordedRun
     /// The mix runs of the scored corpus (one per shard), for clip ids: those recorded in this
-    /// catalogue, else those recorded in another (``ScoredCorpus/corpusMixRunsKey``).
+    /// catalogue, else those recorded in another (`ScoredCorpus.corpusMixRunsKey`).
     let mixRunByShard: [MixCatalogRunState]
     /// Clips per archive shard when the corpus was mixed as archives: a command shard of such a mix
     /// made whole archive shards (``MixArchiveRequest/layout(clipCount:shard:)``), not every N-th clip.
@@ -29,7 +29,7 @@ struct ScoreCatalogRecorder: Sendable {
         var values = params
         values["checkpoint"] = checkpoint
         // A corpus mixed into another catalogue: the run names its mix runs, so that it is known to
-        // score that corpus whichever catalogue holds it (``ScoredCorpus``; a merge makes the mix
+        // score that corpus whichever catalogue holds it (`ScoredCorpus`; a merge makes the mix
         // run its parent).
         values.merge(lineage?.params(recorded: context.catalog != nil) ?? [:]) { _, new in new }
         var parent = lineage?.parent

@@ -1,0 +1,27 @@
+import Foundation
+
+/// One run folded from shard runs by `Catalog/merge(_:onConflict:folding:)`.
+public struct FoldedRunReport: Sendable, Codable, Equatable {
+    public var id: String
+    public var kind: String
+    public var name: String
+    /// How many shard runs it folds.
+    public var shards: Int
+    /// The shard runs' ids, shard 1 first (they are no longer in the catalogue).
+    public var shardRuns: [String]
+    /// Failed or killed attempts of shards that a later run finished, folded away with them.
+    public var supersededAttempts: [String]
+    /// False when an earlier merge had folded the same shards (nothing new).
+    public var new: Bool
+
+    /// Every stored property, in declaration order (the memberwise initialiser, visible to the package).
+    package init(id: String, kind: String, name: String, shards: Int, shardRuns: [String], supersededAttempts: [String], new: Bool) {
+        self.id = id
+        self.kind = kind
+        self.name = name
+        self.shards = shards
+        self.shardRuns = shardRuns
+        self.supersededAttempts = supersededAttempts
+        self.new = new
+    }
+}

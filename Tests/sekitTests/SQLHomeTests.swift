@@ -9,10 +9,6 @@ import Testing
 struct SQLHomeTests {
     /// Files outside `Sources/SEKitCatalog` that still import GRDB (their SQL moves next).
     static let stillImportingGRDB: Set<String> = [
-        "Sources/SEKit/Comparison/BestRun.swift",
-        "Sources/SEKit/Comparison/Leaderboard.swift",
-        "Sources/SEKit/Comparison/RunScores.swift",
-        "Sources/SEKit/Listening/Catalog+Listening.swift",
         "Sources/SEKit/Reports/Catalog+Export.swift",
         "Sources/SEKit/Reports/Catalog+RunExport.swift",
         "Sources/SEKit/Reports/Catalog+TableExport.swift",

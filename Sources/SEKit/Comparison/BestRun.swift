@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// `sekit runs best`: the run with the best mean of a metric, respecting the metric's direction
 /// (lower is better for LLR, WSS, CD), with its interval and the runner-up. An infinite mean ranks
@@ -87,20 +86,10 @@ extension BestRun {
     /// among those `filter` keeps.
     private static func candidates(_ request: Request, subset: String, filter compiled: CatalogFilter.Compiled,
                                    in catalog: Catalog) throws(CatalogError) -> [Entry] {
-        try catalog.read { db in
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT runs.id, runs.name, runs.started_at, m.mean, m.ci95_low, m.ci95_high, m.n
-                FROM runs JOIN run_metrics m ON m.run_id = runs.id AND m.metric = ? AND m.subset = ?
-                WHERE runs.kind = ? AND runs.status = 'finished' AND \(compiled.sql)
-                """, arguments: [request.metric, subset, request.kind.rawValue] + compiled.arguments)
-            var entries: [Entry] = []
-            while let row = try rows.next() {
-                let n: Int = row[6]
-                // One clip: no interval (older catalogues stored one of zero width).
-                entries.append(Entry(id: RunID(row[0]), name: row[1], startedAt: row[2], mean: row[3],
-                                     ci95Low: n < 2 ? nil : row[4], ci95High: n < 2 ? nil : row[5], n: n))
-            }
-            return entries
+        // One clip: no interval (older catalogues stored one of zero width).
+        try catalog.finishedRuns(of: request.kind, withAggregateOf: request.metric, subset: subset, matching: compiled).map {
+            Entry(id: $0.id, name: $0.name, startedAt: $0.startedAt, mean: $0.aggregate.mean,
+                  ci95Low: $0.aggregate.ci95?.low, ci95High: $0.aggregate.ci95?.high, n: $0.aggregate.n)
         }
     }
 }

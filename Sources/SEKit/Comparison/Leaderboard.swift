@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// `sekit runs leaderboard`: one row per checkpoint scored on a corpus, the noisy input as a
 /// reference row, `mean ± half-width of the 95% interval` per metric, the best value per column
@@ -218,21 +217,12 @@ extension Leaderboard {
 
     /// Stored aggregates of `runs` in `catalog` in `subset` (`""` for all clips): run → metric → cell.
     private static func cells(of runs: [RunID], subset: String, in catalog: Catalog) throws(CatalogError) -> [RunID: [String: Cell]] {
-        guard !runs.isEmpty else { return [:] }
-        return try catalog.read { db in
-            var result: [RunID: [String: Leaderboard.Cell]] = [:]
-            let marks = Array(repeating: "?", count: runs.count).joined(separator: ",")
-            let rows = try GRDB.Row.fetchCursor(db, sql: """
-                SELECT run_id, metric, mean, ci95_low, ci95_high, n FROM run_metrics
-                WHERE subset = ? AND run_id IN (\(marks))
-                """, arguments: StatementArguments([subset] + runs.map(\.rawValue)))
-            while let row = try rows.next() {
-                let low: Double? = row[3], high: Double? = row[4], n: Int = row[5]
-                // One clip: no interval (older catalogues stored one of zero width).
-                let half = n < 2 ? nil : low.flatMap { low in high.map { ($0 - low) / 2 } }
-                result[RunID(row[0]), default: [:]][row[1]] = Leaderboard.Cell(mean: row[2], ciHalfWidth: half, n: row[5], best: false)
-            }
-            return result
+        var result: [RunID: [String: Cell]] = [:]
+        for record in try catalog.aggregates(of: runs, subset: subset) {
+            // One clip: no interval (older catalogues stored one of zero width).
+            let half = record.ci95.map { ($0.high - $0.low) / 2 }
+            result[record.runID, default: [:]][record.metric] = Cell(mean: record.mean, ciHalfWidth: half, n: record.n, best: false)
         }
+        return result
     }
 }

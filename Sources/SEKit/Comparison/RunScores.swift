@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// The per-clip scores of one `score` run, as columns: one entry per clip the run recorded, with
 /// the clip's requested SNR and split when the clip is in the catalogue (a scored mix corpus).
@@ -51,59 +50,41 @@ extension RunScores {
 
     /// ``load(of:from:)`` of a score run: the catalogue's rows.
     private static func clipScores(of run: RunRecord, from catalog: Catalog) throws(CatalogError) -> RunScores {
-        try catalog.read { db in
-            var clipIDs: [String] = [], snrDB: [Double?] = [], split: [String?] = [], degradations: [[String]?] = []
-            // The degradation kinds of the run's clips, in order (one pass over the table's index).
-            var kinds: [String: [String]] = [:]
-            let degradationRows = try Row.fetchCursor(db, sql: """
-                SELECT d.clip_id, d.kind FROM clip_degradations d
-                WHERE d.clip_id IN (SELECT clip_id FROM clip_scores WHERE run_id = ?) ORDER BY d.clip_id, d.position
-                """, arguments: [run.id])
-            while let row = try degradationRows.next() { kinds[row[0], default: []].append(row[1]) }
-            var metrics: [String] = []
-            var values: [[Double?]] = [], noisyValues: [[Double?]] = []
-            // Rows come in (clip, metric) order: a clip's rows are consecutive, so a clip is new
-            // when its id differs from the previous row's, and metrics are a short list.
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT s.clip_id, s.metric, s.value, s.noisy_value, c.snr_requested_db, c.split, c.id IS NOT NULL
-                FROM clip_scores s LEFT JOIN clips c ON c.id = s.clip_id
-                WHERE s.run_id = ? ORDER BY s.clip_id, s.metric
-                """, arguments: [run.id])
-            while let row = try rows.next() {
-                let clipID: String = row[0]
-                if clipIDs.last != clipID {
-                    clipIDs.append(clipID)
-                    snrDB.append(row[4])
-                    split.append(row[5])
-                    degradations.append((row[6] as Bool) ? kinds[clipID] ?? [] : nil)
-                    for m in metrics.indices { values[m].append(nil); noisyValues[m].append(nil) }
-                }
-                let metric: String = row[1]
-                let m: Int
-                if let known = metrics.firstIndex(of: metric) {
-                    m = known
-                } else {
-                    m = metrics.count
-                    metrics.append(metric)
-                    values.append(Array(repeating: nil, count: clipIDs.count))
-                    noisyValues.append(Array(repeating: nil, count: clipIDs.count))
-                }
-                values[m][clipIDs.count - 1] = row[2]
-                noisyValues[m][clipIDs.count - 1] = row[3]
+        var clipIDs: [String] = [], snrDB: [Double?] = [], split: [String?] = [], degradations: [[String]?] = []
+        let kinds = try catalog.degradationKindsOfClipsScored(by: run.id)
+        var metrics: [String] = []
+        var values: [[Double?]] = [], noisyValues: [[Double?]] = []
+        // Rows come in (clip, metric) order: a clip's rows are consecutive, so a clip is new
+        // when its id differs from the previous row's, and metrics are a short list.
+        try catalog.forEachClipScore(of: run.id) { row in
+            if clipIDs.last != row.clipID {
+                clipIDs.append(row.clipID)
+                snrDB.append(row.snrRequestedDB)
+                split.append(row.split)
+                degradations.append(row.isCatalogued ? kinds[row.clipID] ?? [] : nil)
+                for m in metrics.indices { values[m].append(nil); noisyValues[m].append(nil) }
             }
-            var scores = RunScores(run: run, clipIDs: clipIDs,
-                                   values: Dictionary(uniqueKeysWithValues: zip(metrics, values)),
-                                   noisyValues: Dictionary(uniqueKeysWithValues: zip(metrics, noisyValues)),
-                                   snrDB: snrDB, split: split, degradations: degradations, metrics: metrics)
-            let requested = try String.fetchOne(db, sql: "SELECT value_text FROM params WHERE run_id = ? AND key = 'metrics'",
-                                                arguments: [run.id])?
-                .split(separator: ",").map(String.init) ?? []
-            let rule = try String.fetchOne(db, sql: "SELECT value_text FROM params WHERE run_id = ? AND key = ?",
-                                           arguments: [run.id, SNRSubsetRule.recordKey])
-            scores.snrRule = rule.flatMap(SNRSubsetRule.init(rawValue:))
-            let present = Set(scores.metrics)
-            scores.metrics = requested.filter(present.contains) + present.subtracting(requested).sorted()
-            return scores
+            let m: Int
+            if let known = metrics.firstIndex(of: row.metric) {
+                m = known
+            } else {
+                m = metrics.count
+                metrics.append(row.metric)
+                values.append(Array(repeating: nil, count: clipIDs.count))
+                noisyValues.append(Array(repeating: nil, count: clipIDs.count))
+            }
+            values[m][clipIDs.count - 1] = row.value
+            noisyValues[m][clipIDs.count - 1] = row.noisyValue
         }
+        var scores = RunScores(run: run, clipIDs: clipIDs,
+                               values: Dictionary(uniqueKeysWithValues: zip(metrics, values)),
+                               noisyValues: Dictionary(uniqueKeysWithValues: zip(metrics, noisyValues)),
+                               snrDB: snrDB, split: split, degradations: degradations, metrics: metrics)
+        let params = try catalog.paramValues(of: run.id)
+        let requested = params["metrics"]?.split(separator: ",").map(String.init) ?? []
+        scores.snrRule = params[SNRSubsetRule.recordKey].flatMap(SNRSubsetRule.init(rawValue:))
+        let present = Set(scores.metrics)
+        scores.metrics = requested.filter(present.contains) + present.subtracting(requested).sorted()
+        return scores
     }
 }

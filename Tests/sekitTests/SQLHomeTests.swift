@@ -9,10 +9,6 @@ import Testing
 struct SQLHomeTests {
     /// Files outside `Sources/SEKitCatalog` that still import GRDB (their SQL moves next).
     static let stillImportingGRDB: Set<String> = [
-        "Sources/SEKit/Reports/Catalog+Export.swift",
-        "Sources/SEKit/Reports/Catalog+RunExport.swift",
-        "Sources/SEKit/Reports/Catalog+TableExport.swift",
-        "Sources/SEKit/Reports/TableWriter+Row.swift",
         "Sources/SEKit/Runs/Catalog+FoldShards.swift",
         "Sources/SEKit/Runs/ShardFold.swift",
         "Sources/SEKit/Runs/ShardFolding.swift",

@@ -1,5 +1,5 @@
-/// Columns and rows of one table of a report, rendered in any ``TableFormat`` through
-/// ``TableWriter`` (`sekit ... --format csv` prints a report's main table this way).
+/// Columns and rows of one table of a report, rendered in any `TableFormat` through
+/// `TableWriter` (`sekit ... --format csv` prints a report's main table this way).
 public struct ReportTable: Sendable, Equatable {
     public var columns: [String]
     public var rows: [[TableCell]]

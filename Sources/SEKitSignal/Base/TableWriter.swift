@@ -29,7 +29,7 @@ public enum TableCell: Sendable, Equatable {
     }
 
     /// Shortest round-tripping decimal form, without a trailing `.0` for whole numbers.
-    static func format(_ v: Double) -> String {
+    package static func format(_ v: Double) -> String {
         if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
         return "\(v)"
     }
@@ -43,9 +43,9 @@ public struct TableWriter {
     private let sink: (String) -> Void
     private var buffer = ""
     private var bufferedRows: [[TableCell]] = []
-    var rowCount = 0
+    package var rowCount = 0
     /// UTF-8 of CSV rows appended by a fast path, not yet moved into `buffer`.
-    var bytes: [UInt8] = []
+    package var bytes: [UInt8] = []
 
     public init(columns: [String], format: TableFormat, sink: @escaping (String) -> Void) {
         self.columns = columns
@@ -89,9 +89,9 @@ public struct TableWriter {
         if buffer.utf8.count >= 1 << 16 { sink(buffer); buffer.removeAll(keepingCapacity: true) }
     }
 
-    /// Moves bytes gathered by a fast path (``append(row:kinds:)``) into the text buffer and hands
+    /// Moves bytes gathered by a fast path (SEKitCatalog's `append(row:kinds:)`) into the text buffer and hands
     /// it to the sink.
-    mutating func flushBytes() {
+    package mutating func flushBytes() {
         guard !bytes.isEmpty else { return }
         buffer += String(decoding: bytes, as: UTF8.self)
         bytes.removeAll(keepingCapacity: true)
@@ -115,7 +115,7 @@ public struct TableWriter {
         return rowCount
     }
 
-    static func jsonString(_ text: String) -> String {
+    package static func jsonString(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

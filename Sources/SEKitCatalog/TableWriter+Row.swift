@@ -1,9 +1,10 @@
 import Foundation
+import SEKitSignal
 import GRDB
 
 extension TableCell {
     /// The cell holding an SQLite value (a BLOB as base64 text).
-    init(_ value: DatabaseValue) {
+    package init(_ value: DatabaseValue) {
         switch value.storage {
         case .null: self = .null
         case .int64(let v): self = .integer(v)
@@ -17,11 +18,11 @@ extension TableCell {
 extension TableWriter {
     /// How to read a column of a GRDB row quickly (the storage class the schema guarantees, or NULL).
     /// `unsignedInteger`: an INTEGER holding the bit pattern of a `UInt64` (a clip seed).
-    enum ColumnKind { case text, integer, unsignedInteger, real }
+    package enum ColumnKind { case text, integer, unsignedInteger, real }
 
     /// Appends the current row of an SQLite cursor without building intermediate cells: for CSV,
     /// text is copied straight from SQLite's buffer (the hot path of `catalog clips --format csv`).
-    mutating func append(row: Row, kinds: [ColumnKind]) {
+    package mutating func append(row: Row, kinds: [ColumnKind]) {
         guard format == .csv else {
             append((0..<kinds.count).map { index in
                 let value = row[index] as DatabaseValue

@@ -1,4 +1,5 @@
 import Foundation
+import SEKitSignal
 import GRDB
 
 extension Catalog {
@@ -30,7 +31,7 @@ extension Catalog {
     }
 
     /// Runs `sql` and streams its rows (one per result row, columns in `kinds`' storage classes)
-    /// through a ``TableWriter``; returns how many were written.
+    /// through a `TableWriter`; returns how many were written.
     func streamRows(sql: String, arguments: StatementArguments, columns: [String], kinds: [TableWriter.ColumnKind],
                     format: TableFormat, sink: @escaping (String) -> Void) throws(CatalogError) -> Int {
         var writer = TableWriter(columns: columns, format: format, sink: sink)

@@ -42,7 +42,6 @@ let package = Package(
             name: "SEKit",
             dependencies: [
                 "SEKitSignal", "SEKitCatalog", "CHDF5", "CPNG", "CKernels", "CZlib",
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Yams", package: "Yams"),
             ],
             // The Python metric worker and its requirements are compiled into the library, so that a
@@ -65,7 +64,10 @@ let package = Package(
         // What both test targets share: the project and fixture folders, temporary folders, a WAV
         // writer independent of SEKit's, the binary runner (as swift-argument-parser's test helpers).
         .target(name: "SEKitTestSupport", path: "Tests/SEKitTestSupport"),
-        .testTarget(name: "SEKitTests", dependencies: ["SEKit", "SEKitSignal", "SEKitCatalog", "SEKitTestSupport"]),
+        .testTarget(
+            name: "SEKitTests",
+            dependencies: ["SEKit", "SEKitSignal", "SEKitCatalog", "SEKitTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(name: "sekitTests", dependencies: ["sekit", "SEKitTestSupport"], exclude: ["HelpSnapshots"]),
     ],
     swiftLanguageModes: [.v6]

@@ -48,10 +48,7 @@ extension Catalog {
 
     /// A run's parameters, key → text.
     public func paramValues(of run: RunID) throws(CatalogError) -> [String: String] {
-        try read { db in
-            let rows = try ParamRecord.filter(ParamRecord.Columns.runID == run.rawValue).fetchAll(db)
-            return Dictionary(uniqueKeysWithValues: rows.map { ($0.key, $0.valueText) })
-        }
+        try reading { session in try session.paramValues(of: run) }
     }
 
     /// What `run` scored (see ``ScoredCorpus``).

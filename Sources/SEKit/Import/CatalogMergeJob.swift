@@ -4,7 +4,7 @@ import Foundation
 /// into one, each command's shard runs folded into the run a single process would have recorded.
 /// The entry point has the shape of every command's; the merge and the fold are `Catalog`'s
 /// (`Catalog.merge(_:onConflict:folding:)`, `Catalog.mergeIntoNew(at:_:onConflict:folding:)`),
-/// with a score run's aggregates recomputed by Scoring (``ShardFolding/recomputingScores``).
+/// with a score run's aggregates recomputed by Scoring (`ShardFolding.recomputingScores`).
 public enum CatalogMergeJob {
     /// What to merge, and where.
     public struct Request: Sendable {
@@ -24,7 +24,7 @@ public enum CatalogMergeJob {
 
     /// Merges `request.inputs` into `request.output`: into the existing catalogue when there is one,
     /// else into a new one built under a temporary name and renamed when complete.
-    /// - Throws: ``RunsError`` naming the file at fault (a shard mismatch, an input that is no
+    /// - Throws: `RunsError` naming the file at fault (a shard mismatch, an input that is no
     ///   catalogue, conflicting rows under `Catalog.MergeConflictPolicy.error`).
     public static func run(_ request: Request) throws -> Catalog.MergeReport {
         let folding: ShardFolding? = request.foldShards ? .recomputingScores : nil

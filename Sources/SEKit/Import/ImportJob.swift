@@ -29,7 +29,7 @@ public enum ImportJob {
     /// (the file name for a file given directly); a file already recorded in the corpus from another
     /// root folder keeps its first id. Unreadable files are listed in the report and not recorded.
     /// - Throws: `CatalogError.invalidParameter(name:value:reason:)` for an empty corpus or a bad
-    ///   pattern; database errors (the run is then marked failed); ``RunsError`` when the run cannot
+    ///   pattern; database errors (the run is then marked failed); `RunsError` when the run cannot
     ///   be recorded.
     public static func run(_ request: Request, context: RunContext)
         throws -> (result: Catalog.ImportReport, run: RecordedRun) {

@@ -64,8 +64,8 @@ public final class RecordedRun: @unchecked Sendable {
     ///   - name: the run's name when the context gives none.
     ///   - params: parameters; values that spell finite numbers are also stored as numbers.
     ///   - parent: the run this one derives from (a features run's mix run, ...).
-    /// - Throws: ``RunsError/invalidParameter(name:value:reason:)`` for a `pid` of no live process or a
-    ///   `param` the command records itself; the catalogue's errors as ``RunsError/catalog(_:)``.
+    /// - Throws: `RunsError.invalidParameter(name:value:reason:)` for a `pid` of no live process or a
+    ///   `param` the command records itself; the catalogue's errors as `RunsError.catalog(_:)`.
     public static func begin(_ context: RunContext, kind: RunKind, name: String, params: [String: String],
                              parent: RunID? = nil) throws(RunsError) -> RecordedRun {
         guard let catalog = context.catalog else { return RecordedRun(catalog: nil, id: nil, reopened: false) }
@@ -88,7 +88,7 @@ public final class RecordedRun: @unchecked Sendable {
     /// Takes up run `id` again (an interrupted command run again continues the same work, so its
     /// outputs stay under one run) and replaces the parameters given.
     /// - Returns: nil when the catalogue has no such run (begin a new one then).
-    /// - Throws: ``RunsError/catalog(_:)`` when the run is still running under a live process on this
+    /// - Throws: `RunsError.catalog(_:)` when the run is still running under a live process on this
     ///   host, or the catalogue fails.
     public static func reopen(_ id: RunID, in catalog: Catalog, params: [String: String]) throws(RunsError) -> RecordedRun? {
         let reopened: Bool
@@ -100,7 +100,7 @@ public final class RecordedRun: @unchecked Sendable {
     }
 
     /// Adds or replaces parameters.
-    /// - Throws: the catalogue's errors as ``RunsError/catalog(_:)``.
+    /// - Throws: the catalogue's errors as `RunsError.catalog(_:)`.
     public func setParams(_ params: [String: String]) throws(RunsError) {
         guard let catalog, let id, !params.isEmpty else { return }
         do { try catalog.setParams(params, of: id) } catch { throw .catalog(error) }
@@ -108,7 +108,7 @@ public final class RecordedRun: @unchecked Sendable {
 
     /// Records a file the run produced (hashed now), under `recordedPath` when given (a file
     /// recorded under its final name just before its temporary name is renamed to it).
-    /// - Throws: the catalogue's errors (the file unreadable, SQLite) as ``RunsError/catalog(_:)``.
+    /// - Throws: the catalogue's errors (the file unreadable, SQLite) as `RunsError.catalog(_:)`.
     public func recordArtifact(fileAt url: URL, kind: String, recordedPath: URL? = nil) throws(RunsError) {
         guard let catalog, let id else { return }
         do { try catalog.recordArtifact(run: id, fileAt: url, kind: kind, recordedPath: recordedPath) } catch { throw .catalog(error) }
@@ -116,7 +116,7 @@ public final class RecordedRun: @unchecked Sendable {
 
     /// Ends the run `finished`, after setting `params` (the counts of what it did and of the items
     /// it could not process).
-    /// - Throws: the catalogue's errors as ``RunsError/catalog(_:)``.
+    /// - Throws: the catalogue's errors as `RunsError.catalog(_:)`.
     public func finish(params: [String: String] = [:]) throws(RunsError) {
         guard let catalog, let id else { return }
         try setParams(params)

@@ -59,7 +59,7 @@ public enum RunLogLine {
     }
 
     /// The entry one line records.
-    /// - Throws: ``RunsError/logLine(line:reason:)`` saying what is wrong (not a JSON object, an
+    /// - Throws: `RunsError.logLine(line:reason:)` saying what is wrong (not a JSON object, an
     ///   unknown member, a member of the wrong type, a step that is not a whole number).
     public static func parse(_ text: Substring, lineNumber: Int) throws(RunsError) -> RunLogEntry {
         func refuse(_ reason: String) -> RunsError { .logLine(line: lineNumber, reason: reason) }

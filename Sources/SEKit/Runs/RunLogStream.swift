@@ -17,7 +17,7 @@ public struct RunLogStream {
         public var lines = 0
         /// Lines recorded.
         public var recorded = 0
-        /// Lines refused, with their line numbers and why (``RunsError/logLine(line:reason:)``).
+        /// Lines refused, with their line numbers and why (`RunsError.logLine(line:reason:)`).
         public var refused: [(line: Int, error: RunsError)] = []
 
         public static func == (a: Summary, b: Summary) -> Bool {
@@ -39,9 +39,9 @@ public struct RunLogStream {
     /// once per line, in order, after its transaction committed (nil: recorded; else why refused).
     /// `isRegularFile`: `input` is a file (read a MiB at a time: a file never makes the stream wait),
     /// not a pipe or a terminal (read what is there, as it comes).
-    /// - Throws: ``RunsError/catalog(_:)`` carrying `CatalogError.unknownRun(path:id:reason:)` when the
+    /// - Throws: `RunsError.catalog(_:)` carrying `CatalogError.unknownRun(path:id:reason:)` when the
     ///   run stops being `running` (lines of the block being recorded are answered with it first), or
-    ///   the catalogue's error when SQLite fails; ``RunsError/file(path:reason:)`` when a file cannot be read.
+    ///   the catalogue's error when SQLite fails; `RunsError.file(path:reason:)` when a file cannot be read.
     public func record(from input: FileHandle, isRegularFile: Bool = false,
                        answer: (_ line: Int, _ refusal: RunsError?) -> Void = { _, _ in }) throws(RunsError) -> Summary {
         var summary = Summary()

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// A score run's per-clip results read back from the catalogue, in the order the run scored them
 /// (corpus clip index; clip id for folders), so its aggregates can be recomputed exactly as
@@ -13,41 +12,18 @@ import GRDB
 /// be scored at all (`ClipScores.error`). Split, requested SNR and degradation kinds come from the
 /// clip's row in `clips` when the scored corpus is catalogued.
 public enum RecordedScores {
-    /// One recorded clip: what `clips` says about it and its `clip_scores` rows.
-    struct Clip {
-        /// The id `sekit score` gave it (the catalogue id without its mix run).
-        var clipID: String
-        var index: Int?
-        var split: String?
-        var snrDB: Double?
-        /// Degradation kinds in stage order (empty: none; callers make them nil for every clip
-        /// when no scored clip has any).
-        var degradations: [String]?
-        var cleanPath: String?
-        var noisyPath: String?
-        /// Per metric (index into the run's metrics): value, noisy value, reason.
-        var rows: [(metric: Int, value: Double?, noisy: Double?, error: String?)] = []
-        /// Why the clip could not be scored at all: every metric's row has neither value and the same reason.
-        func failure(metricCount: Int) -> String? {
-            guard rows.count == metricCount, let first = rows.first?.error,
-                  rows.allSatisfy({ $0.value == nil && $0.noisy == nil && $0.error == first }) else { return nil }
-            return first
-        }
-    }
-
-    /// The run's parameters.
-    static func params(_ db: Database, run: RunID) throws -> [String: String] {
-        Dictionary(try Row.fetchAll(db, sql: "SELECT key, value_text FROM params WHERE run_id = ?", arguments: [run])
-            .map { ($0[0] as String, $0[1] as String) }, uniquingKeysWith: { a, _ in a })
-    }
-
     /// The run's metrics (its `metrics` parameter, in order) and per-clip scores.
     /// Each pair is given the files it was scored from (for JSON).
-    public static func load(_ db: Database, run: RunID) throws -> (metrics: [Metric], clips: [ClipScores]) {
-        let params = try params(db, run: run)
+    public static func load(run: RunID, from catalog: Catalog) throws(CatalogError) -> (metrics: [Metric], clips: [ClipScores]) {
+        try catalog.reading { session in try load(session, run: run) }
+    }
+
+    /// ``load(run:from:)`` in an open read.
+    static func load(_ session: CatalogSession, run: RunID) throws -> (metrics: [Metric], clips: [ClipScores]) {
+        let params = try session.paramValues(of: run)
         let metrics = (params["metrics"] ?? "").split(separator: ",").compactMap { Metric(rawValue: String($0)) }
         var clips: [ClipScores] = [], indexes: [Int?] = [], degraded = false
-        try forEachClipInIDOrder(db, run: run, metrics: metrics, paths: true) { recorded in
+        try session.forEachScoredClipInIDOrder(of: run, metrics: metrics.map(\.rawValue), paths: true) { recorded in
             var pair = ScorePair(clipID: recorded.clipID, reference: nil, enhanced: nil, noisy: nil, split: recorded.split,
                                  snrDB: recorded.snrDB)
             locate(&pair, params: params, cleanPath: recorded.cleanPath, noisyPath: recorded.noisyPath)
@@ -133,12 +109,10 @@ public enum RecordedScores {
             let other = try catalog.resolveRun(reference)
             throw .unknownRun(path: catalog.url.path, id: other.id.rawValue, reason: "is a \(other.kind.rawValue) run, not a score run")
         }
-        let (metrics, clips, checkpoint, snrRule) = try catalog.read { db in
-            let (metrics, clips) = try load(db, run: record.id)
-            let checkpoint = try String.fetchOne(db, sql: "SELECT value_text FROM params WHERE run_id = ? AND key = 'checkpoint'",
-                                                 arguments: [record.id])
-            let snrRule = SNRSubsetRule(params: try params(db, run: record.id))
-            return (metrics, clips, checkpoint ?? record.name, snrRule)
+        let (metrics, clips, checkpoint, snrRule) = try catalog.reading { session in
+            let (metrics, clips) = try load(session, run: record.id)
+            let params = try session.paramValues(of: record.id)
+            return (metrics, clips, params["checkpoint"] ?? record.name, SNRSubsetRule(params: params))
         }
         return Run(record: record, checkpoint: checkpoint, metrics: metrics, clips: clips,
                    summary: ScoreSummary.aggregate(clips, metrics: metrics, snrRule: snrRule))
@@ -150,13 +124,13 @@ public enum RecordedScores {
     /// Recomputes the run's `run_metrics` from its `clip_scores` (``ScoreSummary/aggregate(_:snrDB:split:degradations:snrRule:)``
     /// over the scored clips in scoring order, as `sekit score` computes them), replacing the stored
     /// ones. Reads the values into columns, one per metric, without a per-clip structure.
-    static func recomputeRunMetrics(_ db: Database, run: RunID) throws {
-        let params = try params(db, run: run)
+    static func recomputeRunMetrics(_ session: CatalogSession, run: RunID) throws {
+        let params = try session.paramValues(of: run)
         let metrics = (params["metrics"] ?? "").split(separator: ",").compactMap { Metric(rawValue: String($0)) }
         var columns = metrics.map { ScoreSummary.MetricColumn(metric: $0) }
         var snrDB: [Double?] = [], split: [String?] = [], degradations: [[String]?] = [], indexes: [Int?] = []
         var degraded = false
-        try forEachClipInIDOrder(db, run: run, metrics: metrics, paths: false) { clip in
+        try session.forEachScoredClipInIDOrder(of: run, metrics: metrics.map(\.rawValue), paths: false) { clip in
             degraded = degraded || clip.degradations?.isEmpty == false
             guard clip.failure(metricCount: metrics.count) == nil else { return }
             snrDB.append(clip.snrDB); split.append(clip.split); degradations.append(clip.degradations); indexes.append(clip.index)
@@ -174,9 +148,34 @@ public enum RecordedScores {
                 columns[index].noisy = order.map { columns[index].noisy[$0] }
             }
         }
-        try db.execute(sql: "DELETE FROM run_metrics WHERE run_id = ?", arguments: [run])
         let summary = ScoreSummary.aggregate(columns, snrDB: snrDB, split: split, degradations: degradations,
                                              snrRule: SNRSubsetRule(params: params))
-        for record in ScoreCatalogRecorder.runMetricRecords(summary, run: run) { try record.insert(db) }
+        try session.replaceRunMetrics(of: run, with: ScoreCatalogRecorder.runMetricRecords(summary, run: run))
+    }
+
+    /// The scoring order of clips read in clip-id order (`CatalogSession.forEachScoredClipInIDOrder(of:metrics:paths:_:)`)
+    /// from their corpus indexes: by index, clips without one last, ties in clip-id order (as
+    /// `sekit score` orders them). Nil when that is the order they were read in.
+    static func scoringOrder(_ indexes: [Int?]) -> [Int]? {
+        func precedes(_ a: Int, _ b: Int) -> Bool {
+            switch (indexes[a], indexes[b]) {
+            case let (x?, y?): return x < y || (x == y && a < b)
+            case (.some, nil): return true
+            case (nil, .some): return false
+            case (nil, nil): return a < b
+            }
+        }
+        let positions = Array(indexes.indices)
+        guard !zip(positions, positions.dropFirst()).allSatisfy({ precedes($0, $1) }) else { return nil }
+        return positions.sorted(by: precedes)
+    }
+}
+
+extension ScoredClipRows {
+    /// Why the clip could not be scored at all: every metric's row has neither value and the same reason.
+    func failure(metricCount: Int) -> String? {
+        guard rows.count == metricCount, let first = rows.first?.error,
+              rows.allSatisfy({ $0.value == nil && $0.noisy == nil && $0.error == first }) else { return nil }
+        return first
     }
 }

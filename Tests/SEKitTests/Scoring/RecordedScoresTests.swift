@@ -53,7 +53,7 @@ import Testing
         }
         #expect(expectedOrder == [prefix + "c-z", prefix + "c-b", "other-clip", prefix + "c-m", prefix + "c-a", prefix + "c-gone",
                                   "loose.wav"])
-        let (metrics, loaded) = try catalog.read { db in try RecordedScores.load(db, run: score) }
+        let (metrics, loaded) = try RecordedScores.load(run: score, from: catalog)
         #expect(metrics == [.snr, .sisdr])
         let ids = loaded.map(\.pair.clipID)
         #expect(Array(ids.prefix(2)) == ["c-z", "c-b"] && Array(ids.suffix(4)) == ["c-m", "c-a", prefix + "c-gone", "loose.wav"])
@@ -62,7 +62,7 @@ import Testing
         #expect(loaded.map(\.pair.degradations) == [[], ["mp3", "packet-loss"], [], [], [], [], []])
         #expect(loaded[3].metricErrors[.sisdr] == "silent output" && loaded[3].enhanced[.snr] == 4.5)
 
-        try catalog.write { db in try RecordedScores.recomputeRunMetrics(db, run: score) }
+        try catalog.writing { session in try RecordedScores.recomputeRunMetrics(session, run: score) }
         let recorded = try catalog.read { db in
             try RunMetricRecord.filter(Column("run_id") == score.rawValue).order(Column("metric"), Column("subset")).fetchAll(db)
         }
@@ -82,7 +82,7 @@ import Testing
         _ = try catalog.insertClips([clip])
         let score = try catalog.beginRun(kind: .score, commandLine: ["sekit", "score"], params: ["metrics": "snr"], parent: mix)
         try catalog.insertClipScores([ClipScoreRecord(runID: score, clipID: clip.id, metric: "snr", value: 3)])
-        let (_, loaded) = try catalog.read { db in try RecordedScores.load(db, run: score) }
+        let (_, loaded) = try RecordedScores.load(run: score, from: catalog)
         #expect(loaded.map(\.pair.degradations) == [nil])
         #expect(loaded.map(\.pair.clipID) == ["c-0"])
     }

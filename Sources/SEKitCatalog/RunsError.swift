@@ -1,4 +1,6 @@
-/// Errors from recording runs (``RecordedRun``, `sekit runs log`) and folding shard runs
+import SEKitSignal
+
+/// Errors from recording runs (`RecordedRun`, `sekit runs log`) and folding shard runs
 /// (`sekit catalog merge`): each names the parameter, line, shard catalogue or file at fault.
 /// What the catalogue underneath refuses (SQLite, an unknown run, a merge conflict) is its own
 /// error, carried unchanged in ``catalog(_:)``.

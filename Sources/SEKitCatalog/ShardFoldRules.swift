@@ -1,4 +1,5 @@
 import Foundation
+import SEKitSignal
 
 /// How the parameters of N shard runs of one command become the parameters of the one run they
 /// fold into (`sekit catalog merge`), so that the folded run equals a single-process run.

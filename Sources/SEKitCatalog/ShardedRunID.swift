@@ -1,4 +1,5 @@
 import Foundation
+import SEKitSignal
 
 extension RunID {
     /// The id of the run that folds shard runs together (`sekit catalog merge`) or consolidates

@@ -1,4 +1,5 @@
 import Foundation
+import SEKitSignal
 import GRDB
 
 extension Catalog {

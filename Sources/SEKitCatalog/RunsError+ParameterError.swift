@@ -1,3 +1,5 @@
+import SEKitSignal
+
 extension RunsError: ParameterError {
     public var invalidParameter: (name: String, value: String, reason: String)? {
         switch self {

@@ -1,4 +1,5 @@
 import Foundation
+import SEKitSignal
 
 /// A shard run (`params.shard` = `i/N`, N > 1) as the fold sees it: the run, its parameters, and
 /// the catalogue file it comes from (named in errors).

@@ -1,4 +1,5 @@
 import Foundation
+import SEKitSignal
 import GRDB
 
 extension Catalog {
@@ -14,7 +15,7 @@ extension Catalog {
     ///   `folded_runs` = the shard run ids (``ShardFoldRules``);
     /// - a mix's clips are re-keyed `FOLDED/CLIP` with their noises, degradations and every score
     ///   row naming them; sources the shards registered point to it; children, scores and artifacts
-    ///   move to it; `audio_seconds` and what `folding` recomputes (``ShardFolding/recomputingScores``:
+    ///   move to it; `audio_seconds` and what `folding` recomputes (SEKit's `ShardFolding.recomputingScores`:
     ///   a score run's `run_metrics`) are recomputed from the rows in clip order, by the same code as a
     ///   single process, so they are equal to the last bit. Without `folding` (nil) shard runs are copied
     ///   as they are.
@@ -183,6 +184,6 @@ extension Catalog {
         default:
             break
         }
-        try folding.recompute(group.kind, id, db)
+        try folding.recompute(group.kind, id, CatalogSession(db: db))
     }
 }

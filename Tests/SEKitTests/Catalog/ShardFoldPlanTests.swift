@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitCatalog
 @testable import SEKitSignal
 
 /// Planning the fold of shard runs: identity, combination of parameters, attempts, refusals.

@@ -50,8 +50,11 @@ public final class Catalog: Sendable {
         let deadline = Date().addingTimeInterval(busyTimeoutSeconds)
         while true {
             do {
-                if existing { try inspectExisting(path: path) }
+                let applied = existing ? try inspectExisting(path: path) : []
                 let pool = try DatabasePool(path: path, configuration: config)
+                if !applied.isEmpty, applied.count < CatalogSchema.migrator.migrations.count {
+                    try backUpBeforeMigrating(pool, path: path, version: applied.count)
+                }
                 try prepareSchema(pool)
                 return Catalog(url: url, database: pool, isReadOnly: false)
             } catch let error as DatabaseError
@@ -180,16 +183,43 @@ public final class Catalog: Sendable {
     /// - Throws: ``CatalogError`` for what it finds, or the `DatabaseError` SQLite raised.
     /// A file not yet in WAL mode is also checked whole (`PRAGMA quick_check`) first, because
     /// switching it to WAL writes its header: a corrupt file is refused before that write.
-    private static func inspectExisting(path: String) throws {
+    @discardableResult
+    private static func inspectExisting(path: String) throws -> Set<String> {
         let queue = try DatabaseQueue(path: path, configuration: readOnlyConfiguration())
         defer { try? queue.close() }
-        try queue.read { db in
-            _ = try inspect(db, path: path)
-            guard try String.fetchOne(db, sql: "PRAGMA journal_mode")?.lowercased() != "wal" else { return }
+        return try queue.read { db in
+            let applied = try inspect(db, path: path)
+            guard try String.fetchOne(db, sql: "PRAGMA journal_mode")?.lowercased() != "wal" else { return applied }
             let problems = try String.fetchAll(db, sql: "PRAGMA quick_check").filter { $0 != "ok" }
             if let first = problems.first {
                 throw CatalogError.notACatalog(path: path, reason: "SQLite reports it corrupt: \(first)")
             }
+            return applied
+        }
+    }
+
+    /// Where ``open(at:create:)`` keeps a copy of a catalogue of schema version `version` (the number
+    /// of migrations applied) before migrating it: `catalog.sqlite.backup-schema-v5` beside it.
+    public static func backupURL(of url: URL, version: Int) -> URL {
+        URL(fileURLWithPath: url.standardizedFileURL.path + ".backup-schema-v\(version)")
+    }
+
+    /// Copies the catalogue (SQLite's online backup: one consistent state, WAL included) to
+    /// ``backupURL(of:version:)`` before a migration, unless a copy of that version is there already
+    /// (an earlier attempt made it: it is the older state). Written under a temporary name, then renamed.
+    private static func backUpBeforeMigrating(_ pool: DatabasePool, path: String, version: Int) throws {
+        let backup = backupURL(of: URL(fileURLWithPath: path), version: version).path
+        guard !FileManager.default.fileExists(atPath: backup) else { return }
+        let temporary = backup + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
+        defer { try? FileManager.default.removeItem(atPath: temporary) }
+        do {
+            let copy = try DatabaseQueue(path: temporary)
+            try pool.backup(to: copy)
+            try copy.close()
+            Syscalls.fsyncFile(atPath: temporary)
+            try? FileManager.default.moveItem(atPath: temporary, toPath: backup)  // another process's copy may have won
+        } catch {
+            throw CatalogError.file(path: backup, reason: "cannot copy the catalogue before migrating it (nothing was migrated): \(error)")
         }
     }
 

@@ -40,6 +40,9 @@ public enum CatalogSchema {
         migrator.registerMigration("v5-source-analysis") { db in
             try createSourceAnalysis(db)
         }
+        migrator.registerMigration("v6-python-views") { db in
+            try createPythonViewsVersion1(db)
+        }
         return migrator
     }
 

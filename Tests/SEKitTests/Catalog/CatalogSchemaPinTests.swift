@@ -23,6 +23,26 @@ import Testing
         }
     }
 
+    /// SHA-256 of the `sekit_v1_*` views (`type|name|tbl_name|sql`, by name) that `v6-python-views`
+    /// creates: the interface of the Python package and other readers. Never change it: a view of
+    /// other columns is a `v2` view in a new migration.
+    static let pythonViewsV1SHA256 = "3ab93c3e12e26a6b36b542e32cbedbc2aebaf9e39c68e6b9348fe56e22405f33"
+
+    @Test func thePythonViewsOfVersion1AreFrozen() throws {
+        let queue = try DatabaseQueue()
+        try CatalogSchema.migrator.migrate(queue, upTo: "v6-python-views")
+        let views = try queue.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT type || '|' || name || '|' || tbl_name || '|' || coalesce(sql, '') FROM sqlite_master
+                WHERE type = 'view' ORDER BY name
+                """)
+        }
+        #expect(views.count == 7)
+        let text = views.joined(separator: "\n")
+        let digest = SHA256.hex(of: Data(text.utf8))
+        #expect(digest == Self.pythonViewsV1SHA256, "the sekit_v1_* views changed (shipped views must not change): \(digest)\n\(text)")
+    }
+
     @Test func version1IsFrozen() throws {
         let text = try Self.schemaText(upTo: "v1-catalog")
         let digest = SHA256.hex(of: Data(text.utf8))

@@ -15,7 +15,7 @@ Submodules are imported on first use, so ``import sekit`` costs nothing (no h5py
 
 import importlib
 
-# The version of SEKit this package belongs to (the `sekit` tool's, Sources/SEKit/SEKitVersion.swift).
+# The version of SEKit this package belongs to (the `sekit` tool's, Sources/SEKitSignal/Base/SEKitVersion.swift).
 __version__ = "0.1.0"
 
 _SUBMODULES = ("catalog", "data", "featurefile", "predictions", "tracking")

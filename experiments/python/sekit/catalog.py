@@ -5,8 +5,11 @@ scores, as pandas DataFrames (when pandas is importable) or lists of dicts.
     sekit.catalog.runs(kind="train")                  # id, kind, name, status, started_at, ...
     sekit.catalog.metrics("crnn-a")                   # run_id, key, step, value, time
     sekit.catalog.scores("epoch-40")                  # run_id, clip_id, metric, value, noisy_value, error
+    sekit.catalog.aggregates("epoch-40")              # run_id, metric, subset, mean, std, ci95_low, ...
 
-Read-only: SQLite is opened with ``mode=ro``, so nothing is written, not even a migration. ``catalog``
+Read-only: SQLite is opened with ``mode=ro``, so nothing is written, not even a migration. Only the
+versioned views ``sekit_v1_*`` are read (``VIEWS``), never the tables: they keep their columns when the
+tables change. ``catalog``
 is a path; None means the binary's default (``$SEKIT_CATALOG``, else ``experiments/catalog.sqlite``
 under the current folder). ``run`` is a run id (or a ``sekit.tracking.Run``); a name or a unique id
 prefix is resolved by the ``sekit`` binary (``$SEKIT_BINARY``, else ``sekit`` on ``PATH``), by the same
@@ -23,11 +26,18 @@ import sqlite3
 import subprocess
 import urllib.parse
 
-__all__ = ["CatalogError", "clips", "connect", "default_path", "metrics", "params", "runs", "scores", "tags"]
+__all__ = ["CatalogError", "VIEWS", "aggregates", "clips", "connect", "default_path", "metrics", "params", "runs", "scores",
+           "tags"]
+
+
+#: The versioned views of the catalogue this package reads (never its tables): migration
+#: ``v6-python-views`` creates them; their columns keep their meaning across schema changes.
+VIEWS = ("sekit_v1_runs", "sekit_v1_params", "sekit_v1_run_tags", "sekit_v1_step_metrics", "sekit_v1_clips",
+         "sekit_v1_clip_scores", "sekit_v1_run_metrics")
 
 
 class CatalogError(RuntimeError):
-    """No catalogue, a catalogue without the tables asked for, or a run reference that names no run."""
+    """No catalogue, a catalogue without the views this package reads, or a run reference that names no run."""
 
 
 def default_path():
@@ -52,7 +62,7 @@ def runs(catalog=None, kind=None, as_frame=None):
     """Every run (of ``kind``), newest first: id, kind, name, status, started_at, finished_at,
     parent_id, tool_version, host, pid, command_line, error."""
     sql = ("SELECT id, kind, name, status, started_at, finished_at, parent_id, tool_version, host, pid, command_line, error "
-           "FROM runs" + (" WHERE kind = ?" if kind else "") + " ORDER BY started_at DESC, id")
+           "FROM sekit_v1_runs" + (" WHERE kind = ?" if kind else "") + " ORDER BY started_at DESC, id")
     return _query(catalog, sql, [kind] if kind else [], as_frame, times=("started_at", "finished_at"))
 
 
@@ -60,56 +70,73 @@ def params(run=None, catalog=None, as_frame=None):
     """Parameters of ``run`` (None: of every run): run_id, key, value (a number when it spells one)."""
     with _open(catalog) as (connection, path):
         where, arguments = _run_condition(run, connection, path)
-        sql = f"SELECT run_id, key, value_text AS value, value_number FROM params{where} ORDER BY run_id, key"
+        sql = f"SELECT run_id, key, value, value_number FROM sekit_v1_params{where} ORDER BY run_id, key"
         return _rows(connection, sql, arguments, as_frame, numbers=("value", "value_number"))
 
 
 def tags(run=None, catalog=None, as_frame=None):
     """Tags of ``run`` (None: of every run): run_id, key, value."""
-    with _open(catalog, needs="run_tags") as (connection, path):
+    with _open(catalog) as (connection, path):
         where, arguments = _run_condition(run, connection, path)
-        return _rows(connection, f"SELECT run_id, key, value FROM run_tags{where} ORDER BY run_id, key", arguments, as_frame)
+        return _rows(connection, f"SELECT run_id, key, value FROM sekit_v1_run_tags{where} ORDER BY run_id, key", arguments, as_frame)
 
 
 def metrics(run, catalog=None, as_frame=None):
     """The per-step metrics of ``run``, by key and step: run_id, key, step, value, time."""
-    with _open(catalog, needs="run_step_metrics") as (connection, path):
+    with _open(catalog) as (connection, path):
         where, arguments = _run_condition(run, connection, path)
-        sql = f"SELECT run_id, key, step, value, time FROM run_step_metrics{where} ORDER BY key, step"
+        sql = f"SELECT run_id, key, step, value, time FROM sekit_v1_step_metrics{where} ORDER BY key, step"
         return _rows(connection, sql, arguments, as_frame, times=("time",))
 
 
 def clips(run=None, catalog=None, as_frame=None):
-    """The clips of ``run`` (None: of every run), by run and index: every column of the ``clips`` table."""
+    """The clips of ``run`` (None: of every run), by run and index: every column of ``sekit_v1_clips``."""
     with _open(catalog) as (connection, path):
         where, arguments = _run_condition(run, connection, path)
-        return _rows(connection, f"SELECT * FROM clips{where} ORDER BY run_id, clip_index", arguments, as_frame)
+        return _rows(connection, f"SELECT * FROM sekit_v1_clips{where} ORDER BY run_id, clip_index", arguments, as_frame)
 
 
 def scores(run, catalog=None, as_frame=None):
     """The per-clip scores of the score run ``run``: run_id, clip_id, metric, value, noisy_value, error."""
     with _open(catalog) as (connection, path):
         where, arguments = _run_condition(run, connection, path)
-        sql = f"SELECT run_id, clip_id, metric, value, noisy_value, error FROM clip_scores{where} ORDER BY clip_id, metric"
+        sql = f"SELECT run_id, clip_id, metric, value, noisy_value, error FROM sekit_v1_clip_scores{where} ORDER BY clip_id, metric"
+        return _rows(connection, sql, arguments, as_frame)
+
+
+def aggregates(run=None, catalog=None, as_frame=None):
+    """The stored aggregates of the score run ``run`` (None: of every run), by run, metric and subset:
+    run_id, metric, subset (empty: all clips; ``snr=[0,5)``, ``split=test``, ...), mean, std, ci95_low,
+    ci95_high, n. The interval is None for one clip."""
+    with _open(catalog) as (connection, path):
+        where, arguments = _run_condition(run, connection, path)
+        sql = ("SELECT run_id, metric, subset, mean, std, CASE WHEN n < 2 THEN NULL ELSE ci95_low END AS ci95_low, "
+               "CASE WHEN n < 2 THEN NULL ELSE ci95_high END AS ci95_high, n "
+               f"FROM sekit_v1_run_metrics{where} ORDER BY run_id, metric, subset")
         return _rows(connection, sql, arguments, as_frame)
 
 
 # Helpers.
 
 class _open:
-    """``with _open(catalog, needs=TABLE) as (connection, path)``: a read-only connection, closed after."""
+    """``with _open(catalog) as (connection, path)``: a read-only connection to a catalogue that has the
+    views this package reads (``VIEWS``), closed after."""
 
-    def __init__(self, catalog, needs=None):
+    def __init__(self, catalog):
         self.path = os.path.abspath(os.fspath(catalog)) if catalog is not None else default_path()
-        self.needs = needs
 
     def __enter__(self):
         self.connection = connect(self.path)
         try:
-            if self.needs and not self.connection.execute(
-                    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [self.needs]).fetchone():
-                raise CatalogError(f"{self.path}: the catalogue has no table {self.needs} (an older schema); "
+            present = {name for (name,) in self.connection.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'view' AND name LIKE 'sekit_v1_%'")}
+            missing = [view for view in VIEWS if view not in present]
+            if missing:
+                raise CatalogError(f"{self.path}: the catalogue has no view {missing[0]} (an older schema); "
                                    "a sekit command that writes to it (sekit catalog check) migrates it")
+        except sqlite3.DatabaseError as error:
+            self.connection.close()
+            raise CatalogError(f"{self.path}: not a catalogue SQLite can read ({error})") from error
         except BaseException:
             self.connection.close()
             raise
@@ -134,7 +161,7 @@ def _run_condition(run, connection, path):
 def _resolve(run, connection, path):
     """The id of the run ``run`` names: an id as it is; a name or id prefix through ``sekit runs show``."""
     reference = str(getattr(run, "id", run))
-    if connection.execute("SELECT 1 FROM runs WHERE id = ?", [reference]).fetchone():
+    if connection.execute("SELECT 1 FROM sekit_v1_runs WHERE id = ?", [reference]).fetchone():
         return reference
     binary = os.environ.get("SEKIT_BINARY") or shutil.which("sekit")
     if not binary:

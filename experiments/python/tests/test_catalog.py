@@ -103,6 +103,58 @@ class CatalogTests(support.FolderTestCase):
         with self.assertRaisesRegex(catalog.CatalogError, "no catalogue here"):
             catalog.runs(self.path("missing.sqlite"))
 
+    def test_aggregates_are_the_runs_stored_means(self):
+        rows = catalog.aggregates(self.score, self.catalog, as_frame=False)
+        overall = {row["metric"]: row for row in rows if row["subset"] == ""}
+        self.assertEqual(set(overall), {"snr", "sisdr"})
+        self.assertEqual(overall["snr"]["n"], 4)
+        values = [s["value"] for s in catalog.scores(self.score, self.catalog, as_frame=False) if s["metric"] == "snr"]
+        self.assertAlmostEqual(overall["snr"]["mean"], sum(values) / len(values), places=9)
+        self.assertLess(overall["snr"]["ci95_low"], overall["snr"]["mean"])
+        self.assertEqual(catalog.aggregates(self.train, self.catalog, as_frame=False), [], "a training run has none")
+
+    def test_only_the_versioned_views_are_read(self):
+        # The package's SQL names views, never tables: renaming every table away leaves the package working
+        # as long as views of the same names and columns exist (what a later schema keeps).
+        copy = self.path("views-only.sqlite")
+        with sqlite3.connect(self.catalog) as source, sqlite3.connect(copy) as target:
+            source.backup(target)
+        connection = sqlite3.connect(copy)
+        views = dict(connection.execute("SELECT name, sql FROM sqlite_master WHERE type = 'view'").fetchall())
+        self.assertEqual(set(views), set(catalog.VIEWS))
+        tables = [name for (name,) in connection.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
+        connection.execute("PRAGMA legacy_alter_table = ON")  # views keep naming the old tables
+        for view in views:
+            connection.execute(f"DROP VIEW {view}")
+        for table in tables:
+            connection.execute(f'ALTER TABLE "{table}" RENAME TO "old_{table}"')
+        for view, sql in views.items():
+            for table in sorted(tables, key=len, reverse=True):
+                sql = sql.replace(f"FROM {table}\n", f"FROM old_{table}\n").replace(f"FROM {table};", f"FROM old_{table};")
+                if sql.rstrip().endswith(f"FROM {table}"):
+                    sql = sql.rstrip()[: -len(table)] + f"old_{table}"
+            connection.execute(sql)
+        connection.commit()
+        connection.close()
+        self.assertEqual(catalog.runs(copy, as_frame=False), catalog.runs(self.catalog, as_frame=False))
+        self.assertEqual(catalog.scores(self.score, copy, as_frame=False), catalog.scores(self.score, self.catalog, as_frame=False))
+        self.assertEqual(catalog.metrics(self.train, copy, as_frame=False), catalog.metrics(self.train, self.catalog, as_frame=False))
+        self.assertEqual(catalog.clips(self.mix, copy, as_frame=False), catalog.clips(self.mix, self.catalog, as_frame=False))
+
+    def test_a_catalogue_without_the_views_is_named_with_the_fix(self):
+        copy = self.path("older.sqlite")
+        with sqlite3.connect(self.catalog) as source, sqlite3.connect(copy) as target:
+            source.backup(target)
+        with sqlite3.connect(copy) as connection:
+            connection.execute("DROP VIEW sekit_v1_clip_scores")
+        with self.assertRaisesRegex(catalog.CatalogError, r"older\.sqlite: the catalogue has no view sekit_v1_clip_scores.*migrates it"):
+            catalog.scores(self.score, copy)
+        with open(self.path("not.sqlite"), "wb") as f:
+            f.write(b"not a database at all" * 100)
+        with self.assertRaisesRegex(catalog.CatalogError, "not.sqlite: not a catalogue"):
+            catalog.runs(self.path("not.sqlite"))
+
     def test_names_and_prefixes_resolve_through_the_binary(self):
         self.assertEqual(len(catalog.metrics(self.train[:8], self.catalog, as_frame=False)), 4)
         with self.assertRaisesRegex(catalog.CatalogError, r"(?s)no run has the id, id prefix or name 'crn'.*crnn"):

@@ -34,7 +34,7 @@ class PackageTests(unittest.TestCase):
         self.assertEqual(python("import sekit; print(sekit.data.SEKitFeatureDataset.__module__)").strip(), "sekit.data")
 
     def test_version_is_the_tools(self):
-        source = os.path.join(support.ROOT, "Sources", "SEKit", "SEKitVersion.swift")
+        source = os.path.join(support.ROOT, "Sources", "SEKitSignal", "Base", "SEKitVersion.swift")
         with open(source) as f:
             swift = re.search(r'static let string = "([^"]+)"', f.read()).group(1)
         self.assertEqual(sekit.__version__, swift)

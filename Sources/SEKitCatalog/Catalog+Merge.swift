@@ -86,7 +86,8 @@ extension Catalog {
     /// `FOLDED/CLIP`, their scores, artifacts, sources and children pointing to it; the shard runs'
     /// own rows (run, parameters, aggregates) are left out. Rows OUT holds already are skipped, so a
     /// merge interrupted half-way completes when run again.
-    package func merge(_ inputs: [MergeInput], onConflict: MergeConflictPolicy, foldingRuns: [RunID: RunID]) throws(CatalogError) -> MergeReport {
+    package func merge(_ inputs: [MergeInput], onConflict: MergeConflictPolicy,
+                       foldingRuns: [RunID: RunID]) throws(CatalogError) -> MergeReport {
         var report = MergeReport()
         for input in inputs {
             let inputURL = input.url

@@ -100,9 +100,11 @@ public struct SourceAnalysisRecord: Codable, Sendable, Equatable, FetchableRecor
     }
 
     /// Every stored property, in declaration order (the memberwise initialiser, visible to the package).
-    package init(corpus: String, relativePath: String, path: String, sha256: String, sampleRate: Int? = nil, durationSeconds: Double? = nil,
-                 bandwidthHz: Double? = nil, activeSpeechRatio: Double? = nil, clippingRatio: Double? = nil, dcOffset: Double? = nil, levelDBFS: Double? = nil,
-                 rmsDBFS: Double? = nil, dnsmosSIG: Double? = nil, dnsmosBAK: Double? = nil, dnsmosOVRL: Double? = nil, error: String? = nil, analysedAt: Date) {
+    package init(corpus: String, relativePath: String, path: String, sha256: String, sampleRate: Int? = nil,
+                 durationSeconds: Double? = nil, bandwidthHz: Double? = nil, activeSpeechRatio: Double? = nil,
+                 clippingRatio: Double? = nil, dcOffset: Double? = nil, levelDBFS: Double? = nil, rmsDBFS: Double? = nil,
+                 dnsmosSIG: Double? = nil, dnsmosBAK: Double? = nil, dnsmosOVRL: Double? = nil, error: String? = nil,
+                 analysedAt: Date) {
         self.corpus = corpus
         self.relativePath = relativePath
         self.path = path

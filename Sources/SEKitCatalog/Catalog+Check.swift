@@ -40,15 +40,6 @@ extension Catalog {
                 "folded \(kind) run holds \(found) of its \(expected) \(rows): the catalog merge that folded it did not complete; "
                     + "run the same merge again to complete it"
             }
-
-            /// Every stored property, in declaration order (the memberwise initialiser, visible to the package).
-            package init(runID: RunID, kind: String, rows: String, expected: Int, found: Int) {
-                self.runID = runID
-                self.kind = kind
-                self.rows = rows
-                self.expected = expected
-                self.found = found
-            }
         }
 
         public struct FileProblem: Sendable, Codable, Equatable {
@@ -57,13 +48,6 @@ extension Catalog {
             /// Source id, or artifact run id.
             public var id: String
             public var path: String
-
-            /// Every stored property, in declaration order (the memberwise initialiser, visible to the package).
-            package init(table: String, id: String, path: String) {
-                self.table = table
-                self.id = id
-                self.path = path
-            }
         }
 
         public struct SplitLeak: Sendable, Codable, Equatable {
@@ -71,32 +55,12 @@ extension Catalog {
             public var splits: [String]
             /// The corpus folder whose splits share the source (its mix run's `out`); nil for a mix run without one.
             public var corpus: String? = nil
-
-            /// Every stored property, in declaration order (the memberwise initialiser, visible to the package).
-            package init(sourceID: String, splits: [String], corpus: String? = nil) {
-                self.sourceID = sourceID
-                self.splits = splits
-                self.corpus = corpus
-            }
         }
 
         /// True when nothing needs attention (abandoned runs that were just marked count as problems found).
         public var isClean: Bool {
             integrityProblems.isEmpty && missingFiles.isEmpty && changedFiles.isEmpty && abandonedRuns.isEmpty && splitLeaks.isEmpty
                 && (incompleteFolds ?? []).isEmpty
-        }
-
-        /// Every stored property, in declaration order (the memberwise initialiser, visible to the package).
-        package init(integrityProblems: [String] = [], missingFiles: [FileProblem] = [], changedFiles: [FileProblem] = [],
-                     abandonedRuns: [RunID] = [], runningElsewhere: [RunID] = [], splitLeaks: [SplitLeak] = [],
-                     incompleteFolds: [FoldProblem]? = nil) {
-            self.integrityProblems = integrityProblems
-            self.missingFiles = missingFiles
-            self.changedFiles = changedFiles
-            self.abandonedRuns = abandonedRuns
-            self.runningElsewhere = runningElsewhere
-            self.splitLeaks = splitLeaks
-            self.incompleteFolds = incompleteFolds
         }
     }
 

@@ -25,15 +25,6 @@ extension Catalog {
         public var detail: String
         /// `kept-first`, `renamed to ID~…`, or empty when the merge was refused.
         public var resolution: String
-
-        /// Every stored property, in declaration order (the memberwise initialiser, visible to the package).
-        package init(input: String, table: String, id: String, detail: String, resolution: String) {
-            self.input = input
-            self.table = table
-            self.id = id
-            self.detail = detail
-            self.resolution = resolution
-        }
     }
 
     /// What a merge copied.
@@ -48,13 +39,6 @@ extension Catalog {
         public var folded: [FoldedRunReport] = []
         /// Total rows inserted.
         public var totalInserted: Int { inserted.values.flatMap(\.values).reduce(0, +) }
-
-        /// Every stored property, in declaration order (the memberwise initialiser, visible to the package).
-        package init(inserted: [String: [String: Int]] = [:], conflicts: [MergeConflict] = [], folded: [FoldedRunReport] = []) {
-            self.inserted = inserted
-            self.conflicts = conflicts
-            self.folded = folded
-        }
     }
 
     /// Merges shard catalogues into this one: every row whose key is not present yet is copied;
@@ -216,11 +200,6 @@ extension Catalog {
         package func keptSQL(_ merge: CatalogTable.Merge) -> String {
             guard !pairs.isEmpty, let column = merge.foldedRunsOwnRows else { return "true" }
             return "s.\"\(column)\" NOT IN \(oldList)"
-        }
-
-        /// Every stored property, in declaration order (the memberwise initialiser, visible to the package).
-        package init(pairs: [(old: String, new: String)]) {
-            self.pairs = pairs
         }
     }
 

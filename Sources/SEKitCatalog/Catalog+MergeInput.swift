@@ -27,12 +27,6 @@ extension Catalog {
             guard let copy else { return }
             for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: copy.path + suffix) }
         }
-
-        /// Every stored property, in declaration order (the memberwise initialiser, visible to the package).
-        package init(url: URL, copy: URL? = nil) {
-            self.url = url
-            self.copy = copy
-        }
     }
 
     /// Whether SQLite takes `file:` URIs in `ATTACH` (compiled with `SQLITE_USE_URI`).

@@ -149,23 +149,6 @@ extension Catalog {
         public var tags: [RunTagRecord]?
         /// The run's per-step metrics (`run_step_metrics`), one series per key; nil when it has none.
         public var series: [StepSeries]?
-
-        /// Every stored property, in declaration order (the memberwise initialiser, visible to the package).
-        package init(run: RunRecord, params: [ParamRecord], artifacts: [ArtifactRecord], metrics: [RunMetricRecord], clipCount: Int,
-                     clipScoreCount: Int, scoredClipCount: Int? = nil, sourceCount: Int, children: [RunID], tags: [RunTagRecord]? = nil,
-                     series: [StepSeries]? = nil) {
-            self.run = run
-            self.params = params
-            self.artifacts = artifacts
-            self.metrics = metrics
-            self.clipCount = clipCount
-            self.clipScoreCount = clipScoreCount
-            self.scoredClipCount = scoredClipCount
-            self.sourceCount = sourceCount
-            self.children = children
-            self.tags = tags
-            self.series = series
-        }
     }
 
     /// Details of the run `reference`: an id, a unique id prefix or a name (see ``resolveRun(_:kind:preferring:)``).

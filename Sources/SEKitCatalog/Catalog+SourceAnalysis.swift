@@ -94,24 +94,10 @@ public struct AnalysedSourceSelection: Sendable, Equatable {
     public struct Exclusion: Sendable, Codable, Equatable {
         public var path: String
         public var reason: String
-
-        /// Every stored property, in declaration order (the memberwise initialiser, visible to the package).
-        package init(path: String, reason: String) {
-            self.path = path
-            self.reason = reason
-        }
     }
 
     public var corpus: String
     public var filter: String?
     public var kept: [SourceAnalysisRecord] = []
     public var excluded: [Exclusion] = []
-
-    /// Every stored property, in declaration order (the memberwise initialiser, visible to the package).
-    package init(corpus: String, filter: String? = nil, kept: [SourceAnalysisRecord] = [], excluded: [Exclusion] = []) {
-        self.corpus = corpus
-        self.filter = filter
-        self.kept = kept
-        self.excluded = excluded
-    }
 }

@@ -31,18 +31,6 @@ extension Catalog {
         /// Clips per degradation kind (a clip with several counts under each), by kind; empty when no
         /// clip was degraded.
         public var degradations: [DegradationGroup] = []
-
-        /// Every stored property, in declaration order (the memberwise initialiser, visible to the package).
-        package init(sources: [SourceGroup], clips: [ClipGroup], runs: [RunGroup], snrHistogram: [SNRBin], snrBinWidthDB: Double,
-                     clipScores: Int, degradations: [DegradationGroup] = []) {
-            self.sources = sources
-            self.clips = clips
-            self.runs = runs
-            self.snrHistogram = snrHistogram
-            self.snrBinWidthDB = snrBinWidthDB
-            self.clipScores = clipScores
-            self.degradations = degradations
-        }
     }
 
     /// Counts and hours per corpus and kind, per split, runs per kind and status, an SNR histogram, and

@@ -6,12 +6,6 @@ extension CatalogFilter {
     public struct Condition: Sendable {
         public var text: String
         public var compiled: Compiled
-
-        /// Every stored property, in declaration order (the memberwise initialiser, visible to the package).
-        package init(text: String, compiled: Compiled) {
-            self.text = text
-            self.compiled = compiled
-        }
     }
 
     /// The conditions of `expression`'s top-level `and` (the whole expression when it is not an

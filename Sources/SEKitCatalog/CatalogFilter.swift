@@ -35,12 +35,6 @@ public enum CatalogFilter {
     public struct Compiled: Sendable {
         public var sql: String
         public var arguments: StatementArguments
-
-        /// Every stored property, in declaration order (the memberwise initialiser, visible to the package).
-        package init(sql: String, arguments: StatementArguments) {
-            self.sql = sql
-            self.arguments = arguments
-        }
     }
 
     /// `unsignedInteger`: a `UInt64` stored as its bit pattern in a signed INTEGER (the clip seed),

@@ -18,14 +18,6 @@ public enum CatalogOrdering {
         public var sql: String
         public var arguments: StatementArguments
         public var descending: Bool
-
-        /// Every stored property, in declaration order (the memberwise initialiser, visible to the package).
-        package init(field: String, sql: String, arguments: StatementArguments, descending: Bool) {
-            self.field = field
-            self.sql = sql
-            self.arguments = arguments
-            self.descending = descending
-        }
     }
 
     /// Compiles `spec` for `context`; nil or blank compiles to an empty list.

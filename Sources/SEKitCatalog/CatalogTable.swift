@@ -32,17 +32,6 @@ public struct CatalogTable: Sendable {
         /// The row this one belongs to (`listening_stimuli.test` → `listening_tests`): when that row
         /// conflicted and OUT's was kept (`--on-conflict keep-first`), the input's rows under it are not copied.
         public var parent: (table: String, column: String)? = nil
-
-        /// Every stored property, in declaration order (the memberwise initialiser, visible to the package).
-        package init(runIDColumns: [String] = [], clipIDColumns: [String] = [], sourceIDColumns: [String] = [],
-                     foldedRunsOwnRows: String? = nil, conflict: Conflict = .none, parent: (table: String, column: String)? = nil) {
-            self.runIDColumns = runIDColumns
-            self.clipIDColumns = clipIDColumns
-            self.sourceIDColumns = sourceIDColumns
-            self.foldedRunsOwnRows = foldedRunsOwnRows
-            self.conflict = conflict
-            self.parent = parent
-        }
     }
 
     /// What makes two rows with one key a conflict in a merge.

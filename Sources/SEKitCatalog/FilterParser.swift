@@ -19,12 +19,6 @@ public indirect enum FilterExpression: Equatable, Sendable {
 public struct FilterField: Equatable, Sendable {
     public var name: String
     public var column: Int
-
-    /// Every stored property, in declaration order (the memberwise initialiser, visible to the package).
-    package init(name: String, column: Int) {
-        self.name = name
-        self.column = column
-    }
 }
 
 /// A number literal of a filter: its value, and its exact value when written as an integer
@@ -56,12 +50,6 @@ public struct FilterValue: Equatable, Sendable {
     public enum Literal: Equatable, Sendable { case number(FilterNumber), text(String) }
     public var literal: Literal
     public var column: Int
-
-    /// Every stored property, in declaration order (the memberwise initialiser, visible to the package).
-    package init(literal: Literal, column: Int) {
-        self.literal = literal
-        self.column = column
-    }
 }
 
 /// Recursive-descent parser for the filter language.
@@ -220,11 +208,5 @@ package struct FilterParser {
         default:
             throw fail("expected a number or a quoted string, found \(Self.describe(token))", at: token)
         }
-    }
-
-    /// Every stored property, in declaration order (the memberwise initialiser, visible to the package).
-    package init(expression: String, tokens: [FilterToken]) {
-        self.expression = expression
-        self.tokens = tokens
     }
 }

@@ -13,15 +13,4 @@ public struct FoldedRunReport: Sendable, Codable, Equatable {
     public var supersededAttempts: [String]
     /// False when an earlier merge had folded the same shards (nothing new).
     public var new: Bool
-
-    /// Every stored property, in declaration order (the memberwise initialiser, visible to the package).
-    package init(id: String, kind: String, name: String, shards: Int, shardRuns: [String], supersededAttempts: [String], new: Bool) {
-        self.id = id
-        self.kind = kind
-        self.name = name
-        self.shards = shards
-        self.shardRuns = shardRuns
-        self.supersededAttempts = supersededAttempts
-        self.new = new
-    }
 }

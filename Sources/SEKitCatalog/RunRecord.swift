@@ -71,24 +71,6 @@ public struct RunRecord: Codable, Sendable, Equatable, FetchableRecord, Persista
         case commandLine = "command_line", workingDirectory = "working_directory", host, pid
         case parentID = "parent_id", error
     }
-
-    /// Every stored property, in declaration order (the memberwise initialiser, visible to the package).
-    package init(id: RunID, kind: RunKind, name: String, status: RunStatus, startedAt: Date, finishedAt: Date? = nil, toolVersion: String,
-                 commandLine: String, workingDirectory: String, host: String, pid: Int, parentID: RunID? = nil, error: String? = nil) {
-        self.id = id
-        self.kind = kind
-        self.name = name
-        self.status = status
-        self.startedAt = startedAt
-        self.finishedAt = finishedAt
-        self.toolVersion = toolVersion
-        self.commandLine = commandLine
-        self.workingDirectory = workingDirectory
-        self.host = host
-        self.pid = pid
-        self.parentID = parentID
-        self.error = error
-    }
 }
 
 /// One row of `params`: a run parameter, as text and, when the text is a finite number, as a number

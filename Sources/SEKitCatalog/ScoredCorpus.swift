@@ -26,11 +26,6 @@ public struct ScoredCorpus: Hashable, Sendable, Codable, CustomStringConvertible
     public var mixRuns: [RunID] {
         key.hasPrefix("mix:") ? key.dropFirst(4).split(separator: ",").map { RunID(String($0)) } : []
     }
-
-    /// Every stored property, in declaration order (the memberwise initialiser, visible to the package).
-    package init(key: String) {
-        self.key = key
-    }
 }
 
 extension Catalog {

@@ -62,26 +62,4 @@ public struct SourceRecord: Codable, Sendable, Equatable, FetchableRecord, Persi
         case format, encoding, sampleRate = "sample_rate", channels, frames, durationSeconds = "duration_seconds"
         case speaker, importRunID = "import_run_id"
     }
-
-    /// Every stored property, in declaration order (the memberwise initialiser, visible to the package).
-    package init(id: String, kind: SourceKind, corpus: String, path: String, relativePath: String, sha256: String, bytes: Int,
-                 modifiedAt: Date, format: String, encoding: String, sampleRate: Int, channels: Int, frames: Int,
-                 durationSeconds: Double, speaker: String? = nil, importRunID: RunID) {
-        self.id = id
-        self.kind = kind
-        self.corpus = corpus
-        self.path = path
-        self.relativePath = relativePath
-        self.sha256 = sha256
-        self.bytes = bytes
-        self.modifiedAt = modifiedAt
-        self.format = format
-        self.encoding = encoding
-        self.sampleRate = sampleRate
-        self.channels = channels
-        self.frames = frames
-        self.durationSeconds = durationSeconds
-        self.speaker = speaker
-        self.importRunID = importRunID
-    }
 }

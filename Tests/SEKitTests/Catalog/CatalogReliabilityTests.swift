@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import SEKit
+@testable import SEKitCatalog
 @testable import SEKitSignal
 
 @Suite struct CatalogReliabilityTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitCatalog
 @testable import SEKitSignal
 
 /// A command killed and run again leaves failed (or abandoned) attempts beside its finished run:

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitCatalog
 @testable import SEKitSignal
 
 /// A fold into an existing catalogue that stops half-way (an input refused, the process killed)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SEKit
+@testable import SEKitCatalog
 @testable import SEKitSignal
 
 /// A corpus mixed into catalogue A and scored into catalogue B: B's score run is recognised as

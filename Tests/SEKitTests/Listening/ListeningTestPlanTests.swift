@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import SEKit
+@testable import SEKitCatalog
 @testable import SEKitSignal
 
 /// The stratified clip draw of `listen make`.

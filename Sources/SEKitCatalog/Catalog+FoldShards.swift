@@ -67,6 +67,9 @@ extension Catalog {
             try db.execute(sql: "UPDATE sources SET import_run_id = ? WHERE import_run_id = ?", arguments: [folded, shard])
             if group.kind == .mix { try moveClips(from: shard, to: folded, db) }
             try db.execute(sql: "UPDATE OR REPLACE clip_scores SET run_id = ? WHERE run_id = ?", arguments: [folded, shard])
+            try db.execute(sql: "UPDATE OR REPLACE score_targets SET run_id = ? WHERE run_id = ?", arguments: [folded, shard])
+            try db.execute(sql: "UPDATE score_targets SET enhance_run_id = ? WHERE enhance_run_id = ?", arguments: [folded, shard])
+            try db.execute(sql: "UPDATE OR REPLACE corpus_mix_runs SET mix_run_id = ? WHERE mix_run_id = ?", arguments: [folded, shard])
             try db.execute(sql: "UPDATE OR REPLACE artifacts SET run_id = ? WHERE run_id = ?", arguments: [folded, shard])
             try db.execute(sql: "DELETE FROM runs WHERE id = ?", arguments: [shard])
         }

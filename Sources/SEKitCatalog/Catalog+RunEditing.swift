@@ -57,7 +57,8 @@ extension Catalog {
     /// Deletes `runs` (as ``runWithDescendants(_:)`` lists them: children before parents) and every
     /// row recorded with them: parameters, tags, step metrics, artifacts, clips with their noises and
     /// degradations, scores, aggregates, the sources they imported, and the scores other runs gave their
-    /// clips. One transaction: all or nothing. Files on disk are never touched.
+    /// clips; a corpus made by a deleted mix run and scored by no remaining run. One transaction: all
+    /// or nothing. Files on disk are never touched.
     /// - Throws: ``CatalogError/invalidParameter(name:value:reason:)`` (`run`) naming what blocks the
     ///   deletion (``deletionBlockers(_:)``); the database's errors (a run with children outside `runs`).
     public func deleteRuns(_ runs: [RunRecord]) throws(CatalogError) {
@@ -77,6 +78,12 @@ extension Catalog {
             try db.execute(sql: "DELETE FROM clips WHERE run_id IN (\(marks))", arguments: StatementArguments(ids))
             try db.execute(sql: "DELETE FROM sources WHERE import_run_id IN (\(marks))", arguments: StatementArguments(ids))
             for run in runs { try db.execute(sql: "DELETE FROM runs WHERE id = ?", arguments: [run.id]) }
+            // A corpus the deleted mix runs made no longer names them; one neither made nor scored here goes.
+            try db.execute(sql: "DELETE FROM corpus_mix_runs WHERE mix_run_id IN (\(marks))", arguments: StatementArguments(ids))
+            try db.execute(sql: """
+                DELETE FROM corpora WHERE identity NOT IN (SELECT corpus FROM corpus_mix_runs)
+                AND identity NOT IN (SELECT corpus FROM score_targets WHERE corpus IS NOT NULL)
+                """)
         }
     }
 }

@@ -2,19 +2,29 @@ import Foundation
 import GRDB
 
 extension Catalog {
-    /// Finished score runs on `corpus`, newest first (a sharded corpus matches any of its mix runs).
+    /// Finished score runs on `corpus`, newest first, in one query of `score_targets`: the runs that
+    /// scored that corpus (or, for a mix run's corpus not recorded yet, any corpus that mix run made),
+    /// that folder of references, or those outputs.
     public func scoreRuns(on corpus: ScoredCorpus) throws(CatalogError) -> [RunRecord] {
-        let runs = try read { db in
-            try RunRecord.filter(RunRecord.Columns.kind == RunKind.score.rawValue
-                                    && RunRecord.Columns.status == RunStatus.finished.rawValue)
-                .order(RunRecord.Columns.startedAt.desc, RunRecord.Columns.id).fetchAll(db)
+        let (kind, value) = corpus.key.split(separator: ":", maxSplits: 1).map(String.init).pair
+        let condition: String
+        var arguments: [String] = [value]
+        switch kind {
+        case "corpus": condition = "t.corpus = ?"
+        case "mix":
+            let marks = corpus.mixRuns.map { _ in "?" }.joined(separator: ",")
+            condition = "t.corpus IN (SELECT corpus FROM corpus_mix_runs WHERE mix_run_id IN (\(marks)))"
+            arguments = corpus.mixRuns.map(\.rawValue)
+        case "folder": condition = "t.corpus IS NULL AND t.folder = ?"
+        default: condition = "t.corpus IS NULL AND t.folder IS NULL AND t.enhanced_folder = ?"
         }
-        var matching: [RunRecord] = []
-        for run in runs {
-            let other = try scoredCorpus(of: run)
-            if other == corpus || !Set(other.mixRuns).isDisjoint(with: corpus.mixRuns) { matching.append(run) }
+        return try read { db in
+            try RunRecord.fetchAll(db, sql: """
+                SELECT r.* FROM runs r JOIN score_targets t ON t.run_id = r.id
+                WHERE r.kind = 'score' AND r.status = 'finished' AND \(condition)
+                ORDER BY r.started_at DESC, r.id
+                """, arguments: StatementArguments(arguments))
         }
-        return matching
     }
 
     /// The corpus a run reference (id, unique prefix or name) stands for: a mix run's corpus, or what
@@ -30,7 +40,7 @@ extension Catalog {
             run = try resolveRun(reference)
         }
         switch run.kind {
-        case .mix: return ScoredCorpus(key: "mix:" + run.id.rawValue)
+        case .mix: return try corpus(ofMix: run.id)
         default: return try scoredCorpus(of: run)
         }
     }
@@ -52,4 +62,9 @@ extension Catalog {
             return try String.fetchAll(db, sql: sql + " ORDER BY m.subset", arguments: StatementArguments(arguments))
         }
     }
+}
+
+private extension Array where Element == String {
+    /// The two parts of a `KIND:VALUE` key.
+    var pair: (String, String) { (first ?? "", count > 1 ? self[1] : "") }
 }

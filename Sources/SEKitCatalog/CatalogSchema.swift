@@ -43,6 +43,10 @@ public enum CatalogSchema {
         migrator.registerMigration("v6-python-views") { db in
             try createPythonViewsVersion1(db)
         }
+        migrator.registerMigration("v7-corpora") { db in
+            try createCorpora(db)
+            try backfillCorpora(db)
+        }
         return migrator
     }
 

@@ -10,6 +10,7 @@ and the aggregates `sekit score` stores (overall, per requested SNR, per split; 
 Student-t 95% interval through scipy when present, else the normal one). Standard library only
 besides the optional scipy.
 """
+import hashlib
 import math
 import random
 import sqlite3
@@ -41,7 +42,13 @@ def main() -> None:
     clips = db.execute("SELECT id, snr_requested_db, split FROM clips WHERE run_id = ? ORDER BY clip_index", (mix,)).fetchall()
     rng = random.Random(20261123)
     base = {m: [rng.gauss(0.8 if m in ("stoi", "estoi") else 8.0, 0.1 if m in ("stoi", "estoi") else 4.0) for _ in clips] for m in metrics}
+    # The corpus as SEKit records it (schema v7-corpora): a stand-in identity made by the mix run; each
+    # score run's target says it scored a checkpoint's outputs on that corpus.
+    identity = hashlib.sha256(f"sekit bench corpus {mix}".encode()).hexdigest()
     with db:
+        db.execute("INSERT OR IGNORE INTO corpora (identity, name, path, spec_sha256, recorded_at) "
+                   "VALUES (?, 'bench', '/bench/corpus', NULL, '2026-02-01 00:00:00.000')", (identity,))
+        db.execute("INSERT OR IGNORE INTO corpus_mix_runs (corpus, mix_run_id) VALUES (?, ?)", (identity, mix))
         for k in range(runs):
             run_id = str(uuid.UUID(int=0x5C0E << 112 | k))
             db.execute(
@@ -52,6 +59,8 @@ def main() -> None:
             db.executemany("INSERT INTO params (run_id, key, value_text, value_number) VALUES (?, ?, ?, ?)",
                            [(run_id, "checkpoint", f"ckpt-{k:02d}", None), (run_id, "epoch", str(k), k),
                             (run_id, "enhanced", f"/bench/ckpt-{k:02d}", None), (run_id, "metrics", ",".join(metrics), None)])
+            db.execute("INSERT INTO score_targets (run_id, corpus, folder, scored, enhanced_folder, enhance_run_id) "
+                       "VALUES (?, ?, NULL, 'enhanced', ?, NULL)", (run_id, identity, f"/bench/ckpt-{k:02d}"))
             rows, series = [], {}
             for m in metrics:
                 scale = 0.01 if m in ("stoi", "estoi") else 0.4

@@ -108,11 +108,10 @@ extension Leaderboard {
         var checkpoints: [RunRecord] = []
         var seenNames = Set<String>()
         for run in runs {
-            let params: [String: String]
-            do { params = try catalog.paramValues(of: run.id) } catch { throw .catalog(error) }
             // The noisy input's score run is the reference row, also when it is among the runs asked for
             // (it was once a second "noisy" row, ranked and called the best).
-            let noisyInput = params["corpus"] != nil && params["enhanced"] == nil
+            let target = try ComparisonError.carrying { () throws(CatalogError) in try catalog.scoreTarget(of: run.id) }
+            let noisyInput = target?.scored == .noisy
             if let asked = request.runs, asked.contains(run.id) {
                 if noisyInput && !referenceAsked { referenceRun = run; referenceAsked = true; continue }
                 checkpoints.append(run); continue
@@ -206,7 +205,9 @@ extension Leaderboard {
             let label = run.name.isEmpty ? id.rawValue : "\(run.name) (\(id.rawValue.prefix(8)))"
             if run.kind != .score { problems.append("\(label) is a \(run.kind.rawValue) run, not a score run") }
             else if run.status != .finished { problems.append("\(label) is \(run.status.rawValue), not finished") }
-            else { problems.append("\(label) scored the \((try? catalog.scoredCorpus(of: run))?.description ?? "another corpus")") }
+            else {
+                problems.append("\(label) scored " + ((try? catalog.scoredCorpus(of: run)).map { "the \($0)" } ?? "no recorded corpus"))
+            }
         }
         guard problems.isEmpty else {
             throw .invalidParameter(name: "runs", value: asked.map(\.rawValue).joined(separator: ","),

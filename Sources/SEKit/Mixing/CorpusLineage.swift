@@ -14,9 +14,18 @@ struct CorpusLineage: Sendable, Equatable {
     var mixRunsAnywhere: [MixCatalogRunState]
 
     /// The lineage of a run made from `corpus` and recorded in `catalog` (nil: recorded nowhere).
+    ///
+    /// A folder that lost its own records (`.sekit/`, as a copy without hidden files does) is found
+    /// in the catalogue by its identity (`CorpusIdentity`): the mix run that made it, when there is one.
     init(corpus: URL, catalog: Catalog?) {
         mixRunsAnywhere = MixCatalogRunState.all(in: corpus)
         let here = catalog?.url.standardizedFileURL.path
+        if mixRunsAnywhere.isEmpty, let catalog, let here, let identity = try? CorpusIdentity.of(folder: corpus),
+           let runs = try? catalog.mixRuns(ofCorpus: identity.identity), runs.count == 1 {
+            let held = (try? catalog.run(runs[0].rawValue)) != nil
+            mixRunsAnywhere = [MixCatalogRunState(catalog: held ? here : "", runID: runs[0], shard: .whole,
+                                                  specSHA256: identity.specSHA256)]
+        }
         mixRunsHere = mixRunsAnywhere.filter { $0.catalog == here }
         let ids = Set(mixRunsHere.map(\.runID))
         parent = ids.count == 1 ? ids.first : nil

@@ -134,6 +134,12 @@ public struct MixCatalogRecorder: Sendable {
         if !result.failures.isEmpty {
             params["failures"] = result.failures.map { "clip \($0.index): \($0.reason)" }.joined(separator: "\n")
         }
+        // The corpus as a record once its manifests hold every clip it planned (for a sharded mix, when
+        // the last shard finishes), made by the mix runs its folder names, wherever they were recorded.
+        if (try? MixManifestRecord.corpusRecords(layout.root, allowIncomplete: false)) != nil,
+           let identity = try CorpusIdentity.of(folder: layout.root) {
+            try catalog.recordCorpus(identity, folder: layout.root, mixRuns: MixCatalogRunState.all(in: layout.root).map(\.runID))
+        }
         try run.finish(params: params)
     }
 

@@ -47,7 +47,7 @@ extension ReportPage {
         let best = runs.first { $0.id == bestID } ?? runs[0]
         // The reference row is the noisy input's own score run, or the `_noisy` series of another run (no run to diff).
         let noisyRun = try board.rows.first(where: \.isReference).flatMap { row in
-            try catalog.paramValues(of: row.runID)["enhanced"] == nil ? row : nil
+            try catalog.scoreTarget(of: row.runID)?.scored == .noisy ? row : nil
         }
         if let top = real.first, let noisyRun {
             let diff = try RunDiff.compute(noisyRun.runID.rawValue, top.runID.rawValue, request: RunDiff.Request(subsets: ["all"]),

@@ -33,16 +33,39 @@ struct ScoreCatalogRecorder: Sendable {
         // run its parent).
         values.merge(lineage?.params(recorded: context.catalog != nil) ?? [:]) { _, new in new }
         var parent = lineage?.parent
+        var enhanceRun: RunID?
         // The enhance run that wrote the folder into this catalogue (of the shards' runs, this catalogue's).
         if let enhanced, let catalog = context.catalog,
            let run = EnhanceRunMarker.all(in: enhanced).filter({ $0.catalog == here }).compactMap(\.runID)
             .first(where: { (try? catalog.run($0.rawValue)) != nil }) {
             parent = run
+            enhanceRun = run
         }
         if states.count > 1 { values["mix_runs"] = states.map(\.runID.rawValue).joined(separator: ",") }
+        // The corpus by its identity, refused before anything is written when its mix.json changed
+        // since a mix run of this catalogue recorded it.
+        let identity = try corpus.flatMap { folder throws(CatalogError) in try CorpusIdentity.of(folder: folder) }
+        if let corpus, let identity, let catalog = context.catalog {
+            try catalog.checkCorpusUnchanged(folder: corpus, found: identity, mixRuns: states.map(\.runID))
+        }
         var named = context
         named.name = checkpoint
         let run = try RecordedRun.begin(named, kind: .score, name: checkpoint, params: values, parent: parent)
+        if let catalog = context.catalog, let runID = run.id {
+            try run.failing {
+                // Outputs scored against a folder of references, written by a run made from a corpus
+                // (an enhance or synthesize run up whose chain a mix run is): that corpus.
+                let recordedCorpus = try corpus.flatMap { folder throws(CatalogError) in
+                    try identity.map { identity throws(CatalogError) in
+                        try catalog.recordCorpus(identity, folder: folder, mixRuns: recorded.map(\.runID)).identity
+                    }
+                } ?? enhanceRun.flatMap { run in try? catalog.corpus(madeFrom: run)?.identity }
+                let folder = recordedCorpus == nil ? (corpus?.standardizedFileURL.path ?? params["reference"]) : nil
+                try catalog.recordScoreTarget(ScoreTargetRecord(
+                    runID: runID, corpus: recordedCorpus, folder: folder, scored: enhanced == nil ? .noisy : .enhanced,
+                    enhancedFolder: enhanced?.standardizedFileURL.path, enhanceRunID: enhanceRun))
+            }
+        }
         // Clip ids name the corpus's mix runs wherever they were recorded: a merge then joins the
         // scores to the clips.
         let archive = try corpus.flatMap { try MixArchiveLayout.read(corpus: $0) }

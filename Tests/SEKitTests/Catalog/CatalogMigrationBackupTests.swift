@@ -45,7 +45,7 @@ import Testing
         let copy = try Self.state(backup)
         #expect(copy.version == 5 && copy.views == 0 && copy.runs == ["mix-run"], "\(copy)")
         let migrated = try Self.state(url)
-        #expect(migrated.version == CatalogSchema.migrator.migrations.count && migrated.views == 7 && migrated.runs == ["mix-run"])
+        #expect(migrated.version == CatalogSchema.migrator.migrations.count && migrated.views == 10 && migrated.runs == ["mix-run"])
         // Opening it again migrates nothing and copies nothing.
         let modified = try FileManager.default.attributesOfItem(atPath: backup.path)[.modificationDate] as? Date
         _ = try Catalog.open(at: url)
@@ -70,5 +70,27 @@ import Testing
         }
         let untouched = try Self.state(url)
         #expect(untouched.version == 5 && untouched.views == 0 && untouched.runs == ["mix-run"])
+    }
+
+    /// All or nothing: v6 applies, v7 fails (a table of its name is there already); the catalogue is
+    /// put back from its copy at schema v5, every row as it was.
+    @Test func aMigrationThatFailsHalfWayPutsTheCatalogueBack() throws {
+        let folder = try TemporaryFolder(); defer { folder.cleanup() }
+        let url = folder.file("catalog.sqlite")
+        try Self.version5Catalogue(at: url)
+        let queue = try DatabaseQueue(path: url.path)
+        try queue.write { db in try db.execute(sql: "CREATE TABLE corpora (note TEXT)") }
+        try queue.close()
+        do {
+            _ = try Catalog.open(at: url)
+            Issue.record("a migration over a table of the same name succeeded")
+        } catch {
+            guard case .database(let path, let reason) = error else { Issue.record("\(error)"); return }
+            #expect(path == url.path && reason.contains("corpora") && reason.contains("nothing was migrated"), "\(reason)")
+        }
+        let restored = try Self.state(url)
+        #expect(restored.version == 5 && restored.views == 0 && restored.runs == ["mix-run"], "\(restored)")
+        let applied = try DatabaseQueue(path: url.path).read { db in try CatalogSchema.migrator.appliedIdentifiers(db) }
+        #expect(applied.count == 5, "\(applied.sorted())")
     }
 }

@@ -66,7 +66,8 @@ import Testing
         #expect(perTable == ["runs": 6, "params": 27, "sources": 1, "clips": 15, "clip_noises": 15, "clip_degradations": 0,
                              "clip_degradation_params": 0, "artifacts": 0, "clip_scores": 0, "run_metrics": 3,
                              "run_tags": 0, "run_step_metrics": 0, "listening_tests": 0, "listening_stimuli": 0,
-                             "listening_raters": 0, "listening_ratings": 0, "analysed_corpora": 0, "source_analysis": 0])
+                             "listening_raters": 0, "listening_ratings": 0, "analysed_corpora": 0, "source_analysis": 0,
+                             "corpora": 0, "corpus_mix_runs": 0, "score_targets": 0])
         let second = try out.merge(shards + shards)
         #expect(second.totalInserted == 0)
         #expect(try out.clips().count == 15 && out.runs().count == 6)

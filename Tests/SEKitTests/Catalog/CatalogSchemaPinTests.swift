@@ -43,6 +43,29 @@ import Testing
         #expect(digest == Self.pythonViewsV1SHA256, "the sekit_v1_* views changed (shipped views must not change): \(digest)\n\(text)")
     }
 
+    /// SHA-256 of what `v7-corpora` adds to the schema (`type|name|tbl_name|sql` of the objects v6
+    /// lacks, by name): its tables, indexes and three views. Never change it.
+    static let corporaSchemaSHA256 = "af1c43dab4c78972a28e142788a7fecaffe27fe29831ac6d933acb1a019355b2"
+
+    @Test func theCorporaMigrationIsFrozen() throws {
+        func objects(upTo identifier: String) throws -> [String: String] {
+            let queue = try DatabaseQueue()
+            try CatalogSchema.migrator.migrate(queue, upTo: identifier)
+            return try queue.read { db in
+                Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: """
+                    SELECT name, type || '|' || name || '|' || tbl_name || '|' || coalesce(sql, '') AS text FROM sqlite_master
+                    WHERE name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations'
+                    """).map { (row: Row) -> (String, String) in (row["name"], row["text"]) })
+            }
+        }
+        let before = try objects(upTo: "v6-python-views")
+        let added = try objects(upTo: "v7-corpora").filter { before[$0.key] == nil }.sorted { $0.key < $1.key }.map(\.value)
+        #expect(added.count == 8, "\(added)")
+        let text = added.joined(separator: "\n")
+        let digest = SHA256.hex(of: Data(text.utf8))
+        #expect(digest == Self.corporaSchemaSHA256, "migration v7-corpora changed (shipped: must not change): \(digest)\n\(text)")
+    }
+
     @Test func version1IsFrozen() throws {
         let text = try Self.schemaText(upTo: "v1-catalog")
         let digest = SHA256.hex(of: Data(text.utf8))
@@ -131,6 +154,12 @@ import Testing
                                                       AnalysedCorpusRecord.Columns.analysedAt, AnalysedCorpusRecord.Columns.toolVersion,
                                                       AnalysedCorpusRecord.Columns.dnsmosBackend]),
             (SourceAnalysisRecord.databaseTableName, Self.sourceAnalysisColumns),
+            (CorpusRecord.databaseTableName, [CorpusRecord.Columns.identity, CorpusRecord.Columns.name, CorpusRecord.Columns.path,
+                                              CorpusRecord.Columns.specSHA256, CorpusRecord.Columns.recordedAt]),
+            (CorpusMixRunRecord.databaseTableName, [CorpusMixRunRecord.Columns.corpus, CorpusMixRunRecord.Columns.mixRunID]),
+            (ScoreTargetRecord.databaseTableName, [ScoreTargetRecord.Columns.runID, ScoreTargetRecord.Columns.corpus,
+                                                   ScoreTargetRecord.Columns.folder, ScoreTargetRecord.Columns.scored,
+                                                   ScoreTargetRecord.Columns.enhancedFolder, ScoreTargetRecord.Columns.enhanceRunID]),
         ]
         let queue = try DatabaseQueue()
         try CatalogSchema.migrator.migrate(queue)

@@ -51,6 +51,14 @@ import Testing
                                  test, stimulus, clip.id, score.rawValue, String(repeating: "c", count: 64), test, test, stimulus,
                                  folder.url.path, wav.path, sha])
         }
+        let identity = String(repeating: stimuliHash, count: 32)
+        try catalog.write { db in
+            try db.execute(sql: """
+                INSERT INTO corpora VALUES (?, 'corpus', '/corpora/corpus', NULL, '2026-01-01T00:00:00Z');
+                INSERT INTO corpus_mix_runs VALUES (?, ?);
+                INSERT INTO score_targets VALUES (?, ?, NULL, 'noisy', NULL, NULL);
+                """, arguments: [identity, identity, mix.rawValue, score.rawValue, identity])
+        }
         try catalog.finishRun(train)
         try catalog.finishRun(score)
         return score

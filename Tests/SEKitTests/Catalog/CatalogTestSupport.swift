@@ -4,6 +4,19 @@ import Foundation
 
 /// Helpers for catalogue tests: a sine WAV and sample records.
 enum CatalogTestSupport {
+    /// Records for the score run `run` (written by a test, not by `sekit score`) what `original` scored;
+    /// outputs of `parent` when that is an enhance run.
+    static func copyScoreTarget(of original: RunID, to run: RunID, enhancedBy parent: RunID? = nil, in catalog: Catalog) throws {
+        guard var target = try catalog.scoreTarget(of: original) else { return }
+        target.runID = run
+        if let parent, try catalog.run(parent.rawValue).kind == .enhance {
+            target.enhanceRunID = parent
+            target.scored = .enhanced
+            target.enhancedFolder = target.enhancedFolder ?? "/enhanced/\(parent)"
+        }
+        try catalog.recordScoreTarget(target)
+    }
+
     /// Writes a mono 16-bit PCM WAV (44-byte header written by hand) of `seconds` of a sine.
     static func writeWAV(_ url: URL, seconds: Double = 0.1, sampleRate: Int = 16_000, frequencyHz: Double = 440) throws {
         try TestWAV.writePCM16(TestWAV.sine(seconds: seconds, sampleRate: sampleRate, frequencyHz: frequencyHz), sampleRate: sampleRate,

@@ -64,6 +64,7 @@ final class ComparisonPipeline: Sendable {
         let scores = try RunScores.load(of: original, from: catalog)
         let id = try catalog.beginRun(kind: .score, name: name, commandLine: ["test"], params: try catalog.paramValues(of: original.id),
                                       parent: parent ?? original.parentID)
+        try CatalogTestSupport.copyScoreTarget(of: original.id, to: id, enhancedBy: parent, in: catalog)
         var generator = SplitMix(seed: seed)
         var rows: [ClipScoreRecord] = []
         var series: [String: [Double]] = [:]

@@ -38,7 +38,11 @@ struct CrossCatalogLineageTests {
         let inA = try score("in-a", into: a, enhanced: corpus.appendingPathComponent("noisy"))
         let inB = try score("in-b", into: b, enhanced: corpus.appendingPathComponent("noisy"))
 
-        let expected = ScoredCorpus(key: "mix:" + mixRun.rawValue)
+        // One corpus by its identity, whichever catalogue recorded the run; B knows the mix run that made it.
+        let identity = try #require(try CorpusIdentity.of(folder: corpus))
+        let expected = ScoredCorpus(corpus: try #require(try a.corpus(identity: identity.identity)), mixRuns: [mixRun])
+        #expect(expected.key == "corpus:" + identity.identity)
+        #expect(try b.mixRuns(ofCorpus: identity.identity) == [mixRun])
         #expect(try a.scoredCorpus(of: a.run(inA.rawValue)) == expected)
         #expect(try b.scoredCorpus(of: b.run(inB.rawValue)) == expected, "catalogue B's run scored A's corpus")
         #expect(try b.paramValues(of: inB)["corpus_mix_runs"] == mixRun.rawValue)

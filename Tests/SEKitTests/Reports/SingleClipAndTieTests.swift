@@ -13,6 +13,7 @@ struct SingleClipAndTieTests {
         let original = try catalog.resolveRun(source)
         let id = try catalog.beginRun(kind: .score, name: name, commandLine: ["test"], params: try catalog.paramValues(of: original.id),
                                       parent: original.parentID)
+        try CatalogTestSupport.copyScoreTarget(of: original.id, to: id, in: catalog)
         try catalog.insertRunMetrics(metrics.map {
             RunMetricRecord(runID: id, metric: $0.metric, mean: $0.mean, std: 0, ci95Low: $0.ci?.0, ci95High: $0.ci?.1, n: $0.n)
         })

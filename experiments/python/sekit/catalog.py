@@ -6,6 +6,8 @@ scores, as pandas DataFrames (when pandas is importable) or lists of dicts.
     sekit.catalog.metrics("crnn-a")                   # run_id, key, step, value, time
     sekit.catalog.scores("epoch-40")                  # run_id, clip_id, metric, value, noisy_value, error
     sekit.catalog.aggregates("epoch-40")              # run_id, metric, subset, mean, std, ci95_low, ...
+    sekit.catalog.corpora()                           # identity, name, path, spec_sha256, recorded_at, mix_runs
+    sekit.catalog.score_targets("epoch-40")           # run_id, corpus, folder, scored, enhanced_folder, ...
 
 Read-only: SQLite is opened with ``mode=ro``, so nothing is written, not even a migration. Only the
 versioned views ``sekit_v1_*`` are read (``VIEWS``), never the tables: they keep their columns when the
@@ -26,8 +28,8 @@ import sqlite3
 import subprocess
 import urllib.parse
 
-__all__ = ["CatalogError", "VIEWS", "aggregates", "clips", "connect", "default_path", "metrics", "params", "runs", "scores",
-           "tags"]
+__all__ = ["CatalogError", "VIEWS", "aggregates", "clips", "connect", "corpora", "default_path", "metrics", "params", "runs",
+           "score_targets", "scores", "tags"]
 
 
 #: The versioned views of the catalogue this package reads (never its tables): migration
@@ -116,21 +118,46 @@ def aggregates(run=None, catalog=None, as_frame=None):
         return _rows(connection, sql, arguments, as_frame)
 
 
+def corpora(catalog=None, as_frame=None):
+    """The mixed corpora the catalogue knows (schema ``v7-corpora``), by identity: identity (the SHA-256 of
+    the corpus's ``mix.json`` and manifests: a moved or copied folder is the same corpus), name, path (where
+    it was last seen), spec_sha256, recorded_at, mix_runs (the ids of the mix runs that made it,
+    comma-separated, in order)."""
+    with _open(catalog, views=("sekit_v1_corpora", "sekit_v1_corpus_mix_runs")) as (connection, _):
+        sql = ("SELECT c.identity, c.name, c.path, c.spec_sha256, c.recorded_at, "
+               "(SELECT group_concat(mix_run_id, ',') FROM (SELECT mix_run_id FROM sekit_v1_corpus_mix_runs m "
+               "WHERE m.corpus = c.identity ORDER BY mix_run_id)) AS mix_runs "
+               "FROM sekit_v1_corpora c ORDER BY c.recorded_at, c.identity")
+        return _rows(connection, sql, (), as_frame, times=("recorded_at",))
+
+
+def score_targets(run=None, catalog=None, as_frame=None):
+    """What each score run scored (``run``: of that run only): run_id, corpus (the identity of the corpus
+    scored, or None), folder (the folder of references when no corpus), scored (``noisy`` or ``enhanced``),
+    enhanced_folder, enhance_run_id."""
+    with _open(catalog, views=("sekit_v1_score_targets",)) as (connection, path):
+        where, arguments = _run_condition(run, connection, path)
+        sql = ("SELECT run_id, corpus, folder, scored, enhanced_folder, enhance_run_id "
+               f"FROM sekit_v1_score_targets{where} ORDER BY run_id")
+        return _rows(connection, sql, arguments, as_frame)
+
+
 # Helpers.
 
 class _open:
     """``with _open(catalog) as (connection, path)``: a read-only connection to a catalogue that has the
     views this package reads (``VIEWS``), closed after."""
 
-    def __init__(self, catalog):
+    def __init__(self, catalog, views=()):
         self.path = os.path.abspath(os.fspath(catalog)) if catalog is not None else default_path()
+        self.views = VIEWS + tuple(views)
 
     def __enter__(self):
         self.connection = connect(self.path)
         try:
             present = {name for (name,) in self.connection.execute(
                 "SELECT name FROM sqlite_master WHERE type = 'view' AND name LIKE 'sekit_v1_%'")}
-            missing = [view for view in VIEWS if view not in present]
+            missing = [view for view in self.views if view not in present]
             if missing:
                 raise CatalogError(f"{self.path}: the catalogue has no view {missing[0]} (an older schema); "
                                    "a sekit command that writes to it (sekit catalog check) migrates it")

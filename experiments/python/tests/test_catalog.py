@@ -61,6 +61,17 @@ class CatalogTests(support.FolderTestCase):
         self.assertEqual({s["metric"] for s in scores}, {"snr", "sisdr"})
         self.assertEqual({s["clip_id"] for s in scores}, {clip["id"] for clip in clips}, "scores join to the clips")
 
+        # The corpus by its identity (the hash of mix.json and the manifest), made by the mix run, and
+        # what the score run scored of it.
+        corpora = catalog.corpora(self.catalog, as_frame=False)
+        self.assertEqual(len(corpora), 1)
+        self.assertEqual((len(corpora[0]["identity"]), corpora[0]["name"], corpora[0]["mix_runs"]), (64, "corpus", self.mix))
+        self.assertEqual(corpora[0]["path"], os.path.abspath(self.path("corpus")))
+        self.assertIsInstance(corpora[0]["recorded_at"], datetime.datetime)
+        self.assertEqual(catalog.score_targets(self.score, self.catalog, as_frame=False),
+                         [{"run_id": self.score, "corpus": corpora[0]["identity"], "folder": None, "scored": "noisy",
+                           "enhanced_folder": None, "enhance_run_id": None}])
+
     @unittest.skipIf(pandas is None and not support.under_ci(), "pandas is not installed")
     def test_frames_hold_the_same_rows(self):
         frame = catalog.metrics("crnn", self.catalog)
@@ -121,7 +132,7 @@ class CatalogTests(support.FolderTestCase):
             source.backup(target)
         connection = sqlite3.connect(copy)
         views = dict(connection.execute("SELECT name, sql FROM sqlite_master WHERE type = 'view'").fetchall())
-        self.assertEqual(set(views), set(catalog.VIEWS))
+        self.assertEqual(set(views), set(catalog.VIEWS) | {"sekit_v1_corpora", "sekit_v1_corpus_mix_runs", "sekit_v1_score_targets"})
         tables = [name for (name,) in connection.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
         connection.execute("PRAGMA legacy_alter_table = ON")  # views keep naming the old tables
@@ -141,6 +152,8 @@ class CatalogTests(support.FolderTestCase):
         self.assertEqual(catalog.scores(self.score, copy, as_frame=False), catalog.scores(self.score, self.catalog, as_frame=False))
         self.assertEqual(catalog.metrics(self.train, copy, as_frame=False), catalog.metrics(self.train, self.catalog, as_frame=False))
         self.assertEqual(catalog.clips(self.mix, copy, as_frame=False), catalog.clips(self.mix, self.catalog, as_frame=False))
+        self.assertEqual(catalog.corpora(copy, as_frame=False), catalog.corpora(self.catalog, as_frame=False))
+        self.assertEqual(catalog.score_targets(None, copy, as_frame=False), catalog.score_targets(None, self.catalog, as_frame=False))
 
     def test_a_catalogue_without_the_views_is_named_with_the_fix(self):
         copy = self.path("older.sqlite")

@@ -15,7 +15,9 @@
 # in scripts/test-support/allowed-skips.txt fails the run.
 #
 # It ends with a count: tests run, passed, failed and skipped (Swift, Python, the scripts), and each
-# skip reason with its count (scripts/test-support/test_summary.py). Logs: .build/test-logs/.
+# skip reason with its count (scripts/test-support/test_summary.py), then where the time went: seconds
+# per step, and the Swift tests that spent the most in the programs they ran (sekit, Python, scripts;
+# .build/test-logs/subprocess-timings.tsv, from SEKIT_TEST_TIMINGS). Logs: .build/test-logs/.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -38,11 +40,19 @@ SEKIT_PYTHON="$SEKIT_TRAIN_PYTHON"
 export SEKIT_PROJECT_PYTHON SEKIT_TRAIN_PYTHON SEKIT_PYTHON
 logs="$root/.build/test-logs"
 mkdir -p "$logs"
+SEKIT_TEST_TIMINGS="$logs/subprocess-timings.tsv"
+rm -f "$SEKIT_TEST_TIMINGS"
+export SEKIT_TEST_TIMINGS
+timings=()
+step_started=$SECONDS
+step_done() { timings+=("$1 $((SECONDS - step_started)) s"); step_started=$SECONDS; }
+step_done "setup"
 echo "test: swift test (python reference: $SEKIT_PYTHON; the project's environment: $SEKIT_PROJECT_PYTHON)" >&2
 set +e
 swift test "$@" 2>&1 | tee "$logs/swift.log"
 swift_status=${PIPESTATUS[0]}
 set -e
+step_done "swift test"
 # The `sekit` Python package (experiments/python) against the real binary, in the training
 # environment (its packages and PyTorch; the clone's package first on PYTHONPATH, as the training
 # environment holds none).
@@ -53,9 +63,11 @@ SEKIT_BINARY="$(swift build --show-bin-path)/sekit" PYTHONPATH="$root/experiment
     "$SEKIT_TRAIN_PYTHON" -m unittest discover -s experiments/python/tests -t experiments/python -v 2>&1 | tee "$logs/python.log"
 python_status=${PIPESTATUS[0]}
 set -e
+step_done "python tests"
 steps=()
 # The Swift API documentation (Sources/SEKit/SEKit.docc) builds offline, every symbol link resolving.
 if scripts/docs.sh; then steps+=("docs=passed"); else steps+=("docs=failed"); fi
+step_done "docs"
 
 slurm="${SEKIT_SLURM_TESTS:-}"
 if [[ "$slurm" == 0 ]]; then
@@ -67,6 +79,13 @@ elif [[ $(id -u) -ne 0 && "${CI:-}" != true && "$slurm" != 1 ]]; then
 else
     echo "test: scripts/test-slurm.sh" >&2
     if scripts/test-slurm.sh; then steps+=("slurm=passed"); else steps+=("slurm=failed"); fi
+fi
+step_done "slurm"
+echo "test: time by step: $(IFS=,; echo "${timings[*]}" | sed 's/,/, /g')" >&2
+if [[ -s "$SEKIT_TEST_TIMINGS" ]]; then
+    echo "test: Swift tests that spent the most in programs they ran (seconds, programs):" >&2
+    awk -F'\t' '{ s[$1] += $3; n[$1]++ } END { for (t in s) printf "%8.1f %4d  %s\n", s[t], n[t], t }' "$SEKIT_TEST_TIMINGS" \
+        | sort -rn | head -12 >&2
 fi
 python3 scripts/test-support/test_summary.py --swift "$logs/swift.log" --swift-status "$swift_status" \
     --python "$logs/python.log" --python-status "$python_status" \

@@ -35,10 +35,13 @@ public enum SEKitBinary {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        try process.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let (o, e) = try SubprocessTimings.timing(executable.map(\.lastPathComponent) ?? "sekit " + (arguments.first ?? "")) {
+            try process.run()
+            let o = out.fileHandleForReading.readDataToEndOfFile()
+            let e = err.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (o, e)
+        }
         return Result(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e,
                                                                                                                     as: UTF8.self))
     }

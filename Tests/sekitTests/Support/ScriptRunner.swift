@@ -1,4 +1,5 @@
 import Foundation
+import SEKitTestSupport
 
 /// Runs one of the project's bash scripts (`scripts/...`) with extra environment variables and
 /// captures what it prints.
@@ -20,9 +21,12 @@ enum ScriptRunner {
         let stdout = Pipe()
         process.standardOutput = stdout
         process.standardError = said
-        try process.run()
-        let printed = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let printed = try SubprocessTimings.timing("script " + URL(fileURLWithPath: script).lastPathComponent) {
+            try process.run()
+            let printed = stdout.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return printed
+        }
         try? said.close()
         return Result(status: process.terminationStatus, stdout: String(decoding: printed, as: UTF8.self),
                       stderr: String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self))

@@ -18,10 +18,7 @@ struct LogSpectralDistanceTests {
     """
 
     func reference(_ a: [Float], _ b: [Float], in folder: TemporaryFolder) throws -> Double {
-        try PythonReference.writeRaw(a, to: folder.file("a.f32"))
-        try PythonReference.writeRaw(b, to: folder.file("b.f32"))
-        let out = try PythonReference.run(Self.script, arguments: [folder.file("a.f32").path, folder.file("b.f32").path])
-        return Double(out.trimmingCharacters(in: .whitespacesAndNewlines))!
+        Double(try PythonReference.run(Self.script, on: a, b, in: folder))!
     }
 
     @Test func equalsTheNumpyReference() throws {

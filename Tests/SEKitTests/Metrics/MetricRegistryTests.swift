@@ -9,7 +9,7 @@ import Testing
         #expect(names == ["snr", "segsnr", "sisdr", "sisnr", "stoi", "estoi", "fwsegsnr", "llr", "wss", "cd", "pesq_wb", "pesq_nb",
                           "csig", "cbak", "covl", "dnsmos_sig", "dnsmos_bak", "dnsmos_ovrl", "dnsmos_p808",
                           "wada_snr", "lsd", "plcmos", "dnsmos_personalized_sig", "dnsmos_personalized_bak", "dnsmos_personalized_ovrl",
-                          "visqol_speech", "visqol_audio", "distillmos"])
+                          "visqol_speech", "visqol_audio", "distillmos", "sdr", "sir", "sar"])
         // Non-intrusive: DNSMOS (4), WADA-SNR, PLCMOS, personalised DNSMOS (3), Distill-MOS.
         #expect(MetricRegistry.intrusive(Metric.allCases).count == names.count - 10)
         #expect(MetricRegistry.outputs(named: "dnsmos_personalized")

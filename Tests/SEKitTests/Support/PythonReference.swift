@@ -31,6 +31,15 @@ enum PythonReference {
     }
 
     /// Writes `values` as raw little-endian float64 to `url` (read in numpy with `np.fromfile(path, '<f8')`).
+    /// Runs `script` on a pair of signals, written as little-endian float32 files given as its two
+    /// arguments (in `folder`); returns what it printed, trimmed.
+    static func run(_ script: String, on a: [Float], _ b: [Float], in folder: TemporaryFolder) throws -> String {
+        try writeRaw(a, to: folder.file("a.f32"))
+        try writeRaw(b, to: folder.file("b.f32"))
+        return try run(script, arguments: [folder.file("a.f32").path, folder.file("b.f32").path])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     static func writeRaw(_ values: [Double], to url: URL) throws {
         try values.withUnsafeBytes { try Data($0).write(to: url) }
     }

@@ -84,8 +84,11 @@ extension Catalog {
                     try db.execute(sql: "ATTACH DATABASE ? AS shard", arguments: [input.attachName])
                     defer { try? db.execute(sql: "DETACH DATABASE shard") }
                     var result: (counts: [String: Int], completed: Int, conflicts: [MergeConflict]) = ([:], 0, [])
-                    // The input's own folded runs, as literals in the copy's SQL (no lookup per row).
-                    let present = Set(try String.fetchAll(db, sql: "SELECT id FROM shard.runs"))
+                    // The input's own folded runs, as literals in the copy's SQL (no lookup per row), and the
+                    // shard mix runs its corpora name (the other shards', recorded in other catalogues).
+                    let present = Set(try String.fetchAll(db, sql: """
+                        SELECT id FROM shard.runs UNION SELECT mix_run_id FROM shard.corpus_mix_runs
+                        """))
                     // Runs owning clips first: a clip id is then mapped by the first test of the CASE.
                     let owners = foldingRuns.isEmpty ? [] : Set(try String.fetchAll(db, sql: "SELECT DISTINCT run_id FROM shard.clips"))
                     let mapping = RunMapping(pairs: foldingRuns.filter { present.contains($0.key.rawValue) }

@@ -52,14 +52,10 @@ public final class Catalog: Sendable {
             do {
                 let applied = existing ? try inspectExisting(path: path) : []
                 let pool = try DatabasePool(path: path, configuration: config)
-                let migrating = !applied.isEmpty && applied.count < CatalogSchema.migrator.migrations.count
-                if migrating { try backUpBeforeMigrating(pool, path: path, version: applied.count) }
-                do {
-                    try prepareSchema(pool)
-                } catch where migrating && !isBusy(error) {
-                    // All or nothing: the migrations that did apply (each in its own transaction) are undone.
-                    throw restore(pool, path: path, version: applied.count, after: error)
+                if !applied.isEmpty, applied.count < CatalogSchema.migrator.migrations.count {
+                    try backUpBeforeMigrating(pool, path: path, version: applied.count)
                 }
+                try prepareSchema(pool)
                 return Catalog(url: url, database: pool, isReadOnly: false)
             } catch let error as DatabaseError
                         where (error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED) && Date() < deadline {
@@ -209,11 +205,11 @@ public final class Catalog: Sendable {
     }
 
     /// Copies the catalogue (SQLite's online backup: one consistent state, WAL included) to
-    /// ``backupURL(of:version:)`` before a migration, replacing a copy an earlier attempt made (the
-    /// catalogue may have been written since by the SEKit of its version): the copy is the state this
-    /// attempt migrates, and what a failed migration restores. Written under a temporary name, then renamed.
+    /// ``backupURL(of:version:)`` before a migration, unless a copy of that version is there already
+    /// (an earlier attempt made it: it is the older state). Written under a temporary name, then renamed.
     private static func backUpBeforeMigrating(_ pool: DatabasePool, path: String, version: Int) throws {
         let backup = backupURL(of: URL(fileURLWithPath: path), version: version).path
+        guard !FileManager.default.fileExists(atPath: backup) else { return }
         let temporary = backup + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
         defer { try? FileManager.default.removeItem(atPath: temporary) }
         do {
@@ -221,37 +217,10 @@ public final class Catalog: Sendable {
             try pool.backup(to: copy)
             try copy.close()
             Syscalls.fsyncFile(atPath: temporary)
-            if FileManager.default.fileExists(atPath: backup) {
-                _ = try FileManager.default.replaceItemAt(URL(fileURLWithPath: backup), withItemAt: URL(fileURLWithPath: temporary))
-            } else {
-                try? FileManager.default.moveItem(atPath: temporary, toPath: backup)  // another process's copy may have won
-            }
+            try? FileManager.default.moveItem(atPath: temporary, toPath: backup)  // another process's copy may have won
         } catch {
             throw CatalogError.file(path: backup, reason: "cannot copy the catalogue before migrating it (nothing was migrated): \(error)")
         }
-    }
-
-    /// Whether `error` is SQLite's "busy" or "locked" (another process holds the lock: try again).
-    private static func isBusy(_ error: any Error) -> Bool {
-        guard let error = error as? DatabaseError else { return false }
-        return error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
-    }
-
-    /// Puts back the state ``backUpBeforeMigrating(_:path:version:)`` copied after a migration failed
-    /// with `error`, so a failed migration leaves the catalogue as it was; returns the error to throw.
-    private static func restore(_ pool: DatabasePool, path: String, version: Int, after error: any Error) -> CatalogError {
-        let backup = backupURL(of: URL(fileURLWithPath: path), version: version).path
-        do {
-            let copy = try DatabaseQueue(path: backup, configuration: readOnlyConfiguration())
-            try copy.backup(to: pool)
-            try copy.close()
-            try pool.close()
-        } catch let restoring {
-            return .database(path: path, reason: "migrating it failed (\(error)) and putting back its copy \(backup) failed too "
-                             + "(\(restoring)): copy that file over it before using it")
-        }
-        return .database(path: path, reason: "migrating it from schema version \(version) failed (\(error)); it was put back as it "
-                         + "was from its copy \(backup): nothing was migrated")
     }
 
     /// Refuses other applications' databases and catalogues from a newer SEKit; returns the applied

@@ -2,13 +2,14 @@ import Foundation
 import SEKitSignal
 
 /// What makes a mixed corpus the same corpus wherever its folder lies: the SHA-256 of its `mix.json`
-/// (the options and sources it was mixed from) and of its manifests (`manifest.jsonl`, or
+/// (the options and sources it was mixed from) and of its manifest lines (`manifest.jsonl`, or
 /// `manifest-shard-I-of-N.jsonl` for a sharded mix: the clips it holds).
 ///
-/// The identity is the SHA-256 of the text `sekit-corpus 1\n`, then one line `NAME SHA256\n` for
-/// `mix.json` and for each manifest in name order. A copied or moved folder has the same identity;
-/// an edited `mix.json` or manifest, another. A folder without `mix.json` has none (it is scored as a
-/// folder, by its path).
+/// The identity is the SHA-256 of the text `sekit-corpus 1\nmix.json SHA256\nclips N\n` followed by
+/// the SHA-256 of every non-empty manifest line, sorted, one per line: the same for a corpus mixed in
+/// one process or in shards (the same clips in other files), for a copied or moved folder; another
+/// for an edited `mix.json` or manifest line. A folder without `mix.json` has none (it is scored as
+/// a folder, by its path).
 public struct CorpusIdentity: Hashable, Sendable {
     /// The identity: lower-case hex SHA-256 (64 characters), the key of the `corpora` table.
     public var identity: String
@@ -33,8 +34,17 @@ public struct CorpusIdentity: Hashable, Sendable {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter(isManifest).sorted()
         guard !names.isEmpty else { return nil }
         let specSHA = try hash(spec)
-        var text = "sekit-corpus 1\n\(specFileName) \(specSHA)\n"
-        for name in names { text += "\(name) \(try hash(folder.appendingPathComponent(name)))\n" }
+        var lines: [String] = []
+        for name in names {
+            let url = folder.appendingPathComponent(name)
+            guard let data = FileManager.default.contents(atPath: url.path) else {
+                throw .file(path: url.path, reason: "cannot be read to identify the corpus")
+            }
+            for line in data.split(separator: UInt8(ascii: "\n")) where !line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == 13 }) {
+                lines.append(SHA256.hex(of: Data(line)))
+            }
+        }
+        let text = "sekit-corpus 1\n\(specFileName) \(specSHA)\nclips \(lines.count)\n" + lines.sorted().joined(separator: "\n")
         return CorpusIdentity(identity: SHA256.hex(of: Data(text.utf8)), specSHA256: specSHA, manifests: names)
     }
 

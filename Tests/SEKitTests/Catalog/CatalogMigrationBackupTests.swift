@@ -71,26 +71,4 @@ import Testing
         let untouched = try Self.state(url)
         #expect(untouched.version == 5 && untouched.views == 0 && untouched.runs == ["mix-run"])
     }
-
-    /// All or nothing: v6 applies, v7 fails (a table of its name is there already); the catalogue is
-    /// put back from its copy at schema v5, every row as it was.
-    @Test func aMigrationThatFailsHalfWayPutsTheCatalogueBack() throws {
-        let folder = try TemporaryFolder(); defer { folder.cleanup() }
-        let url = folder.file("catalog.sqlite")
-        try Self.version5Catalogue(at: url)
-        let queue = try DatabaseQueue(path: url.path)
-        try queue.write { db in try db.execute(sql: "CREATE TABLE corpora (note TEXT)") }
-        try queue.close()
-        do {
-            _ = try Catalog.open(at: url)
-            Issue.record("a migration over a table of the same name succeeded")
-        } catch {
-            guard case .database(let path, let reason) = error else { Issue.record("\(error)"); return }
-            #expect(path == url.path && reason.contains("corpora") && reason.contains("nothing was migrated"), "\(reason)")
-        }
-        let restored = try Self.state(url)
-        #expect(restored.version == 5 && restored.views == 0 && restored.runs == ["mix-run"], "\(restored)")
-        let applied = try DatabaseQueue(path: url.path).read { db in try CatalogSchema.migrator.appliedIdentifiers(db) }
-        #expect(applied.count == 5, "\(applied.sorted())")
-    }
 }

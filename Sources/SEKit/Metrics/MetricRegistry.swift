@@ -48,19 +48,7 @@ public enum MetricRegistry {
             sampleRates: .only([DNSMOS.sampleRate]), resampledRate: DNSMOS.sampleRate, needsReference: false,
             reference: "DNSMOS P.835 (Reddy et al. 2022) and P.808 (2021), speechmos ONNX models, no reference",
             backend: .python(packages: ["speechmos"]) { c, w in try DNSMOS.compute(c, workspace: w) }),
-    ] + predictors + [bssEval]
-
-    /// BSS Eval for one source (native): `sdr`, `sir`, `sar`. Last in the registry, so the order of the
-    /// metrics that came before it stays as it was.
-    static let bssEval = MetricDescriptor(
-        name: "bss_eval", outputs: [MetricOutput("sdr", unit: "dB"), MetricOutput("sir", unit: "dB"), MetricOutput("sar", unit: "dB")],
-        sampleRates: .any,
-        reference: "BSS Eval SDR/SIR/SAR for one source, Vincent et al. (IEEE TASLP 2006), 512-tap distortion filter, "
-            + "as mir_eval 0.8.2 bss_eval_sources (SIR of one source is +inf)",
-        backend: .native { c, _ in
-            let ratios = try BSSEval.ratios(reference: c.reference.samples, estimate: c.processed)
-            return [ratios.sdr, ratios.sir, ratios.sar]
-        })
+    ] + predictors + challengeMeasures
 
     /// The descriptor named `name` (a computation's name).
     public static func descriptor(named name: String) -> MetricDescriptor? { all.first { $0.name == name } }

@@ -87,4 +87,8 @@ extension RealFFT where Scalar == Float {
 extension RealFFT where Scalar == Double {
     /// The cached double-precision real FFT of `size` points (created on first use).
     public static func double(size: Int) -> RealFFT<Double> { cached(size: size, plan: FFTWRealPlan<Double>.init) }
+
+    /// A double-precision real FFT of `size` points that is not cached: for a length used once (a
+    /// transform over a whole clip, whose length varies clip to clip); its plans are freed with it.
+    public static func uncachedDouble(size: Int) -> RealFFT<Double> { RealFFT(size: size, plan: FFTWRealPlan<Double>(size: size)) }
 }

@@ -1,0 +1,21 @@
+extension MetricRegistry {
+    /// The measures challenges rank by, added after the predictors (so the order of the metrics that
+    /// came before them stays as it was): BSS Eval for one source (`sdr`, `sir`, `sar`) and SRMR,
+    /// both native.
+    static let challengeMeasures: [MetricDescriptor] = [
+        MetricDescriptor(
+            name: "bss_eval", outputs: [MetricOutput("sdr", unit: "dB"), MetricOutput("sir", unit: "dB"), MetricOutput("sar", unit: "dB")],
+            sampleRates: .any,
+            reference: "BSS Eval SDR/SIR/SAR for one source, Vincent et al. (IEEE TASLP 2006), 512-tap distortion filter, "
+                + "as mir_eval 0.8.2 bss_eval_sources (SIR of one source is +inf)",
+            backend: .native { c, _ in
+                let ratios = try BSSEval.ratios(reference: c.reference.samples, estimate: c.processed)
+                return [ratios.sdr, ratios.sir, ratios.sar]
+            }),
+        single("srmr", unit: "", needsReference: false,
+               reference: "speech-to-reverberation modulation energy ratio, Falk et al. (IEEE TASLP 2010), no reference; "
+                   + "as torchmetrics 1.9 speech_reverberation_modulation_energy_ratio (23 gammatone channels, norm=False, fast=False)") { c, _ in
+            try SRMR.compute(c.processed, sampleRate: c.sampleRate)
+        },
+    ]
+}

@@ -21,7 +21,9 @@ struct ScoreCommand: ParsableCommand {
 
         Metrics: \(Metric.allCases.map(\.rawValue).joined(separator: ", ")); composite (= csig,cbak,covl), \
         dnsmos (= dnsmos_sig,dnsmos_bak,dnsmos_ovrl,dnsmos_p808) and dnsmos_personalized (its sig, bak, \
-        ovrl) name several at once. pesq_wb, pesq_nb (ITU-T reference code, the pesq package), \
+        ovrl) name several at once. Presets: \(MetricPreset.all.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ")); \
+        a preset says on stderr which of the challenge's measures it leaves out, and the run records \
+        it (metric_preset). pesq_wb, pesq_nb (ITU-T reference code, the pesq package), \
         csig/cbak/covl (Hu & Loizou 2008, with pesq_wb), dnsmos, dnsmos_personalized and plcmos \
         (speechmos' ONNX models), visqol_speech and visqol_audio (visqol-python) and distillmos \
         (distillmos, PyTorch) run in the project's Python environment (scripts/python-env.sh, or \
@@ -72,14 +74,18 @@ struct ScoreCommand: ParsableCommand {
     @OptionGroup var recording: CatalogRecordingOptions
     @OptionGroup var annotations: RunAnnotationOptions
 
+    var metricNames: [String] {
+        metrics.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+    }
+
     var parsedMetrics: [Metric] {
         get throws {
-            let names = metrics.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
-            let known = MetricRegistry.acceptedNames.joined(separator: ", ")
+            let names = metricNames
+            let known = (MetricRegistry.acceptedNames + MetricPreset.all.map(\.name)).joined(separator: ", ")
             guard !names.isEmpty else { throw ValidationError("--metrics: no metric named; known: \(known)") }
             var list: [Metric] = []
             for name in names {
-                guard let metrics = MetricRegistry.outputs(named: name) else {
+                guard let metrics = MetricRegistry.outputs(named: name) ?? MetricPreset.named(name)?.metrics else {
                     throw ValidationError("--metrics: unknown metric '\(name)'; known: \(known)")
                 }
                 for metric in metrics where !list.contains(metric) { list.append(metric) }
@@ -87,6 +93,9 @@ struct ScoreCommand: ParsableCommand {
             return list
         }
     }
+
+    /// The preset `--metrics` names, if any (the first when it names several).
+    var preset: MetricPreset? { metricNames.lazy.compactMap(MetricPreset.named).first }
 
     func validate() throws {
         if fromRun != nil {
@@ -129,6 +138,8 @@ struct ScoreCommand: ParsableCommand {
         request.perClipCSV = perClip.map { URL(fileURLWithPath: $0) }
         request.allowIncomplete = allowIncomplete
         request.fullScale = fullScale
+        request.preset = preset?.name
+        if let note = preset?.missingNote { printError("score: \(note)") }
         let meter = ProgressMeter(label: "score")
         let outcome = try ScoreJob.run(request, context: try recording.context(annotations: annotations),
                                        progress: { done, total in meter.update(done, of: total) })

@@ -36,6 +36,8 @@ public enum ScoreJob {
         public var allowIncomplete = false
         /// What the metrics that take samples in [−1, 1] only do with a signal beyond full scale.
         public var fullScale: FullScalePolicy = .refuse
+        /// The metric preset `--metrics` named (``MetricPreset``), recorded as `metric_preset`.
+        public var preset: String?
 
         public init(pairing: Pairing, metrics: [Metric], checkpoint: String) {
             self.pairing = pairing; self.metrics = metrics; self.checkpoint = checkpoint
@@ -47,6 +49,7 @@ public enum ScoreJob {
                           "shard": shard.description]
             // Recorded only when given, so that older runs' parameters are unchanged.
             if fullScale != .refuse { params["full_scale"] = fullScale.rawValue }
+            if let preset { params["metric_preset"] = preset }
             func path(_ url: URL) -> String { url.standardizedFileURL.path }
             switch pairing {
             case let .corpus(corpus, enhanced, split):

@@ -31,6 +31,22 @@ extension Catalog {
         }
     }
 
+    /// The RIR (its source's relative path) and the mix run's reverberation target (`dry` unless its
+    /// `target` param says otherwise) of every clip `run` scored that was convolved with a RIR.
+    package func reverberationOfClipsScored(by run: RunID) throws(CatalogError) -> [String: (rirPath: String, target: String)] {
+        try read { db in
+            var found: [String: (rirPath: String, target: String)] = [:]
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT c.id, coalesce(s.relative_path, c.rir_source_id), coalesce(p.value_text, 'dry') FROM clips c
+                LEFT JOIN sources s ON s.id = c.rir_source_id
+                LEFT JOIN params p ON p.run_id = c.run_id AND p.key = 'target'
+                WHERE c.rir_source_id IS NOT NULL AND c.id IN (SELECT clip_id FROM clip_scores WHERE run_id = ?)
+                """, arguments: [run])
+            while let row = try rows.next() { found[row[0]] = (row[1], row[2]) }
+            return found
+        }
+    }
+
     /// The degradation kinds (`clip_degradations.kind`, in position order) of every clip `run`
     /// scored that has any: clip id → kinds (one pass over the table's index).
     package func degradationKindsOfClipsScored(by run: RunID) throws(CatalogError) -> [String: [String]] {

@@ -11,6 +11,12 @@ package struct ScoredClipRows {
     package var snrDB: Double?
     /// Degradation kinds in stage order (empty: none).
     package var degradations: [String]?
+    /// Whether the clip is in `clips` (false: a clip of a folder, or of a corpus mixed into another catalogue).
+    package var isCatalogued = false
+    /// The path (relative to its corpus) of the RIR the clip was convolved with; nil: none.
+    package var rirPath: String?
+    /// The mix run's reverberation target (`dry` unless its `target` param says otherwise).
+    package var reverbTarget = "dry"
     package var cleanPath: String?
     package var noisyPath: String?
     /// Per metric (index into the metrics asked for): value, noisy value, reason.
@@ -53,11 +59,14 @@ extension CatalogSession {
                     current.clipID = String(decoding: id.utf8.dropFirst(clip.runID.utf8.count + 1), as: UTF8.self)
                     (current.index, current.split, current.snrDB, current.degradations) = (clip.index, clip.split, clip.snrDB, clip.kinds)
                     (current.cleanPath, current.noisyPath) = (clip.cleanPath, clip.noisyPath)
+                    (current.isCatalogued, current.rirPath) = (true, try clip.rirSourceID.map { try lookup.rirPath(of: $0) })
+                    current.reverbTarget = try lookup.reverbTarget(of: clip.runID)
                 } else {
                     let prefix = foreignPrefixes.first { id.hasPrefix($0) }
                     current.clipID = prefix.map { String(id.dropFirst($0.count)) } ?? id
                     (current.index, current.split, current.snrDB, current.degradations, current.cleanPath, current.noisyPath) = (nil, nil,
                             nil, [], nil, nil)
+                    (current.isCatalogued, current.rirPath) = (false, nil)
                 }
             }
             let metric: Int = row[1]
@@ -80,11 +89,16 @@ struct ScoredClipLookup {
         var split: String?
         var snrDB: Double?
         var runID: String
+        var rirSourceID: String?
         var cleanPath: String?
         var noisyPath: String?
         /// Its degradation kinds in stage order (empty: none).
         var kinds: [String] = []
     }
+
+    /// RIR source id → its relative path; mix run → its reverberation target (looked up once each).
+    private var rirPaths: [String: String] = [:]
+    private var reverbTargets: [String: String] = [:]
 
     private let db: Database
     /// `RUN/` of the range being read.
@@ -100,7 +114,7 @@ struct ScoredClipLookup {
 
     init(_ db: Database, paths: Bool) {
         self.db = db
-        columns = "id, clip_index, split, snr_requested_db, run_id" + (paths ? ", clean_path, noisy_path" : "")
+        columns = "id, clip_index, split, snr_requested_db, run_id, rir_source_id" + (paths ? ", clean_path, noisy_path" : "")
     }
 
     /// The row of clip `id`; ids must come in ascending byte order.
@@ -139,8 +153,25 @@ struct ScoredClipLookup {
     }
 
     private static func clipRow(_ row: Row) -> ClipRow {
-        ClipRow(id: row[0], index: row[1], split: row[2], snrDB: row[3], runID: row[4],
-                cleanPath: row.count > 5 ? row[5] : nil, noisyPath: row.count > 6 ? row[6] : nil)
+        ClipRow(id: row[0], index: row[1], split: row[2], snrDB: row[3], runID: row[4], rirSourceID: row[5],
+                cleanPath: row.count > 6 ? row[6] : nil, noisyPath: row.count > 7 ? row[7] : nil)
+    }
+
+    /// The relative path of RIR source `id` (its id when the source row is missing).
+    mutating func rirPath(of id: String) throws -> String {
+        if let known = rirPaths[id] { return known }
+        let path = try String.fetchOne(db.cachedStatement(sql: "SELECT relative_path FROM sources WHERE id = ?"), arguments: [id]) ?? id
+        rirPaths[id] = path
+        return path
+    }
+
+    /// The reverberation target mix run `run` recorded (its `target` param; `dry` by default).
+    mutating func reverbTarget(of run: String) throws -> String {
+        if let known = reverbTargets[run] { return known }
+        let target = try String.fetchOne(db.cachedStatement(sql: "SELECT value_text FROM params WHERE run_id = ? AND key = 'target'"),
+                                         arguments: [run]) ?? "dry"
+        reverbTargets[run] = target
+        return target
     }
 
     /// SQLite's order of text (bytes), which Swift's `<` on strings is not in general.

@@ -204,7 +204,7 @@ enum GoldenCorpus {
         "oracle/s11-0000010.wav": "6e1428c26f7701f958118f82b1e8c9f9ffe23d7d910bfacf5c675f078c1ef848",
         "oracle/s11-0000011.wav": "2f4f445af7ccbe6c34f9d52d80be9e8bb81203e0d933ab5e2407bbd78fbd5e6c",
         "pink.wav": "cd4f4ff7c49ffd7cf9448b2eddabb34e4e3e3437aa0b55a767b7871a8c1b9918",
-        "score.json": "0cb43c145ec44f4e21d0aef9c3c644e2c27b40242fb78c0114ab1bded1c0b02b",
+        "score.json": "79fcb7884ae07493309c1fe778907badee33f71c8ffa04c8f302387f005d06d5",
         "scores.csv": "0ad0ed55cc5389d341ef312e5d9f84450ab57d9f7406bf7319a45bfd142149dc",
     ]
 }

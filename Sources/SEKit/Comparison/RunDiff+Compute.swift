@@ -89,9 +89,10 @@ enum RunDiffStatistics {
 
     /// The subsets to report, given the clips' SNRs, splits and degradations, filtered to `requested`.
     /// SNR subsets follow the runs' recorded rule when they record the same one (``SNRSubsetRule``).
-    static func subsets(snrDB: [Double?], split: [String?], degradations: [[String]?], snrRule: SNRSubsetRule?,
-                        requested: [String]?) throws(ComparisonError) -> [(label: String, members: [Int])] {
-        let all = ScoreSummary.subsets(snrDB: snrDB, split: split, degradations: degradations, snrRule: snrRule)
+    static func subsets(snrDB: [Double?], split: [String?], degradations: [[String]?], reverberation: [ClipReverberation?],
+                        snrRule: SNRSubsetRule?, requested: [String]?) throws(ComparisonError) -> [(label: String, members: [Int])] {
+        let all = ScoreSummary.subsets(snrDB: snrDB, split: split, degradations: degradations, reverberation: reverberation,
+                                       snrRule: snrRule)
         guard let requested else { return all }
         return try requested.map { label throws(ComparisonError) in
             let wanted = label == "" ? "all" : label
@@ -130,6 +131,7 @@ enum RunDiffStatistics {
         }
         let subsets = try subsets(snrDB: pairs.a.map { scoresA.snrDB[$0] }, split: pairs.a.map { scoresA.split[$0] },
                                   degradations: pairs.a.map { scoresA.degradations[$0] },
+                                  reverberation: pairs.a.map { scoresA.reverberation[$0] },
                                   snrRule: sharedSNRRule(scoresA, scoresB), requested: request.subsets)
         var rows: [RunDiff.Row] = []
         for subset in subsets {
@@ -169,6 +171,7 @@ enum RunDiffStatistics {
         let countA = scoresA.clipIDs.count
         let subsets = try subsets(snrDB: scoresA.snrDB + scoresB.snrDB, split: scoresA.split + scoresB.split,
                                   degradations: scoresA.degradations + scoresB.degradations,
+                                  reverberation: scoresA.reverberation + scoresB.reverberation,
                                   snrRule: sharedSNRRule(scoresA, scoresB), requested: request.subsets)
         // Per metric, A's clips then B's, finite values only (nil otherwise).
         let finite: [[Double?]] = metrics.map { metric in

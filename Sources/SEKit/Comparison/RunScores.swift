@@ -17,6 +17,8 @@ public struct RunScores: Sendable {
     public var split: [String?]
     /// Degradation kinds per clip (empty: none); nil for clips not in the catalogue.
     public var degradations: [[String]?] = []
+    /// Reverberation per clip (``ClipReverberation``); nil for clips not in the catalogue.
+    public var reverberation: [ClipReverberation?] = []
     /// Metrics with at least one row: in the order of the run's `metrics` parameter (the order
     /// `sekit score` was asked for), then any others by name.
     public var metrics: [String]
@@ -52,6 +54,8 @@ extension RunScores {
     private static func clipScores(of run: RunRecord, from catalog: Catalog) throws(CatalogError) -> RunScores {
         var clipIDs: [String] = [], snrDB: [Double?] = [], split: [String?] = [], degradations: [[String]?] = []
         let kinds = try catalog.degradationKindsOfClipsScored(by: run.id)
+        let rooms = try catalog.reverberationOfClipsScored(by: run.id)
+        var reverberation: [ClipReverberation?] = []
         var metrics: [String] = []
         var values: [[Double?]] = [], noisyValues: [[Double?]] = []
         // Rows come in (clip, metric) order: a clip's rows are consecutive, so a clip is new
@@ -62,6 +66,8 @@ extension RunScores {
                 snrDB.append(row.snrRequestedDB)
                 split.append(row.split)
                 degradations.append(row.isCatalogued ? kinds[row.clipID] ?? [] : nil)
+                let room = rooms[row.clipID]
+                reverberation.append(row.isCatalogued ? ClipReverberation(rirPath: room?.rirPath, target: room?.target ?? "dry") : nil)
                 for m in metrics.indices { values[m].append(nil); noisyValues[m].append(nil) }
             }
             let m: Int
@@ -79,7 +85,7 @@ extension RunScores {
         var scores = RunScores(run: run, clipIDs: clipIDs,
                                values: Dictionary(uniqueKeysWithValues: zip(metrics, values)),
                                noisyValues: Dictionary(uniqueKeysWithValues: zip(metrics, noisyValues)),
-                               snrDB: snrDB, split: split, degradations: degradations, metrics: metrics)
+                               snrDB: snrDB, split: split, degradations: degradations, reverberation: reverberation, metrics: metrics)
         let params = try catalog.paramValues(of: run.id)
         let requested = params["metrics"]?.split(separator: ",").map(String.init) ?? []
         scores.snrRule = params[SNRSubsetRule.recordKey].flatMap(SNRSubsetRule.init(rawValue:))

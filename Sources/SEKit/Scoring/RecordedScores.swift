@@ -29,6 +29,7 @@ public enum RecordedScores {
             locate(&pair, params: params, cleanPath: recorded.cleanPath, noisyPath: recorded.noisyPath)
             pair.corpusIndex = recorded.index
             pair.degradations = recorded.degradations
+            pair.reverberation = recorded.reverberation
             var clip = ClipScores(pair: pair)
             if let failure = recorded.failure(metricCount: metrics.count) {
                 clip.error = failure
@@ -121,7 +122,7 @@ public enum RecordedScores {
     /// The prefix of a noisy input's reason in `clip_scores.error` (``ScoreCatalogRecorder``).
     static let noisyPrefix = "noisy input: "
 
-    /// Recomputes the run's `run_metrics` from its `clip_scores` (``ScoreSummary/aggregate(_:snrDB:split:degradations:snrRule:)``
+    /// Recomputes the run's `run_metrics` from its `clip_scores` (``ScoreSummary/aggregate(_:snrDB:split:degradations:reverberation:snrRule:)``
     /// over the scored clips in scoring order, as `sekit score` computes them), replacing the stored
     /// ones. Reads the values into columns, one per metric, without a per-clip structure.
     static func recomputeRunMetrics(_ session: CatalogSession, run: RunID) throws {
@@ -129,11 +130,13 @@ public enum RecordedScores {
         let metrics = (params["metrics"] ?? "").split(separator: ",").compactMap { Metric(rawValue: String($0)) }
         var columns = metrics.map { ScoreSummary.MetricColumn(metric: $0) }
         var snrDB: [Double?] = [], split: [String?] = [], degradations: [[String]?] = [], indexes: [Int?] = []
+        var reverberation: [ClipReverberation?] = []
         var degraded = false
         try session.forEachScoredClipInIDOrder(of: run, metrics: metrics.map(\.rawValue), paths: false) { clip in
             degraded = degraded || clip.degradations?.isEmpty == false
             guard clip.failure(metricCount: metrics.count) == nil else { return }
             snrDB.append(clip.snrDB); split.append(clip.split); degradations.append(clip.degradations); indexes.append(clip.index)
+            reverberation.append(clip.reverberation)
             for index in columns.indices { columns[index].enhanced.append(nil); columns[index].noisy.append(nil) }
             for row in clip.rows {
                 columns[row.metric].enhanced[snrDB.count - 1] = row.value
@@ -143,13 +146,14 @@ public enum RecordedScores {
         if !degraded { degradations = degradations.map { _ in nil } }
         if let order = scoringOrder(indexes) {
             snrDB = order.map { snrDB[$0] }; split = order.map { split[$0] }; degradations = order.map { degradations[$0] }
+            reverberation = order.map { reverberation[$0] }
             for index in columns.indices {
                 columns[index].enhanced = order.map { columns[index].enhanced[$0] }
                 columns[index].noisy = order.map { columns[index].noisy[$0] }
             }
         }
         let summary = ScoreSummary.aggregate(columns, snrDB: snrDB, split: split, degradations: degradations,
-                                             snrRule: SNRSubsetRule(params: params))
+                                             reverberation: reverberation, snrRule: SNRSubsetRule(params: params))
         try session.replaceRunMetrics(of: run, with: ScoreCatalogRecorder.runMetricRecords(summary, run: run))
     }
 
@@ -177,5 +181,12 @@ extension ScoredClipRows {
         guard rows.count == metricCount, let first = rows.first?.error,
               rows.allSatisfy({ $0.value == nil && $0.noisy == nil && $0.error == first }) else { return nil }
         return first
+    }
+}
+
+extension ScoredClipRows {
+    /// The clip's reverberation as its `clips` row and mix run say; nil when the clip is not catalogued.
+    var reverberation: ClipReverberation? {
+        isCatalogued ? ClipReverberation(rirPath: rirPath, target: reverbTarget) : nil
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// An input-SNR subset label as ``ScoreSummary/subsets(snrDB:split:degradations:snrRule:)`` writes it, read
+/// An input-SNR subset label as ``ScoreSummary/subsets(snrDB:split:degradations:reverberation:snrRule:)`` writes it, read
 /// back: one requested SNR (`snr=5`, `snr=-2.5`) or a 5 dB band of continuous draws (`snr=[0,5)`,
 /// low end included, high end not).
 public struct SNRSubset: Sendable, Equatable {

@@ -17,6 +17,8 @@ public struct ScorePair: Sendable, Equatable {
     /// Kinds of the degradations of the clip's noisy input (`mp3`, `packet-loss`; empty: none), from
     /// a manifest with `degradations`; nil when unknown.
     public var degradations: [String]? = nil
+    /// The clip's reverberation (RIR and reference target), from a mix manifest; nil when unknown.
+    public var reverberation: ClipReverberation? = nil
 }
 
 /// Finds the pairs to score.
@@ -86,9 +88,11 @@ public enum ScorePairing {
                     ? byID : byPath
             }
             // Scoring the noisy input itself: no separate noisy column (it would repeat the scores).
-            return ScorePair(clipID: record.clipID, reference: corpus.appendingPathComponent(record.clean),
-                             enhanced: enhancedURL, noisy: enhanced == nil ? nil : noisy, split: record.split, snrDB: record.snrDBRequested,
-                             corpusIndex: record.index, degradations: record.degradations?.map(\.kind))
+            var pair = ScorePair(clipID: record.clipID, reference: corpus.appendingPathComponent(record.clean),
+                                 enhanced: enhancedURL, noisy: enhanced == nil ? nil : noisy, split: record.split,
+                                 snrDB: record.snrDBRequested, corpusIndex: record.index, degradations: record.degradations?.map(\.kind))
+            pair.reverberation = ClipReverberation(rirPath: record.rir, target: record.target)
+            return pair
         }
     }
 

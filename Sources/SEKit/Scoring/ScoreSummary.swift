@@ -43,11 +43,13 @@ public enum ScoreSummary {
     /// then one per split (sorted) when there are several (or one and clips without a split), then,
     /// when some clip is degraded, `degradation=none` and one per degradation kind and family
     /// (sorted: `degradation=codec`, `degradation=mp3`, `degradation=packet-loss`; see
-    /// ``DegradationLabels``). SNR subsets follow `snrRule`, the corpus's recorded rule (a mix's list
+    /// ``DegradationLabels``), then the reverberation subsets (`rir=none`, `rir=any`, `rir=NAME`,
+    /// `target=T`: ``ClipReverberation/subsets(_:)``) when some clip was reverberated. SNR subsets follow `snrRule`, the corpus's recorded rule (a mix's list
     /// of SNRs: one per value; a range: 5 dB bands, `snr=[0,5)`); without one, they are exact up to
     /// 25 distinct SNRs and banded above (``SNRSubsetRule/inferred(distinctSNRs:)``). `members` are
     /// indices into the arrays, ascending.
     public static func subsets(snrDB: [Double?], split: [String?], degradations: [[String]?] = [],
+                               reverberation: [ClipReverberation?] = [],
                                snrRule: SNRSubsetRule? = nil) -> [(label: String, members: [Int])] {
         let all = Array(snrDB.indices)
         var subsets: [(label: String, members: [Int])] = [("all", all)]
@@ -68,10 +70,10 @@ public enum ScoreSummary {
         if splits.count > 1 || (splits.count == 1 && split.contains { $0 == nil }) {
             subsets += splits.sorted().map { name in ("split=\(name)", all.filter { split[$0] == name }) }
         }
-        return subsets + degradationSubsets(degradations)
+        return subsets + degradationSubsets(degradations) + ClipReverberation.subsets(reverberation)
     }
 
-    /// `degradation=NAME` subsets (``subsets(snrDB:split:degradations:snrRule:)``): none when no clip is degraded.
+    /// `degradation=NAME` subsets (``subsets(snrDB:split:degradations:reverberation:snrRule:)``): none when no clip is degraded.
     static func degradationSubsets(_ degradations: [[String]?]) -> [(label: String, members: [Int])] {
         guard degradations.contains(where: { !($0 ?? []).isEmpty }) else { return [] }
         var groups: [String: [Int]] = [:]
@@ -84,14 +86,14 @@ public enum ScoreSummary {
     }
 
     /// Aggregates of the scored clips (failed clips are left out of the numbers; their count is
-    /// reported separately), over ``subsets(snrDB:split:degradations:snrRule:)``.
+    /// reported separately), over ``subsets(snrDB:split:degradations:reverberation:snrRule:)``.
     public static func aggregate(_ clips: [ClipScores], metrics: [Metric], snrRule: SNRSubsetRule? = nil) -> [ScoreAggregate] {
         let scored = clips.filter { $0.error == nil }
         let columns = metrics.map { metric in
             MetricColumn(metric: metric, enhanced: scored.map { $0.enhanced[metric] }, noisy: scored.map { $0.noisy[metric] })
         }
         return aggregate(columns, snrDB: scored.map(\.pair.snrDB), split: scored.map(\.pair.split),
-                         degradations: scored.map(\.pair.degradations), snrRule: snrRule)
+                         degradations: scored.map(\.pair.degradations), reverberation: scored.map(\.pair.reverberation), snrRule: snrRule)
     }
 
     /// One metric's values for each scored clip (nil: none), in clip order.
@@ -105,8 +107,9 @@ public enum ScoreSummary {
     /// per-clip structures: for the million-clip runs a catalogue merge recomputes). For each metric,
     /// subset and series (enhanced, `_noisy`, `_improvement` = enhanced − noisy per clip) with values.
     public static func aggregate(_ columns: [MetricColumn], snrDB: [Double?], split: [String?],
-                                 degradations: [[String]?], snrRule: SNRSubsetRule? = nil) -> [ScoreAggregate] {
-        let subsets = Self.subsets(snrDB: snrDB, split: split, degradations: degradations, snrRule: snrRule)
+                                 degradations: [[String]?], reverberation: [ClipReverberation?] = [],
+                                 snrRule: SNRSubsetRule? = nil) -> [ScoreAggregate] {
+        let subsets = Self.subsets(snrDB: snrDB, split: split, degradations: degradations, reverberation: reverberation, snrRule: snrRule)
         var result: [ScoreAggregate] = []
         for column in columns {
             let improvement = zip(column.enhanced, column.noisy).map { value, base in value.flatMap { value in base.map { value - $0 } } }

@@ -13,7 +13,8 @@
 #                                                   installs the worker's only)
 #   scripts/python-env.sh --train                 the training environment (docs/crnn-recipe.md): the same
 #       packages plus PyTorch and onnx (scripts/requirements-train.txt) and, without their dependencies,
-#       `distillmos` for Distill-MOS (scripts/requirements-distillmos.txt), made once per machine and per
+#       `distillmos` for Distill-MOS and `Resemblyzer` for speaker similarity (scripts/requirements-distillmos.txt),
+#       made once per machine and per
 #       requirements hash under ${XDG_CACHE_HOME:-~/.cache}/sekit/envs/train-HASH and shared by every clone
 #       ($SEKIT_TRAIN_VENV names another folder). It holds no `sekit` package: the recipe, the tests and
 #       the benchmarks put the clone's experiments/python first on sys.path (PYTHONPATH).
@@ -68,7 +69,7 @@ if ! cmp -s <(wanted "$requirements") "$stamp" 2>/dev/null; then
     "$venv/bin/pip" install -q --disable-pip-version-check -r "$requirements" >&2
     wanted "$requirements" > "$stamp.tmp" && mv "$stamp.tmp" "$stamp"
 fi
-# Distill-MOS and xls-r-sqa without their dependencies (scripts/requirements-distillmos.txt says why),
+# Distill-MOS, xls-r-sqa and Resemblyzer without their dependencies (scripts/requirements-distillmos.txt says why),
 # into the training environment, where torch is.
 nodeps="$root/scripts/requirements-distillmos.txt"
 nodeps_stamp="$venv/.sekit-requirements-nodeps"

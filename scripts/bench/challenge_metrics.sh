@@ -8,7 +8,11 @@
 #  2. srmr: `sekit score --enhanced DIR --metrics srmr --jobs 1` against torchmetrics 1.9 on the first
 #     $SRMR_CLIPS noisy clips (default 20: torchaudio's lfilter runs its Python loop here, about 12 s a
 #     clip, so the 200 would take 40 minutes). Target: 5x.
-# Then checks the values: sdr and sar within 1e-6 dB, srmr within 1e-3 (exit 1 otherwise).
+#  3. speaker_similarity: `sekit score --metrics speaker_similarity` with --jobs 1 (taskset -c 0) and
+#     --jobs 2 (no taskset) against Resemblyzer 0.1.4 in a loop (taskset -c 0), on the first
+#     $SPEAKER_CLIPS pairs (default 40). Targets: at least as fast per clip; --jobs 2 at least 1.6x.
+# Then checks the values: sdr and sar within 1e-6 dB, srmr within 1e-3, speaker_similarity within
+# 1e-5 (exit 1 otherwise).
 # Work files go to .build/bench/challenge_metrics/.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -20,6 +24,7 @@ export SEKIT_PYTHON="$python"
 fixtures="$("$root/scripts/fixtures.sh")"
 runs="${RUNS:-3}"
 srmr_clips="${SRMR_CLIPS:-20}"
+speaker_clips="${SPEAKER_CLIPS:-40}"
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 NUMEXPR_NUM_THREADS=1
 
 source scripts/bench/lib.sh  # release_sekit, fixture_mix, measure
@@ -30,6 +35,11 @@ fixture_mix "$pairs"
 srmr_dir="$work/srmr_clips"
 rm -rf "$srmr_dir" && mkdir -p "$srmr_dir"
 find "$pairs/noisy" -name '*.wav' | sort | sed -n "1,${srmr_clips}p" | xargs cp -t "$srmr_dir"
+speaker_dir="$work/speaker_pairs"
+rm -rf "$speaker_dir" && mkdir -p "$speaker_dir/clean" "$speaker_dir/noisy"
+for side in clean noisy; do
+    find "$pairs/$side" -name '*.wav' | sort | sed -n "1,${speaker_clips}p" | xargs cp -t "$speaker_dir/$side"
+done
 
 report() {
     read -r best mean cpu <<<"$2"
@@ -45,6 +55,13 @@ t[sdr_sekit]=$(measure sdr_sekit "${one[@]}" "${sdr_sekit[@]}")
 t[sdr_python]=$(measure sdr_python "${one[@]}" "$python" "$reference" sdr "$pairs/clean" "$pairs/noisy" "$work/sdr-python.json")
 t[srmr_sekit]=$(measure srmr_sekit "${one[@]}" "${srmr_sekit[@]}")
 t[srmr_python]=$(measure srmr_python "${one[@]}" "$python" "$reference" srmr "$srmr_dir" "$srmr_clips" "$work/srmr-python.json")
+speaker_sekit=("$sekit" score --reference "$speaker_dir/clean" --enhanced "$speaker_dir/noisy" --metrics speaker_similarity
+    --format json --no-catalog)
+t[speaker_sekit1]=$(measure speaker_sekit1 "${one[@]}" "${speaker_sekit[@]}" --jobs 1)
+t[speaker_sekit2]=$(measure speaker_sekit2 "${speaker_sekit[@]}" --jobs 2)
+t[speaker_python]=$(measure speaker_python "${one[@]}" "$python" "$reference" speaker "$speaker_dir/clean" "$speaker_dir/noisy" \
+    "$work/speaker-python.json")
+"${speaker_sekit[@]}" --jobs 2 >"$work/speaker-sekit.json" 2>/dev/null
 "${sdr_sekit[@]}" >"$work/sdr-sekit.json" 2>/dev/null
 "${srmr_sekit[@]}" >"$work/srmr-sekit.json" 2>/dev/null
 
@@ -57,9 +74,16 @@ echo "srmr, first $srmr_clips noisy clips:"
 report "sekit --metrics srmr --jobs 1" "${t[srmr_sekit]}" "$srmr_clips"
 report "torchmetrics 1.9 loop" "${t[srmr_python]}" "$srmr_clips"
 echo "  ratio $(ratio "${t[srmr_python]%% *}" "${t[srmr_sekit]%% *}") (target 5x)"
+echo "speaker_similarity, first $speaker_clips pairs:"
+report "sekit --jobs 1 (taskset -c 0)" "${t[speaker_sekit1]}" "$speaker_clips"
+report "sekit --jobs 2" "${t[speaker_sekit2]}" "$speaker_clips"
+report "Resemblyzer 0.1.4 loop (taskset -c 0)" "${t[speaker_python]}" "$speaker_clips"
+echo "  ratio $(ratio "${t[speaker_python]%% *}" "${t[speaker_sekit1]%% *}") (target 1x), --jobs 1 -> 2: $(ratio "${t[speaker_sekit1]%% *}" "${t[speaker_sekit2]%% *}") (target 1.6x)"
 status=0
 (cd scripts/bench && "$python" -c 'import score_reference, sys; sys.exit(score_reference.compare(*sys.argv[1:3], 1e-6))' \
     "$work/sdr-sekit.json" "$work/sdr-python.json") || status=1
 (cd scripts/bench && "$python" -c 'import score_reference, sys; sys.exit(score_reference.compare(*sys.argv[1:3], 1e-3))' \
     "$work/srmr-sekit.json" "$work/srmr-python.json") || status=1
+(cd scripts/bench && "$python" -c 'import score_reference, sys; sys.exit(score_reference.compare(*sys.argv[1:3], 1e-5))' \
+    "$work/speaker-sekit.json" "$work/speaker-python.json") || status=1
 exit "$status"

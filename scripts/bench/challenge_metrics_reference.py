@@ -11,6 +11,11 @@ challenge_metrics_reference.py srmr DIR COUNT OUT.json
     first COUNT files of DIR (sorted). torchaudio 2.11's PyPI wheel carries a CUDA build of its C++
     extension, which does not load beside the CPU-only torch: torchaudio is imported without it, so its
     lfilter runs its Python loop (as SRMRTests does).
+
+challenge_metrics_reference.py speaker CLEAN_DIR ENHANCED_DIR OUT.json
+    Resemblyzer 0.1.4 as its README calls it, per pair (sorted): both files preprocess_wav-ed (read by
+    librosa) and embed_utterance-d by one VoiceEncoder on the CPU (one torch thread); writes the
+    embeddings' cosine as "speaker_similarity".
 """
 import json
 import os
@@ -64,6 +69,20 @@ def srmr(folder, count, out):
     write(out, clips, time.perf_counter() - start)
 
 
+def speaker(clean_dir, enhanced_dir, out):
+    import torch
+    from resemblyzer import VoiceEncoder, preprocess_wav
+    torch.set_num_threads(1)
+    start = time.perf_counter()
+    encoder = VoiceEncoder(device="cpu", verbose=False)
+    clips = {}
+    for name in wavs(clean_dir):
+        a = encoder.embed_utterance(preprocess_wav(os.path.join(clean_dir, name))).astype(np.float64)
+        b = encoder.embed_utterance(preprocess_wav(os.path.join(enhanced_dir, name))).astype(np.float64)
+        clips[name] = {"speaker_similarity": float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b)))}
+    write(out, clips, time.perf_counter() - start)
+
+
 if __name__ == "__main__":
     command, args = sys.argv[1], sys.argv[2:]
-    {"sdr": sdr, "srmr": srmr}[command](*args)
+    {"sdr": sdr, "srmr": srmr, "speaker": speaker}[command](*args)

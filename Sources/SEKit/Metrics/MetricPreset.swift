@@ -52,8 +52,8 @@ public struct MetricPreset: Sendable {
                      missing: [("MCD", notYet)]),
             Category(name: "downstream-independent", metrics: [],
                      missing: [("SpeechBERTScore", hubModel), ("phoneme similarity (LPS)", hubModel)]),
-            Category(name: "downstream-dependent", metrics: [],
-                     missing: [("speaker similarity", notYet), ("character accuracy (OWSM v3.1 ASR)", hubModel)]),
+            Category(name: "downstream-dependent", metrics: [.speakerSimilarity],
+                     missing: [("character accuracy (OWSM v3.1 ASR)", hubModel)]),
         ])
 
     /// The DNS Challenge's measures: DNSMOS P.835 (signal, background, overall) and P.808.

@@ -1,7 +1,7 @@
 extension MetricRegistry {
     /// The measures challenges rank by, added after the predictors (so the order of the metrics that
     /// came before them stays as it was): BSS Eval for one source (`sdr`, `sir`, `sar`) and SRMR,
-    /// both native.
+    /// native; speaker similarity, Resemblyzer in the Python worker (the training environment: torch).
     static let challengeMeasures: [MetricDescriptor] = [
         MetricDescriptor(
             name: "bss_eval", outputs: [MetricOutput("sdr", unit: "dB"), MetricOutput("sir", unit: "dB"), MetricOutput("sar", unit: "dB")],
@@ -17,5 +17,8 @@ extension MetricRegistry {
                    + "as torchmetrics 1.9 speech_reverberation_modulation_energy_ratio (23 gammatone channels, norm=False, fast=False)") { c, _ in
             try SRMR.compute(c.processed, sampleRate: c.sampleRate)
         },
+        python("speaker_similarity", package: "resemblyzer",
+               reference: "speaker similarity, cosine of Resemblyzer (GE2E, Wan et al. ICASSP 2018) embeddings of reference and output, "
+                   + "resemblyzer 0.1.4 pretrained.pt", QualityPredictors.speakerSimilarity),
     ]
 }

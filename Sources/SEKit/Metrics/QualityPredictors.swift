@@ -49,4 +49,11 @@ public enum QualityPredictors {
     public static func distillMOS(_ comparison: MetricComparison, workspace: MetricWorkspace) throws -> [Double] {
         try workspace.pythonValues("distillmos", "distillmos", ["rate": comparison.sampleRate], signals: [comparison.processed])
     }
+
+    /// Speaker similarity: the cosine of the Resemblyzer embeddings of the reference and the processed signal.
+    /// - Throws: `MetricError.referenceImplementation(name:reason:)` when a signal has nothing to embed.
+    public static func speakerSimilarity(_ comparison: MetricComparison, workspace: MetricWorkspace) throws -> [Double] {
+        try workspace.pythonValues("speaker_similarity", "speaker_similarity", ["rate": comparison.sampleRate],
+                                   signals: [comparison.reference.samples, comparison.processed])
+    }
 }

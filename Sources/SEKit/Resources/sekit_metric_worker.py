@@ -16,6 +16,9 @@ rewrite:
   which does not read the embedding, runs once per clip (``_EncoderOnce``: the same value bit for bit).
 * ViSQOL v3 (speech mode at 16 kHz with the lattice model, audio mode at 48 kHz with the SVR model):
   ``visqol.VisqolApi`` of the ``visqol-python`` package, ``measure_from_arrays``.
+* Speaker similarity: the cosine of ``resemblyzer.VoiceEncoder`` embeddings (its ``pretrained.pt``, one PyTorch
+  thread) of the reference and the output, each ``preprocess_wav``-ed (volume normalised, long silences trimmed
+  by WebRTC VAD) and ``embed_utterance``-d as the package's README does, on float32 samples at 16 kHz.
 * Distill-MOS: ``distillmos.ConvTransformerSQAModel`` (PyTorch, one thread, inference mode), on float32 samples,
   its convolutions and transformer exported once to ONNX (cached) and run in ONNX Runtime, checked against the
   package's network on export (``_distillmos_model``).
@@ -30,7 +33,8 @@ SHA-256 of the model file each named metric runs, as ``metric_models``), ``pesq`
 (``rate``, ``mode`` wb|nb, ``lengths`` [reference, degraded]), ``dnsmos`` (``rate`` 16000,
 ``lengths`` [signal]: SIG, BAK, OVRL, P.808), ``dnsmos_personalized`` (the same: SIG, BAK, OVRL),
 ``plcmos`` (``rate`` 16000, ``lengths`` [signal]), ``visqol`` (``mode`` speech|audio, ``rate``,
-``lengths`` [reference, degraded]), ``distillmos`` (``rate`` 16000, ``lengths`` [signal]), ``onnx_describe`` (``path``: an ONNX model's
+``lengths`` [reference, degraded]), ``distillmos`` (``rate`` 16000, ``lengths`` [signal]), ``speaker_similarity``
+(``rate`` 16000, ``lengths`` [reference, degraded]), ``onnx_describe`` (``path``: an ONNX model's
 metadata, inputs, outputs, SHA-256, parameter and MAC counts), ``onnx_run`` (``path``, ``frames``,
 ``bins``, ``lengths`` [features]: the model's ``mask`` output, ``payload_bytes`` of little-endian
 float32 that follow the response line), ``onnx_stream`` (the same through the streaming model, one frame at a time from a zero
@@ -114,6 +118,9 @@ def _metric_model_path(metric):
         _import_distillmos()
         import distillmos.sqa
         return distillmos.sqa.DEFAULT_WEIGHTS_CHKPT
+    if metric == "speaker_similarity":
+        import resemblyzer
+        return _package_file(resemblyzer, "pretrained.pt")
     raise _MetricFailure(f"no model file is known for {metric!r}")
 
 
@@ -143,6 +150,13 @@ def describe(request):
         if name == "visqol":
             import ai_edge_litert  # noqa: F401  (speech mode's lattice model runs in it)
             packages["ai_edge_litert"] = importlib.metadata.version("ai-edge-litert")
+        if name == "resemblyzer":
+            import torch
+            import librosa
+            import webrtcvad  # noqa: F401
+            packages["torch"] = torch.__version__
+            packages["librosa"] = librosa.__version__
+            packages["webrtcvad-wheels"] = importlib.metadata.version("webrtcvad-wheels")
         if name == "distillmos":
             import torch
             import onnxruntime
@@ -395,6 +409,34 @@ def run_distillmos(request, signals):
     return [float(value.item())]
 
 
+def run_speaker_similarity(request, signals):
+    """Cosine similarity of the Resemblyzer embeddings of the reference and the output."""
+    reference, degraded = signals
+    if request["rate"] != 16000:
+        raise _MetricFailure(f"Resemblyzer needs 16000 Hz, got {request['rate']} Hz")
+    if "resemblyzer" not in _models:
+        import torch
+        import resemblyzer
+        torch.set_num_threads(1)
+        _models["resemblyzer"] = resemblyzer.VoiceEncoder(device="cpu", verbose=False)
+    import resemblyzer
+    encoder = _models["resemblyzer"]
+    embeddings = []
+    for name, signal in (("reference", reference), ("output", degraded)):
+        if not np.any(signal):
+            raise _MetricFailure(f"the {name} is silent (all zeros): nothing to embed")
+        # float32, as librosa.load gives the package a file (the float64 copy is exact).
+        wav = resemblyzer.preprocess_wav(signal.astype(np.float32), source_sr=16000)
+        if len(wav) == 0:
+            raise _MetricFailure(f"the {name} has no voiced 30-ms window (WebRTC VAD): nothing to embed")
+        embeddings.append(encoder.embed_utterance(wav).astype(np.float64))
+    a, b = embeddings
+    similarity = float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b)))
+    if not np.isfinite(similarity):
+        raise _MetricFailure("an embedding is all zeros (no speech the encoder responds to)")
+    return [similarity]
+
+
 # Distill-MOS's network exported to ONNX: the package's convolutions and transformer with its own
 # weights, cached as ``distillmos/distill_mos-<weights' SHA-256>-r<revision>-torch<version>.onnx`` in
 # the cache folder; a new revision (a change to the export) or torch version makes a new file.
@@ -597,7 +639,7 @@ def _cached_sha256(path):
 
 
 _RUNS = {"dnsmos_personalized": run_dnsmos_personalized, "plcmos": run_plcmos, "visqol": run_visqol,
-         "distillmos": run_distillmos}
+         "distillmos": run_distillmos, "speaker_similarity": run_speaker_similarity}
 
 _sessions = {}
 

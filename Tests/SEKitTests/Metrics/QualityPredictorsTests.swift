@@ -100,6 +100,40 @@ struct QualityPredictorsTests {
         #expect(fields == ["2", "30", "True", "2"], "\(out)")
     }
 
+    /// Speaker similarity as the Resemblyzer README computes it: each file preprocessed and embedded, the
+    /// embeddings' cosine (the same speaker noisy, another speaker, the same clip); a silent output is a
+    /// per-clip error.
+    @Test func speakerSimilarityEqualsThePackage() throws {
+        let folder = try TemporaryFolder(); defer { folder.cleanup() }
+        let clean = try PythonMetricReference.fixture("speech/vctk_p287_002.wav")
+        let noisy = try PythonMetricReference.fixture("noisy/vctk_p287_002.wav")
+        let other = try PythonMetricReference.fixture("speech/cmu_arctic_us_axb_a0004.wav")
+        let n = min(clean.count, other.count)
+        let setup = """
+            import contextlib, torch, resemblyzer
+            torch.set_num_threads(1)
+            encoder = resemblyzer.VoiceEncoder(device='cpu', verbose=False)
+            def embed(x): return encoder.embed_utterance(resemblyzer.preprocess_wav(x.astype(np.float32), source_sr=16000)).astype(np.float64)
+            def cosine(x, y): return float(np.dot(x, y) / (np.linalg.norm(x) * np.linalg.norm(y)))
+            """
+        var values: [String: Double] = [:]
+        for (name, a, b) in [("noisy p287_002", clean, noisy), ("another speaker", Array(clean.prefix(n)), Array(other.prefix(n))),
+                             ("the same clip", clean, clean)] {
+            let pair = MetricComparison(reference: ReferenceSignal(samples: a, sampleRate: 16000), processed: b)
+            let value = try ours("speaker_similarity", pair)
+            let reference = try PythonMetricReference.values("[cosine(embed(a), embed(b))]", a, b, imports: setup, in: folder)
+            print("speaker similarity \(name): \(value) (resemblyzer \(reference))")
+            #expect(value.count == 1 && reference.count == 1 && abs(value[0] - reference[0]) <= 1e-5, "\(name): \(value) vs \(reference)")
+            values[name] = value.first
+        }
+        #expect(values["the same clip"]! > 0.999 && values["noisy p287_002"]! > values["another speaker"]!, "\(values)")
+        let silent = MetricComparison(reference: ReferenceSignal(samples: clean, sampleRate: 16000),
+                                      processed: [Float](repeating: 0, count: clean.count))
+        #expect { try ours("speaker_similarity", silent) } throws: { error in
+            "\(error)".contains("the output is silent") && error is MetricError
+        }
+    }
+
     @Test func visqolEqualsThePackageInBothModes() throws {
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
         for (mode, rate) in [("speech", 16000), ("audio", 48000)] {
@@ -146,13 +180,14 @@ struct QualityPredictorsTests {
     }
 
     @Test func theRunRecordsEachModelFilesHash() throws {
-        let metrics: [Metric] = [.plcmos, .dnsmosPersonalizedOVRL, .visqolSpeech, .visqolAudio, .distillMOS]
+        let metrics: [Metric] = [.plcmos, .dnsmosPersonalizedOVRL, .visqolSpeech, .visqolAudio, .distillMOS, .speakerSimilarity]
         let python = MetricRegistry.pythonPackages(for: metrics)
-        #expect(python.models == ["plcmos", "dnsmos_personalized", "visqol_speech", "visqol_audio", "distillmos"])
+        #expect(python.models == ["plcmos", "dnsmos_personalized", "visqol_speech", "visqol_audio", "distillmos", "speaker_similarity"])
         let params = try PythonWorkerPool().describe(packages: python.packages, models: python.models, for: python.metrics).runParams
         let files = [("plcmos", "speechmos/plcmos_models/plcmos_v2.onnx"),
                      ("dnsmos_personalized", "speechmos/pdnsmos_models/sig_bak_ovr.onnx"),
-                     ("visqol_audio", "visqol/model/libsvm_nu_svr_model.txt"), ("distillmos", "distillmos/weights/distill_mos_v7.pt")]
+                     ("visqol_audio", "visqol/model/libsvm_nu_svr_model.txt"), ("distillmos", "distillmos/weights/distill_mos_v7.pt"),
+                     ("speaker_similarity", "resemblyzer/pretrained.pt")]
         let sitePackages = try PythonReference.run("import numpy, os; print(os.path.dirname(os.path.dirname(numpy.__file__)))")
             .trimmingCharacters(in: .whitespacesAndNewlines)
         for (metric, file) in files {
@@ -160,6 +195,7 @@ struct QualityPredictorsTests {
             #expect(params["\(metric)_model_sha256"] == expected, "\(metric): \(params)")
         }
         #expect(params["visqol_speech_model_sha256"]?.count == 64)
-        #expect(params["backend_visqol"] == "3.8.0" && params["backend_distillmos"] == "0.9.1", "\(params)")
+        #expect(params["backend_visqol"] == "3.8.0" && params["backend_distillmos"] == "0.9.1" && params["backend_resemblyzer"] == "0.1.4",
+                "\(params)")
     }
 }

@@ -11,8 +11,10 @@
 #  3. speaker_similarity: `sekit score --metrics speaker_similarity` with --jobs 1 (taskset -c 0) and
 #     --jobs 2 (no taskset) against Resemblyzer 0.1.4 in a loop (taskset -c 0), on the first
 #     $SPEAKER_CLIPS pairs (default 40). Targets: at least as fast per clip; --jobs 2 at least 1.6x.
+#  4. wer_vs_clean and cer_vs_clean: `sekit score --metrics asr_vs_clean` the same way against pocketsphinx
+#     5.1.1 and jiwer in a loop, on the first $ASR_CLIPS pairs (default 20). Same targets.
 # Then checks the values: sdr and sar within 1e-6 dB, srmr within 1e-3, speaker_similarity within
-# 1e-5 (exit 1 otherwise).
+# 1e-5, the error rates equal (exit 1 otherwise).
 # Work files go to .build/bench/challenge_metrics/.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -25,6 +27,7 @@ fixtures="$("$root/scripts/fixtures.sh")"
 runs="${RUNS:-3}"
 srmr_clips="${SRMR_CLIPS:-20}"
 speaker_clips="${SPEAKER_CLIPS:-40}"
+asr_clips="${ASR_CLIPS:-20}"
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 NUMEXPR_NUM_THREADS=1
 
 source scripts/bench/lib.sh  # release_sekit, fixture_mix, measure
@@ -37,8 +40,11 @@ rm -rf "$srmr_dir" && mkdir -p "$srmr_dir"
 find "$pairs/noisy" -name '*.wav' | sort | sed -n "1,${srmr_clips}p" | xargs cp -t "$srmr_dir"
 speaker_dir="$work/speaker_pairs"
 rm -rf "$speaker_dir" && mkdir -p "$speaker_dir/clean" "$speaker_dir/noisy"
+asr_dir="$work/asr_pairs"
+rm -rf "$asr_dir" && mkdir -p "$asr_dir/clean" "$asr_dir/noisy"
 for side in clean noisy; do
     find "$pairs/$side" -name '*.wav' | sort | sed -n "1,${speaker_clips}p" | xargs cp -t "$speaker_dir/$side"
+    find "$pairs/$side" -name '*.wav' | sort | sed -n "1,${asr_clips}p" | xargs cp -t "$asr_dir/$side"
 done
 
 report() {
@@ -62,6 +68,11 @@ t[speaker_sekit2]=$(measure speaker_sekit2 "${speaker_sekit[@]}" --jobs 2)
 t[speaker_python]=$(measure speaker_python "${one[@]}" "$python" "$reference" speaker "$speaker_dir/clean" "$speaker_dir/noisy" \
     "$work/speaker-python.json")
 "${speaker_sekit[@]}" --jobs 2 >"$work/speaker-sekit.json" 2>/dev/null
+asr_sekit=("$sekit" score --reference "$asr_dir/clean" --enhanced "$asr_dir/noisy" --metrics asr_vs_clean --format json --no-catalog)
+t[asr_sekit1]=$(measure asr_sekit1 "${one[@]}" "${asr_sekit[@]}" --jobs 1)
+t[asr_sekit2]=$(measure asr_sekit2 "${asr_sekit[@]}" --jobs 2)
+t[asr_python]=$(measure asr_python "${one[@]}" "$python" "$reference" asr "$asr_dir/clean" "$asr_dir/noisy" "$work/asr-python.json")
+"${asr_sekit[@]}" --jobs 2 >"$work/asr-sekit.json" 2>/dev/null
 "${sdr_sekit[@]}" >"$work/sdr-sekit.json" 2>/dev/null
 "${srmr_sekit[@]}" >"$work/srmr-sekit.json" 2>/dev/null
 
@@ -79,6 +90,11 @@ report "sekit --jobs 1 (taskset -c 0)" "${t[speaker_sekit1]}" "$speaker_clips"
 report "sekit --jobs 2" "${t[speaker_sekit2]}" "$speaker_clips"
 report "Resemblyzer 0.1.4 loop (taskset -c 0)" "${t[speaker_python]}" "$speaker_clips"
 echo "  ratio $(ratio "${t[speaker_python]%% *}" "${t[speaker_sekit1]%% *}") (target 1x), --jobs 1 -> 2: $(ratio "${t[speaker_sekit1]%% *}" "${t[speaker_sekit2]%% *}") (target 1.6x)"
+echo "wer_vs_clean, cer_vs_clean, first $asr_clips pairs:"
+report "sekit --jobs 1 (taskset -c 0)" "${t[asr_sekit1]}" "$asr_clips"
+report "sekit --jobs 2" "${t[asr_sekit2]}" "$asr_clips"
+report "pocketsphinx + jiwer loop (taskset -c 0)" "${t[asr_python]}" "$asr_clips"
+echo "  ratio $(ratio "${t[asr_python]%% *}" "${t[asr_sekit1]%% *}") (target 1x), --jobs 1 -> 2: $(ratio "${t[asr_sekit1]%% *}" "${t[asr_sekit2]%% *}") (target 1.6x)"
 status=0
 (cd scripts/bench && "$python" -c 'import score_reference, sys; sys.exit(score_reference.compare(*sys.argv[1:3], 1e-6))' \
     "$work/sdr-sekit.json" "$work/sdr-python.json") || status=1
@@ -86,4 +102,6 @@ status=0
     "$work/srmr-sekit.json" "$work/srmr-python.json") || status=1
 (cd scripts/bench && "$python" -c 'import score_reference, sys; sys.exit(score_reference.compare(*sys.argv[1:3], 1e-5))' \
     "$work/speaker-sekit.json" "$work/speaker-python.json") || status=1
+(cd scripts/bench && "$python" -c 'import score_reference, sys; sys.exit(score_reference.compare(*sys.argv[1:3], 0.0))' \
+    "$work/asr-sekit.json" "$work/asr-python.json") || status=1
 exit "$status"

@@ -16,6 +16,11 @@ challenge_metrics_reference.py speaker CLEAN_DIR ENHANCED_DIR OUT.json
     Resemblyzer 0.1.4 as its README calls it, per pair (sorted): both files preprocess_wav-ed (read by
     librosa) and embed_utterance-d by one VoiceEncoder on the CPU (one torch thread); writes the
     embeddings' cosine as "speaker_similarity".
+
+challenge_metrics_reference.py asr CLEAN_DIR ENHANCED_DIR OUT.json
+    pocketsphinx 5.1.1 (Decoder at 16 kHz, its US-English models) transcribes both files of each pair
+    (read as int16, one utterance) and jiwer 4.0 scores the second against the first: "wer_vs_clean",
+    "cer_vs_clean".
 """
 import json
 import os
@@ -83,6 +88,27 @@ def speaker(clean_dir, enhanced_dir, out):
     write(out, clips, time.perf_counter() - start)
 
 
+def asr(clean_dir, enhanced_dir, out):
+    import jiwer
+    from pocketsphinx import Decoder
+    start = time.perf_counter()
+    decoder = Decoder(samprate=16000, loglevel="FATAL")
+
+    def transcript(path):
+        pcm, _ = sf.read(path, dtype="int16")
+        decoder.start_utt()
+        decoder.process_raw(pcm.tobytes(), full_utt=True)
+        decoder.end_utt()
+        return decoder.hyp().hypstr
+
+    clips = {}
+    for name in wavs(clean_dir):
+        truth = transcript(os.path.join(clean_dir, name))
+        hypothesis = transcript(os.path.join(enhanced_dir, name))
+        clips[name] = {"wer_vs_clean": float(jiwer.wer(truth, hypothesis)), "cer_vs_clean": float(jiwer.cer(truth, hypothesis))}
+    write(out, clips, time.perf_counter() - start)
+
+
 if __name__ == "__main__":
     command, args = sys.argv[1], sys.argv[2:]
-    {"sdr": sdr, "srmr": srmr, "speaker": speaker}[command](*args)
+    {"sdr": sdr, "srmr": srmr, "speaker": speaker, "asr": asr}[command](*args)

@@ -53,7 +53,8 @@ public struct MetricPreset: Sendable {
             Category(name: "downstream-independent", metrics: [],
                      missing: [("SpeechBERTScore", hubModel), ("phoneme similarity (LPS)", hubModel)]),
             Category(name: "downstream-dependent", metrics: [.speakerSimilarity],
-                     missing: [("character accuracy (OWSM v3.1 ASR)", hubModel)]),
+                     missing: [("character accuracy (OWSM v3.1 ASR against the true transcript; SEKit's cer_vs_clean is "
+                                    + "pocketsphinx against the clean reference's transcript)", hubModel)]),
         ])
 
     /// The DNS Challenge's measures: DNSMOS P.835 (signal, background, overall) and P.808.

@@ -20,5 +20,12 @@ extension MetricRegistry {
         python("speaker_similarity", package: "resemblyzer",
                reference: "speaker similarity, cosine of Resemblyzer (GE2E, Wan et al. ICASSP 2018) embeddings of reference and output, "
                    + "resemblyzer 0.1.4 pretrained.pt", QualityPredictors.speakerSimilarity),
+        MetricDescriptor(
+            name: "asr_vs_clean",
+            outputs: [MetricOutput("wer_vs_clean", unit: "", higherIsBetter: false), MetricOutput("cer_vs_clean", unit: "", higherIsBetter: false)],
+            sampleRates: .only([16000]), resampledRate: 16000,
+            reference: "word and character error rates of the output's transcript against the clean reference's (not a human "
+                + "transcript), pocketsphinx 5.1.1 US-English models, jiwer",
+            backend: .python(packages: ["pocketsphinx"]) { c, w in try QualityPredictors.asrVersusClean(c, workspace: w) }),
     ]
 }

@@ -56,4 +56,12 @@ public enum QualityPredictors {
         try workspace.pythonValues("speaker_similarity", "speaker_similarity", ["rate": comparison.sampleRate],
                                    signals: [comparison.reference.samples, comparison.processed])
     }
+
+    /// Word and character error rates of the processed signal's pocketsphinx transcript against the clean
+    /// reference's.
+    /// - Throws: `MetricError.referenceImplementation(name:reason:)` when the reference's transcript is empty.
+    public static func asrVersusClean(_ comparison: MetricComparison, workspace: MetricWorkspace) throws -> [Double] {
+        try workspace.pythonValues("asr_vs_clean", "asr_vs_clean", ["rate": comparison.sampleRate],
+                                   signals: [comparison.reference.samples, comparison.processed])
+    }
 }

@@ -19,6 +19,11 @@ rewrite:
 * Speaker similarity: the cosine of ``resemblyzer.VoiceEncoder`` embeddings (its ``pretrained.pt``, one PyTorch
   thread) of the reference and the output, each ``preprocess_wav``-ed (volume normalised, long silences trimmed
   by WebRTC VAD) and ``embed_utterance``-d as the package's README does, on float32 samples at 16 kHz.
+* Word and character error rates against the clean reference's transcript: ``pocketsphinx.Decoder`` (5.1.1,
+  its US-English models from the wheel) transcribes the reference and the output, each as 16-bit PCM
+  (the float32 samples times 32768, rounded and clipped: a 16-bit file's own integers), one utterance;
+  ``jiwer.wer`` and ``jiwer.cer`` score the output's transcript against the reference's, both normalised
+  (``_normalised_text``). The reference's transcript is kept for the next request on the same samples.
 * Distill-MOS: ``distillmos.ConvTransformerSQAModel`` (PyTorch, one thread, inference mode), on float32 samples,
   its convolutions and transformer exported once to ONNX (cached) and run in ONNX Runtime, checked against the
   package's network on export (``_distillmos_model``).
@@ -34,7 +39,7 @@ SHA-256 of the model file each named metric runs, as ``metric_models``), ``pesq`
 ``lengths`` [signal]: SIG, BAK, OVRL, P.808), ``dnsmos_personalized`` (the same: SIG, BAK, OVRL),
 ``plcmos`` (``rate`` 16000, ``lengths`` [signal]), ``visqol`` (``mode`` speech|audio, ``rate``,
 ``lengths`` [reference, degraded]), ``distillmos`` (``rate`` 16000, ``lengths`` [signal]), ``speaker_similarity``
-(``rate`` 16000, ``lengths`` [reference, degraded]), ``onnx_describe`` (``path``: an ONNX model's
+(``rate`` 16000, ``lengths`` [reference, degraded]), ``asr_vs_clean`` (the same: WER, CER), ``onnx_describe`` (``path``: an ONNX model's
 metadata, inputs, outputs, SHA-256, parameter and MAC counts), ``onnx_run`` (``path``, ``frames``,
 ``bins``, ``lengths`` [features]: the model's ``mask`` output, ``payload_bytes`` of little-endian
 float32 that follow the response line), ``onnx_stream`` (the same through the streaming model, one frame at a time from a zero
@@ -150,6 +155,8 @@ def describe(request):
         if name == "visqol":
             import ai_edge_litert  # noqa: F401  (speech mode's lattice model runs in it)
             packages["ai_edge_litert"] = importlib.metadata.version("ai-edge-litert")
+        if name == "pocketsphinx":
+            packages["jiwer"] = importlib.metadata.version("jiwer")
         if name == "resemblyzer":
             import torch
             import librosa
@@ -437,6 +444,50 @@ def run_speaker_similarity(request, signals):
     return [similarity]
 
 
+def _normalised_text(text):
+    """Lower case; every character that is not a letter, a digit or an apostrophe inside a word becomes
+    a space; runs of spaces become one; no space at either end (pocketsphinx's transcripts are already so)."""
+    import re
+    text = re.sub(r"[^\w']+|_", " ", text.lower())
+    text = re.sub(r"(^|\s)'+|'+(\s|$)", " ", text)
+    return " ".join(text.split())
+
+
+def _transcript(signal):
+    """pocketsphinx's transcript of ``signal`` (float32 samples at 16 kHz), normalised."""
+    if "pocketsphinx" not in _models:
+        import pocketsphinx
+        _models["pocketsphinx"] = pocketsphinx.Decoder(samprate=16000, loglevel="FATAL")
+    decoder = _models["pocketsphinx"]
+    pcm = np.clip(np.round(signal.astype(np.float64) * 32768.0), -32768, 32767).astype("<i2")
+    decoder.start_utt()
+    decoder.process_raw(pcm.tobytes(), full_utt=True)
+    decoder.end_utt()
+    hypothesis = decoder.hyp()
+    return _normalised_text(hypothesis.hypstr if hypothesis is not None else "")
+
+
+# The last reference transcribed (its samples' SHA-1 and its transcript): the noisy input and the
+# output of one clip are scored against the same reference one after the other.
+_last_reference = (None, None)
+
+
+def run_asr_vs_clean(request, signals):
+    """WER and CER of the output's transcript against the clean reference's (pocketsphinx, jiwer)."""
+    global _last_reference
+    reference, degraded = signals
+    if request["rate"] != 16000:
+        raise _MetricFailure(f"pocketsphinx's model needs 16000 Hz, got {request['rate']} Hz")
+    import jiwer
+    key = hashlib.sha1(reference.tobytes()).hexdigest()
+    truth = _last_reference[1] if _last_reference[0] == key else _transcript(reference)
+    _last_reference = (key, truth)
+    if not truth:
+        raise _MetricFailure("pocketsphinx recognised no word in the clean reference: nothing to score against")
+    hypothesis = _transcript(degraded)
+    return [float(jiwer.wer(truth, hypothesis)), float(jiwer.cer(truth, hypothesis))]
+
+
 # Distill-MOS's network exported to ONNX: the package's convolutions and transformer with its own
 # weights, cached as ``distillmos/distill_mos-<weights' SHA-256>-r<revision>-torch<version>.onnx`` in
 # the cache folder; a new revision (a change to the export) or torch version makes a new file.
@@ -639,7 +690,7 @@ def _cached_sha256(path):
 
 
 _RUNS = {"dnsmos_personalized": run_dnsmos_personalized, "plcmos": run_plcmos, "visqol": run_visqol,
-         "distillmos": run_distillmos, "speaker_similarity": run_speaker_similarity}
+         "distillmos": run_distillmos, "speaker_similarity": run_speaker_similarity, "asr_vs_clean": run_asr_vs_clean}
 
 _sessions = {}
 

@@ -10,7 +10,7 @@ import Testing
                           "csig", "cbak", "covl", "dnsmos_sig", "dnsmos_bak", "dnsmos_ovrl", "dnsmos_p808",
                           "wada_snr", "lsd", "plcmos", "dnsmos_personalized_sig", "dnsmos_personalized_bak", "dnsmos_personalized_ovrl",
                           "visqol_speech", "visqol_audio", "distillmos", "sdr", "sir", "sar", "srmr",
-                          "speaker_similarity"])
+                          "speaker_similarity", "wer_vs_clean", "cer_vs_clean"])
         // Non-intrusive: DNSMOS (4), WADA-SNR, PLCMOS, personalised DNSMOS (3), Distill-MOS, SRMR.
         #expect(MetricRegistry.intrusive(Metric.allCases).count == names.count - 11)
         #expect(MetricRegistry.outputs(named: "dnsmos_personalized")

@@ -50,6 +50,12 @@ struct ScoreCommand: ParsableCommand {
     @Option(name: .long, help: "Score only this split of the corpus (e.g. test).") var split: String?
     @Option(name: .long, help: "Comma-separated metrics (default snr,segsnr,sisdr,stoi,estoi; e.g. pesq_wb,composite,stoi or dnsmos).")
     var metrics: String = "snr,segsnr,sisdr,stoi,estoi"
+    @Option(name: .long, help: ArgumentHelp("""
+        The transcripts that wer and cer score against: a UTF-8 file of KEY<TAB>TEXT lines (KEY: the clip id, or \
+        the relative path, with or without its extension; # starts a comment line). A clip with no line, or \
+        several, gets a per-clip error for wer and cer.
+        """, valueName: "FILE.tsv"))
+    var transcripts: String?
     @Option(name: .long, help: "Name of the model checkpoint or system being scored (default: the enhanced folder's name, or 'noisy').")
     var checkpoint: String?
     @Option(name: .long,
@@ -100,12 +106,21 @@ struct ScoreCommand: ParsableCommand {
     func validate() throws {
         if fromRun != nil {
             let given = [("--corpus", corpus), ("--reference", reference), ("--enhanced", enhanced), ("--noisy", noisy), ("--split", split),
+                         ("--transcripts", transcripts),
                          ("--param", annotations.params.first?.key), ("--tag", annotations.tags.first?.key)]
                 .filter { $0.1 != nil }.map(\.0)
             if !given.isEmpty { throw ValidationError("--from-run prints a recorded run; it takes no \(given.joined(separator: ", "))") }
             return
         }
-        _ = try parsedMetrics
+        let asked = try parsedMetrics
+        let againstTranscripts = asked.filter { $0 == .wer || $0 == .cer }.map(\.rawValue)
+        if !againstTranscripts.isEmpty && transcripts == nil {
+            throw ValidationError("--metrics \(againstTranscripts.joined(separator: ",")) scores against --transcripts FILE.tsv; "
+                                  + "give it (wer_vs_clean and cer_vs_clean score against the clean reference's transcript instead)")
+        }
+        if transcripts != nil && againstTranscripts.isEmpty {
+            throw ValidationError("--transcripts is read by wer and cer only; add them to --metrics")
+        }
         if corpus == nil && reference == nil && enhanced == nil {
             throw ValidationError("give --reference DIR --enhanced DIR, --corpus OUT, or --enhanced DIR alone (non-intrusive metrics)")
         }
@@ -139,6 +154,7 @@ struct ScoreCommand: ParsableCommand {
         request.allowIncomplete = allowIncomplete
         request.fullScale = fullScale
         request.preset = preset?.name
+        request.transcripts = transcripts.map { URL(fileURLWithPath: $0) }
         if let note = preset?.missingNote { printError("score: \(note)") }
         let meter = ProgressMeter(label: "score")
         let outcome = try ScoreJob.run(request, context: try recording.context(annotations: annotations),

@@ -51,6 +51,43 @@ struct ScoreChallengeMeasuresCommandTests {
         #expect(measured == ["sdr", "srmr"], "\(diff.stdout)")
     }
 
+    /// `--transcripts`: wer and cer of each clip against its line; a clip with two lines or none is a
+    /// per-clip error for them only (snr is scored); the run records the file and its hash; scoring
+    /// without a reference works (wer needs none); the usage errors name the other option.
+    @Test func errorRatesAgainstATranscriptFile() throws {
+        let folder = try CatalogCLIFolder(); defer { folder.cleanup() }
+        let fixtures = GoldenCorpus.fixtures, fm = FileManager.default
+        for side in ["reference", "enhanced"] {
+            try fm.createDirectory(at: folder.url.appendingPathComponent(side), withIntermediateDirectories: true)
+            for (name, fixture) in [("a", "vctk_p287_002"), ("b", "vctk_p287_003"), ("c", "vctk_p287_004")] {
+                let source = side == "reference" ? "speech/\(fixture).wav" : "noisy/\(fixture).wav"
+                try fm.copyItem(at: fixtures.appendingPathComponent(source), to: folder.url.appendingPathComponent("\(side)/\(name).wav"))
+            }
+        }
+        let tsv = folder.path("transcripts.tsv")
+        try "a\tAsk her to bring these things with her from the store.\nb.wav\tone\nb\ttwo\n".write(toFile: tsv, atomically: true, encoding: .utf8)
+        let catalog = folder.path("catalog.sqlite")
+        let scored = try SEKitBinary.run(["score", "--reference", folder.path("reference"), "--enhanced", folder.path("enhanced"),
+                                          "--metrics", "snr,wer,cer", "--transcripts", tsv, "--format", "json", "--checkpoint", "asr",
+                                          "--catalog", catalog])
+        #expect(scored.status != 0, "two clips have no usable transcript: \(scored.stderr)")
+        let clips = try JSONDecoder().decode(Output.self, from: Data(scored.stdout.utf8)).clips
+        let byID = Dictionary(uniqueKeysWithValues: clips.map { ($0.clip_id, $0.metrics) })
+        #expect(byID["a.wav"]?["wer"] != nil && byID["a.wav"]?["cer"] != nil, "\(byID)")
+        #expect(byID["b.wav"]?["wer"] == nil && byID["b.wav"]?["snr"] != nil && byID["c.wav"]?["wer"] == nil, "\(byID)")
+        #expect(scored.stdout.contains("has 2 lines for b") && scored.stdout.contains("has no line for c.wav"), "\(scored.stdout)")
+        let shown = try SEKitBinary.run(["runs", "show", "asr", "--format", "json", "--catalog", catalog])
+        #expect(shown.stdout.contains("\"transcripts_sha256\"") && shown.stdout.contains("transcripts.tsv"), "\(shown.stdout)")
+        // No reference needed.
+        let alone = try SEKitBinary.run(["score", "--enhanced", folder.path("enhanced"), "--metrics", "wer", "--transcripts", tsv,
+                                         "--allow-failures", "--no-catalog", "--format", "json"])
+        #expect(alone.status == 0, "\(alone.stderr)")
+        let withoutFile = try SEKitBinary.run(["score", "--enhanced", folder.path("enhanced"), "--metrics", "wer"])
+        #expect(withoutFile.status != 0 && withoutFile.stderr.contains("scores against --transcripts FILE.tsv"), "\(withoutFile.stderr)")
+        let unused = try SEKitBinary.run(["score", "--enhanced", folder.path("enhanced"), "--metrics", "wada_snr", "--transcripts", tsv])
+        #expect(unused.status != 0 && unused.stderr.contains("--transcripts is read by wer and cer only"), "\(unused.stderr)")
+    }
+
     @Test func anUnknownPresetNamesTheKnownOnes() throws {
         let result = try SEKitBinary.run(["score", "--enhanced", "/nonexistent", "--metrics", "urgent"])
         #expect(result.status != 0)

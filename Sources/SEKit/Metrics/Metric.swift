@@ -57,6 +57,8 @@ public struct Metric: RawRepresentable, Hashable, Sendable, Codable, CustomStrin
     public static let speakerSimilarity = Metric(declared: "speaker_similarity")
     public static let werVersusClean = Metric(declared: "wer_vs_clean")
     public static let cerVersusClean = Metric(declared: "cer_vs_clean")
+    public static let wer = Metric(declared: "wer")
+    public static let cer = Metric(declared: "cer")
     public static let pesqWB = Metric(declared: "pesq_wb")
     public static let pesqNB = Metric(declared: "pesq_nb")
     public static let csig = Metric(declared: "csig")

@@ -27,5 +27,12 @@ extension MetricRegistry {
             reference: "word and character error rates of the output's transcript against the clean reference's (not a human "
                 + "transcript), pocketsphinx 5.1.1 US-English models, jiwer",
             backend: .python(packages: ["pocketsphinx"]) { c, w in try QualityPredictors.asrVersusClean(c, workspace: w) }),
+        MetricDescriptor(
+            name: "asr",
+            outputs: [MetricOutput("wer", unit: "", higherIsBetter: false), MetricOutput("cer", unit: "", higherIsBetter: false)],
+            sampleRates: .only([16000]), resampledRate: 16000, needsReference: false,
+            reference: "word and character error rates of the output's transcript against --transcripts FILE.tsv, "
+                + "pocketsphinx 5.1.1 US-English models, jiwer",
+            backend: .python(packages: ["pocketsphinx"]) { c, w in try QualityPredictors.asr(c, workspace: w) }),
     ]
 }

@@ -64,4 +64,20 @@ public enum QualityPredictors {
         try workspace.pythonValues("asr_vs_clean", "asr_vs_clean", ["rate": comparison.sampleRate],
                                    signals: [comparison.reference.samples, comparison.processed])
     }
+
+    /// Word and character error rates of the processed signal's pocketsphinx transcript against the
+    /// clip's transcript from the transcript file (``MetricComparison/transcript``).
+    /// - Throws: `MetricError.undefined(metric:reason:)` when the clip has no transcript (no file given,
+    ///   no line, several lines); `MetricError.referenceImplementation(name:reason:)` for an empty one.
+    public static func asr(_ comparison: MetricComparison, workspace: MetricWorkspace) throws -> [Double] {
+        switch comparison.transcript {
+        case nil:
+            throw MetricError.undefined(metric: "wer", reason: "no transcript file was given (--transcripts FILE.tsv); "
+                                        + "wer_vs_clean scores against the clean reference's transcript instead")
+        case let .unavailable(reason)?:
+            throw MetricError.undefined(metric: "wer", reason: reason)
+        case let .text(text)?:
+            return try workspace.pythonValues("asr", "asr", ["rate": comparison.sampleRate, "text": text], signals: [comparison.processed])
+        }
+    }
 }

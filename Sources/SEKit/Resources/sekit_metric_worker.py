@@ -39,7 +39,8 @@ SHA-256 of the model file each named metric runs, as ``metric_models``), ``pesq`
 ``lengths`` [signal]: SIG, BAK, OVRL, P.808), ``dnsmos_personalized`` (the same: SIG, BAK, OVRL),
 ``plcmos`` (``rate`` 16000, ``lengths`` [signal]), ``visqol`` (``mode`` speech|audio, ``rate``,
 ``lengths`` [reference, degraded]), ``distillmos`` (``rate`` 16000, ``lengths`` [signal]), ``speaker_similarity``
-(``rate`` 16000, ``lengths`` [reference, degraded]), ``asr_vs_clean`` (the same: WER, CER), ``onnx_describe`` (``path``: an ONNX model's
+(``rate`` 16000, ``lengths`` [reference, degraded]), ``asr_vs_clean`` (the same: WER, CER), ``asr`` (``rate`` 16000,
+``text`` the clip's transcript, ``lengths`` [degraded]: WER, CER), ``onnx_describe`` (``path``: an ONNX model's
 metadata, inputs, outputs, SHA-256, parameter and MAC counts), ``onnx_run`` (``path``, ``frames``,
 ``bins``, ``lengths`` [features]: the model's ``mask`` output, ``payload_bytes`` of little-endian
 float32 that follow the response line), ``onnx_stream`` (the same through the streaming model, one frame at a time from a zero
@@ -488,6 +489,19 @@ def run_asr_vs_clean(request, signals):
     return [float(jiwer.wer(truth, hypothesis)), float(jiwer.cer(truth, hypothesis))]
 
 
+def run_asr(request, signals):
+    """WER and CER of the output's transcript against the clip's transcript (``text``), both normalised."""
+    (degraded,) = signals
+    if request["rate"] != 16000:
+        raise _MetricFailure(f"pocketsphinx's model needs 16000 Hz, got {request['rate']} Hz")
+    import jiwer
+    truth = _normalised_text(request["text"])
+    if not truth:
+        raise _MetricFailure("the clip's transcript has no word: nothing to score against")
+    hypothesis = _transcript(degraded)
+    return [float(jiwer.wer(truth, hypothesis)), float(jiwer.cer(truth, hypothesis))]
+
+
 # Distill-MOS's network exported to ONNX: the package's convolutions and transformer with its own
 # weights, cached as ``distillmos/distill_mos-<weights' SHA-256>-r<revision>-torch<version>.onnx`` in
 # the cache folder; a new revision (a change to the export) or torch version makes a new file.
@@ -690,7 +704,8 @@ def _cached_sha256(path):
 
 
 _RUNS = {"dnsmos_personalized": run_dnsmos_personalized, "plcmos": run_plcmos, "visqol": run_visqol,
-         "distillmos": run_distillmos, "speaker_similarity": run_speaker_similarity, "asr_vs_clean": run_asr_vs_clean}
+         "distillmos": run_distillmos, "speaker_similarity": run_speaker_similarity, "asr_vs_clean": run_asr_vs_clean,
+         "asr": run_asr}
 
 _sessions = {}
 

@@ -38,6 +38,9 @@ public enum ScoreJob {
         public var fullScale: FullScalePolicy = .refuse
         /// The metric preset `--metrics` named (``MetricPreset``), recorded as `metric_preset`.
         public var preset: String?
+        /// The transcript file of `wer` and `cer` (``TranscriptFile``), recorded as `transcripts`
+        /// with its SHA-256 (`transcripts_sha256`).
+        public var transcripts: URL?
 
         public init(pairing: Pairing, metrics: [Metric], checkpoint: String) {
             self.pairing = pairing; self.metrics = metrics; self.checkpoint = checkpoint
@@ -50,6 +53,7 @@ public enum ScoreJob {
             // Recorded only when given, so that older runs' parameters are unchanged.
             if fullScale != .refuse { params["full_scale"] = fullScale.rawValue }
             if let preset { params["metric_preset"] = preset }
+            if let transcripts { params["transcripts"] = transcripts.standardizedFileURL.path }
             func path(_ url: URL) -> String { url.standardizedFileURL.path }
             switch pairing {
             case let .corpus(corpus, enhanced, split):
@@ -100,6 +104,8 @@ public enum ScoreJob {
             guard intrusive.isEmpty else { throw ScoreError.needsReference(metrics: intrusive.map(\.rawValue)) }
         }
         var params = request.params
+        let transcripts = try request.transcripts.map { url throws(ScoreError) in try TranscriptFile(url: url) }
+        if let transcripts { params["transcripts_sha256"] = transcripts.sha256 }
         let python = MetricRegistry.pythonPackages(for: request.metrics)
         let pool = pythonPool ?? PythonWorkerPool()
         let pairs: [ScorePair]
@@ -118,7 +124,8 @@ public enum ScoreJob {
         case let .withoutReference(enhanced):
             pairs = try ScorePairing.withoutReference(enhanced: enhanced)
         }
-        let mine = pairs.enumerated().filter { request.shard.contains($0.offset) }.map(\.element)
+        var mine = pairs.enumerated().filter { request.shard.contains($0.offset) }.map(\.element)
+        if let transcripts { for index in mine.indices { mine[index].transcript = transcripts.transcript(of: mine[index].clipID) } }
         if !python.packages.isEmpty {
             let backend = try pool.describe(packages: python.packages, models: python.models, for: python.metrics,
                                             warming: min(request.jobs, mine.count) - 1)

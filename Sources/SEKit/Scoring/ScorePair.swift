@@ -19,6 +19,8 @@ public struct ScorePair: Sendable, Equatable {
     public var degradations: [String]? = nil
     /// The clip's reverberation (RIR and reference target), from a mix manifest; nil when unknown.
     public var reverberation: ClipReverberation? = nil
+    /// What is said in the clip, from the transcript file the scoring was given (nil: none).
+    public var transcript: ReferenceTranscript? = nil
 }
 
 /// Finds the pairs to score.

@@ -54,6 +54,7 @@ public enum ScoreRunner {
                 // Scored on its own: the non-intrusive metrics only.
                 let (samples, rate) = try readSamples(enhancedURL, corpus: corpus)
                 let comparison = MetricComparison(processed: samples, sampleRate: rate)
+                comparison.transcript = pair.transcript
                 (scores.enhanced, scores.metricErrors) = values(of: metrics, comparison, workspace: workspace)
                 if !comparison.resampledRates.isEmpty { scores.resampledFromHz = rate }
                 scores.fullScale = fullScaleNote(workspace.takeFullScaleNotes(), noisy: [])
@@ -69,6 +70,7 @@ public enum ScoreRunner {
                                           alignment: alignment, corpus: corpus)
                 referenceSignal = ReferenceSignal(samples: enh.count == ref.count ? ref : Array(ref[0..<enh.count]), sampleRate: rate)
                 let comparison = MetricComparison(reference: referenceSignal, processed: enh)
+                comparison.transcript = pair.transcript
                 (scores.enhanced, scores.metricErrors) = values(of: metrics, comparison, workspace: workspace)
                 if !comparison.resampledRates.isEmpty { scores.resampledFromHz = rate }
             }
@@ -80,8 +82,9 @@ public enum ScoreRunner {
                 // metrics that analyse the reference once (STOI, ESTOI) reuse that analysis.
                 let noisyReference = noi.count == referenceSignal.samples.count ? referenceSignal
                     : ReferenceSignal(samples: Array(ref[0..<noi.count]), sampleRate: rate)
-                (scores.noisy, scores.noisyMetricErrors) = values(of: metrics, MetricComparison(reference: noisyReference, processed: noi),
-                                                                  workspace: workspace)
+                let noisyComparison = MetricComparison(reference: noisyReference, processed: noi)
+                noisyComparison.transcript = pair.transcript
+                (scores.noisy, scores.noisyMetricErrors) = values(of: metrics, noisyComparison, workspace: workspace)
             }
             scores.fullScale = fullScaleNote(enhancedNotes, noisy: workspace.takeFullScaleNotes())
         } catch {

@@ -33,6 +33,9 @@ public final class MetricComparison {
     public let sampleRate: Int
     /// Rates this comparison was converted to for metrics that do not accept its own (Hz).
     public private(set) var resampledRates: [Int] = []
+    /// What is said in the clip, when the scoring was given a transcript file (nil: none was): the
+    /// truth of the error rates `wer` and `cer`.
+    public var transcript: ReferenceTranscript?
     private var analyses = AnalysisStore()
 
     public init(reference: ReferenceSignal, processed: [Float]) {
@@ -70,11 +73,17 @@ public final class MetricComparison {
             }
             let processed = try convert(self.processed)
             resampledRates.append(rate)
-            guard let referenceSignal else { return MetricComparison(processed: processed, sampleRate: rate) }
-            let reference = try referenceSignal.analysis("resampled.\(rate)") {
-                ReferenceSignal(samples: try convert(referenceSignal.samples), sampleRate: rate)
+            let converted: MetricComparison
+            if let referenceSignal {
+                let reference = try referenceSignal.analysis("resampled.\(rate)") {
+                    ReferenceSignal(samples: try convert(referenceSignal.samples), sampleRate: rate)
+                }
+                converted = MetricComparison(reference: reference, processed: processed)
+            } else {
+                converted = MetricComparison(processed: processed, sampleRate: rate)
             }
-            return MetricComparison(reference: reference, processed: processed)
+            converted.transcript = transcript
+            return converted
         }
     }
 

@@ -10,9 +10,10 @@ import Testing
                           "csig", "cbak", "covl", "dnsmos_sig", "dnsmos_bak", "dnsmos_ovrl", "dnsmos_p808",
                           "wada_snr", "lsd", "plcmos", "dnsmos_personalized_sig", "dnsmos_personalized_bak", "dnsmos_personalized_ovrl",
                           "visqol_speech", "visqol_audio", "distillmos", "sdr", "sir", "sar", "srmr",
-                          "speaker_similarity", "wer_vs_clean", "cer_vs_clean"])
-        // Non-intrusive: DNSMOS (4), WADA-SNR, PLCMOS, personalised DNSMOS (3), Distill-MOS, SRMR.
-        #expect(MetricRegistry.intrusive(Metric.allCases).count == names.count - 11)
+                          "speaker_similarity", "wer_vs_clean", "cer_vs_clean", "wer", "cer"])
+        // Non-intrusive: DNSMOS (4), WADA-SNR, PLCMOS, personalised DNSMOS (3), Distill-MOS, SRMR, WER and CER
+        // (against a transcript file).
+        #expect(MetricRegistry.intrusive(Metric.allCases).count == names.count - 13)
         #expect(MetricRegistry.outputs(named: "dnsmos_personalized")
                 == [.dnsmosPersonalizedSIG, .dnsmosPersonalizedBAK, .dnsmosPersonalizedOVRL])
         #expect(MetricRegistry.outputs(named: "composite") == [.csig, .cbak, .covl])

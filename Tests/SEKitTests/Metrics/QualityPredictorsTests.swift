@@ -163,6 +163,38 @@ struct QualityPredictorsTests {
         #expect(expected[0][0] > 0 && expected[1] == [0, 0])
     }
 
+    /// WER and CER against a given transcript (VCTK's text of p287_002, normalised), as pocketsphinx and
+    /// jiwer give them called directly on the 16-bit file; without a transcript, a named per-clip error.
+    @Test func errorRatesAgainstATranscriptEqualThePackages() throws {
+        let text = "Ask her to bring these things with her from the store."
+        let script = """
+            import sys, soundfile as sf, jiwer
+            from pocketsphinx import Decoder
+            decoder = Decoder(samprate=16000, loglevel='FATAL')
+            truth = sys.argv[1].lower().replace('.', '')
+            for path in sys.argv[2:]:
+                pcm, rate = sf.read(path, dtype='int16')
+                decoder.start_utt(); decoder.process_raw(pcm.tobytes(), full_utt=True); decoder.end_utt()
+                hypothesis = decoder.hyp().hypstr
+                print(float(jiwer.wer(truth, hypothesis)).hex(), float(jiwer.cer(truth, hypothesis)).hex())
+            """
+        let files = ["speech/vctk_p287_002.wav", "noisy/vctk_p287_002.wav"]
+        let expected = try PythonReference.run(script, arguments: [text] + files.map { Fixtures.url($0).path })
+            .split(whereSeparator: \.isNewline).map { $0.split(separator: " ").map { Double(String($0))! } }
+        for (file, want) in zip(files, expected) {
+            let comparison = MetricComparison(processed: try PythonMetricReference.fixture(file), sampleRate: 16000)
+            comparison.transcript = .text(text)
+            let values = try ours("asr", comparison)
+            print("WER, CER vs the transcript, \(file): \(values) (pocketsphinx + jiwer \(want))")
+            #expect(values == want, "\(file)")
+        }
+        #expect(expected[0][0] < expected[1][0], "the clean speech is recognised better than the noisy: \(expected)")
+        let without = MetricComparison(processed: try PythonMetricReference.fixture(files[0]), sampleRate: 16000)
+        #expect { try ours("asr", without) } throws: { "\($0)".contains("no transcript file was given (--transcripts FILE.tsv)") }
+        without.transcript = .unavailable(reason: "t.tsv has no line for x")
+        #expect { try ours("asr", without) } throws: { "\($0)".hasSuffix("t.tsv has no line for x") }
+    }
+
     @Test func visqolEqualsThePackageInBothModes() throws {
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
         for (mode, rate) in [("speech", 16000), ("audio", 48000)] {

@@ -38,6 +38,12 @@ struct ScoreChallengeMeasuresCommandTests {
         #expect(shown.status == 0 && shown.stdout.contains("\"metric_preset\"") && shown.stdout.contains("urgent-offline"),
                 "\(shown.stdout)")
 
+        // The leaderboard orders and names the columns by the preset's categories.
+        let board = try SEKitBinary.run(["runs", "leaderboard", "--corpus", "noisy-input", "--catalog", catalog])
+        #expect(board.stdout.contains("Columns by category of --metrics urgent-offline: non-intrusive: dnsmos_ovrl; intrusive: "
+                                      + "pesq_wb, estoi, sdr, lsd; downstream-dependent: speaker_similarity; not in the preset: srmr"),
+                "\(board.stdout)")
+
         // The clean speech itself as the output: far higher SDR, and SRMR in the catalogue for both runs.
         let dry = try SEKitBinary.run(["score", "--reference", folder.path("reference"), "--enhanced", folder.path("dry"),
                                        "--metrics", "bss_eval,srmr", "--checkpoint", "dry", "--catalog", catalog])
@@ -49,6 +55,9 @@ struct ScoreChallengeMeasuresCommandTests {
         let metric = try #require(header.firstIndex(of: "metric")), subset = try #require(header.firstIndex(of: "subset"))
         let measured = Set(rows.dropFirst().filter { $0[subset] == "all" }.map { $0[metric] })
         #expect(measured == ["sdr", "srmr"], "\(diff.stdout)")
+        // Two checkpoints scored with and without the preset: no categories.
+        let mixed = try SEKitBinary.run(["runs", "leaderboard", "--corpus", "noisy-input", "--catalog", catalog])
+        #expect(mixed.status == 0 && !mixed.stdout.contains("Columns by category"), "\(mixed.stdout)")
     }
 
     /// `--transcripts`: wer and cer of each clip against its line; a clip with two lines or none is a

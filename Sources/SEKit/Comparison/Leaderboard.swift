@@ -74,6 +74,11 @@ public struct Leaderboard: Sendable, Codable {
     public var rows: [Row]
     /// Checkpoints side by side: present when the board was asked `groupBy`.
     public var grouping: Grouping?
+    /// The metric preset every checkpoint's score run was made with (its `metric_preset` param), when
+    /// they share one (``MetricPreset``): the columns are then in the preset's order.
+    public var preset: String? = nil
+    /// Per metric column, its category in ``preset`` (nil: a metric outside the preset); nil without a preset.
+    public var categories: [String?]? = nil
 
     /// A line for each row whose mean rank covers fewer of the board's ranked metrics than the others
     /// (its run scored another metric set): its mean rank is not comparable with theirs as it stands.
@@ -125,7 +130,13 @@ extension Leaderboard {
         }
         let scored = checkpoints.flatMap { aggregates[$0.id]?.keys.map { $0 } ?? [] }
             .filter { name in !MetricRegistry.seriesSuffixes.contains { name.hasSuffix($0) } }
-        let metrics = try boardMetrics(request.metrics, scored: Set(scored), subset: request.subset)
+        let preset = try sharedPreset(of: checkpoints, in: catalog)
+        var metrics = try boardMetrics(request.metrics, scored: Set(scored), subset: request.subset)
+        if let preset, request.metrics == nil {
+            // The preset's columns first, in its categories' order; any others after them as they were.
+            let order = preset.metrics.map(\.rawValue)
+            metrics = order.filter(metrics.contains) + metrics.filter { !order.contains($0) }
+        }
         let repeated = Dictionary(grouping: checkpoints, by: \.name).filter { $0.value.count > 1 }.keys
         var rows = checkpoints.map { run in
             // With --all a checkpoint may have several runs: their rows carry the run id's start.
@@ -150,9 +161,24 @@ extension Leaderboard {
             throw .invalidParameter(name: "best-by", value: bestBy, reason: "picks the best of grouped checkpoints; give --group-by too")
         }
         if let reference { rows.insert(reference, at: 0) }
-        return Leaderboard(corpus: corpus, subset: subset.isEmpty ? "all" : subset, metrics: metrics,
-                           higherIsBetter: metrics.map { MetricRegistry.output(forSeries: $0)?.higherIsBetter }, rows: rows,
-                           grouping: grouping)
+        var board = Leaderboard(corpus: corpus, subset: subset.isEmpty ? "all" : subset, metrics: metrics,
+                                higherIsBetter: metrics.map { MetricRegistry.output(forSeries: $0)?.higherIsBetter }, rows: rows,
+                                grouping: grouping)
+        if let preset {
+            board.preset = preset.name
+            board.categories = metrics.map { name in Metric(rawValue: name).flatMap(preset.category(of:)) }
+        }
+        return board
+    }
+
+    /// The preset all of `runs` recorded (`metric_preset`), nil when one has none or they differ.
+    static func sharedPreset(of runs: [RunRecord], in catalog: Catalog) throws(ComparisonError) -> MetricPreset? {
+        var names: [String?] = []
+        for run in runs {
+            names.append(try ComparisonError.carrying { () throws(CatalogError) in try catalog.paramValues(of: run.id)["metric_preset"] })
+        }
+        guard let first = names.first, let name = first, names.allSatisfy({ $0 == name }) else { return nil }
+        return MetricPreset.named(name)
     }
 
     /// The board's metrics: those asked for (each scored by some checkpoint in the subset), or

@@ -10,11 +10,11 @@ extension Leaderboard {
         case .csv: return table.rendered(.csv)
         case .table:
             return "Leaderboard on the \(corpus), subset \(subset): mean ± half-width of the 95% CI; * best per column; "
-                + "mean rank over the metrics (dense ranks)\n\n"
+                + "mean rank over the metrics (dense ranks)\n" + (categoryLine.map { $0 + "\n" } ?? "") + "\n"
                 + TextTable.render(header: header, rows: textRows(best: { $0 + " *" }), alignment: .numbersRight)
                 + groupingFooter
         case .markdown:
-            return MarkdownTable.render(header: header, rows: textRows(best: { "**\($0)**" }),
+            return (categoryLine.map { $0 + "\n\n" } ?? "") + MarkdownTable.render(header: header, rows: textRows(best: { "**\($0)**" }),
                                         rightAligned: [false] + groupColumn.map { _ in false }
                                             + Array(repeating: true, count: metrics.count + 1))
         case .latex:
@@ -35,6 +35,18 @@ extension Leaderboard {
             } + [.text("mean rank")]
             return LatexTable.render(header: header, rows: rows, rulesAfter: afterReference)
         }
+    }
+
+    /// The metric columns by category of the board's preset, one line (nil without a preset):
+    /// `Columns by category of --metrics urgent-offline: non-intrusive: dnsmos_ovrl; intrusive: ...`.
+    var categoryLine: String? {
+        guard let preset, let categories else { return nil }
+        var groups: [(String, [String])] = []
+        for (metric, category) in zip(metrics, categories) {
+            let name = category ?? "not in the preset"
+            if let last = groups.indices.last, groups[last].0 == name { groups[last].1.append(metric) } else { groups.append((name, [metric])) }
+        }
+        return "Columns by category of --metrics \(preset): " + groups.map { "\($0.0): \($0.1.joined(separator: ", "))" }.joined(separator: "; ")
     }
 
     /// Column titles: checkpoint, the grouping key (a grouped board), one per metric (with its

@@ -15,6 +15,7 @@ extension ReportPage {
         body += "<p>The \(runs.count) runs compared, scored on the \(HTML.escape(board.corpus.description)), "
             + "subset \(HTML.escape(board.subset)): "
             + "mean ± half-width of the 95% CI; <strong>bold</strong>: best per column; mean rank over the metrics (dense ranks).</p>\n"
+        if let line = board.categoryLine { body += "<p>\(HTML.escape(line)).</p>\n" }
         let header = board.header
         let decimals = board.decimals
         // Oracle masks know the clean speech: upper bounds, not competitors.

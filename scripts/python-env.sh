@@ -78,6 +78,16 @@ if [[ -n "$train" ]] && ! cmp -s "$nodeps" "$nodeps_stamp" 2>/dev/null; then
     "$venv/bin/pip" install -q --disable-pip-version-check --no-deps -r "$nodeps" >&2
     cp "$nodeps" "$nodeps_stamp.tmp" && mv "$nodeps_stamp.tmp" "$nodeps_stamp"
 fi
+# torchaudio for the SRMR reference, beside the training environment's site-packages
+# (scripts/requirements-srmr-reference.txt says why).
+side="$root/scripts/requirements-srmr-reference.txt"
+side_stamp="$venv/srmr-reference/.sekit-requirements"
+if [[ -n "$train" ]] && ! cmp -s "$side" "$side_stamp" 2>/dev/null; then
+    echo "python-env: installing $(grep -v '^#' "$side" | tr '\n' ' ')into $venv/srmr-reference (the SRMR reference only)" >&2
+    rm -rf "$venv/srmr-reference"
+    "$venv/bin/pip" install -q --disable-pip-version-check --no-deps --target "$venv/srmr-reference" -r "$side" >&2
+    cp "$side" "$side_stamp.tmp" && mv "$side_stamp.tmp" "$side_stamp"
+fi
 # The package, editable (its dependencies, numpy and h5py, are in the list above).
 package_stamp="$venv/.sekit-package"
 package_wanted() { echo "$package"; cat "$package/pyproject.toml"; }

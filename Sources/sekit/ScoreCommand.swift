@@ -26,7 +26,8 @@ struct ScoreCommand: ParsableCommand {
         it (metric_preset). pesq_wb, pesq_nb (ITU-T reference code, the pesq package), \
         csig/cbak/covl (Hu & Loizou 2008, with pesq_wb), dnsmos, dnsmos_personalized and plcmos \
         (speechmos' ONNX models), visqol_speech and visqol_audio (visqol-python), distillmos \
-        (distillmos, PyTorch) and speaker_similarity (Resemblyzer, PyTorch) run in the project's Python environment (scripts/python-env.sh, or \
+        (distillmos, PyTorch) and speaker_similarity (Resemblyzer, PyTorch) run in the project's Python environment \
+        (scripts/python-env.sh, or \
         SEKIT_PYTHON), one worker process per --jobs, offline (models from the installed packages); \
         other rates than they accept are converted (to 16 kHz; 48 kHz for visqol_audio) and the run \
         records it. A worker that does not start \

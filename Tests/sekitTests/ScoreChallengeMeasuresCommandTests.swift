@@ -15,8 +15,11 @@ struct ScoreChallengeMeasuresCommandTests {
         for side in ["reference", "enhanced", "dry"] {
             try fm.createDirectory(at: folder.url.appendingPathComponent(side), withIntermediateDirectories: true)
         }
-        for (fixture, copies) in [("speech/vctk_p287_002.wav", ["reference/a.wav", "dry/a.wav"]), ("noisy/vctk_p287_002.wav", ["enhanced/a.wav"]),
-                                  ("speech/vctk_p287_003.wav", ["reference/b.wav", "dry/b.wav"]), ("noisy/vctk_p287_003.wav", ["enhanced/b.wav"])] {
+        let copies: [(String, [String])] = [
+            ("speech/vctk_p287_002.wav", ["reference/a.wav", "dry/a.wav"]), ("noisy/vctk_p287_002.wav", ["enhanced/a.wav"]),
+            ("speech/vctk_p287_003.wav", ["reference/b.wav", "dry/b.wav"]), ("noisy/vctk_p287_003.wav", ["enhanced/b.wav"]),
+        ]
+        for (fixture, copies) in copies {
             for copy in copies {
                 try fm.copyItem(at: fixtures.appendingPathComponent(fixture), to: folder.url.appendingPathComponent(copy))
             }
@@ -26,13 +29,15 @@ struct ScoreChallengeMeasuresCommandTests {
                                           "--metrics", "urgent-offline,srmr", "--format", "json", "--checkpoint", "noisy-input",
                                           "--catalog", catalog])
         #expect(urgent.status == 0, "\(urgent.stderr)")
-        #expect(urgent.stderr.contains("--metrics urgent-offline computes dnsmos_ovrl, pesq_wb, estoi, sdr, lsd, speaker_similarity; not computed:"),
+        #expect(urgent.stderr.contains("--metrics urgent-offline computes dnsmos_ovrl, pesq_wb, estoi, sdr, lsd, speaker_similarity; "
+                                       + "not computed:"),
                 "\(urgent.stderr)")
         #expect(urgent.stderr.contains("intrusive: MCD") && urgent.stderr.contains("character accuracy"), "\(urgent.stderr)")
         let clips = try JSONDecoder().decode(Output.self, from: Data(urgent.stdout.utf8)).clips
         #expect(clips.count == 2)
         for clip in clips {
-            #expect(Set(clip.metrics.keys) == ["dnsmos_ovrl", "pesq_wb", "estoi", "sdr", "lsd", "speaker_similarity", "srmr"], "\(clip.metrics.keys.sorted())")
+            #expect(Set(clip.metrics.keys) == ["dnsmos_ovrl", "pesq_wb", "estoi", "sdr", "lsd", "speaker_similarity", "srmr"],
+                    "\(clip.metrics.keys.sorted())")
         }
         let shown = try SEKitBinary.run(["runs", "show", "noisy-input", "--format", "json", "--catalog", catalog])
         #expect(shown.status == 0 && shown.stdout.contains("\"metric_preset\"") && shown.stdout.contains("urgent-offline"),
@@ -74,7 +79,8 @@ struct ScoreChallengeMeasuresCommandTests {
             }
         }
         let tsv = folder.path("transcripts.tsv")
-        try "a\tAsk her to bring these things with her from the store.\nb.wav\tone\nb\ttwo\n".write(toFile: tsv, atomically: true, encoding: .utf8)
+        let lines = "a\tAsk her to bring these things with her from the store.\nb.wav\tone\nb\ttwo\n"
+        try lines.write(toFile: tsv, atomically: true, encoding: .utf8)
         let catalog = folder.path("catalog.sqlite")
         let scored = try SEKitBinary.run(["score", "--reference", folder.path("reference"), "--enhanced", folder.path("enhanced"),
                                           "--metrics", "snr,wer,cer", "--transcripts", tsv, "--format", "json", "--checkpoint", "asr",

@@ -9,8 +9,9 @@ challenge_metrics_reference.py sdr CLEAN_DIR ENHANCED_DIR OUT.json
 challenge_metrics_reference.py srmr DIR COUNT OUT.json
     torchmetrics 1.9's speech_reverberation_modulation_energy_ratio(x, 16000) (default form) on the
     first COUNT files of DIR (sorted). torchaudio 2.11's PyPI wheel carries a CUDA build of its C++
-    extension, which does not load beside the CPU-only torch: torchaudio is imported without it, so its
-    lfilter runs its Python loop (as SRMRTests does).
+    extension, which does not load beside the CPU-only torch: it lives beside the environment
+    (srmr-reference/) and is imported without the extension, so its lfilter runs its Python loop (as
+    SRMRTests does).
 
 challenge_metrics_reference.py speaker CLEAN_DIR ENHANCED_DIR OUT.json
     Resemblyzer 0.1.4 as its README calls it, per pair (sorted): both files preprocess_wav-ed (read by
@@ -56,6 +57,7 @@ def sdr(clean_dir, enhanced_dir, out):
 
 
 def srmr(folder, count, out):
+    sys.path.insert(0, os.path.join(sys.prefix, "srmr-reference"))  # scripts/requirements-srmr-reference.txt
     shim = types.ModuleType("torchaudio._extension")
     shim._IS_TORCHAUDIO_EXT_AVAILABLE = False
     shim._IS_ALIGN_AVAILABLE = False

@@ -14,7 +14,8 @@ extension MetricRegistry {
             }),
         single("srmr", unit: "", needsReference: false,
                reference: "speech-to-reverberation modulation energy ratio, Falk et al. (IEEE TASLP 2010), no reference; "
-                   + "as torchmetrics 1.9 speech_reverberation_modulation_energy_ratio (23 gammatone channels, norm=False, fast=False)") { c, _ in
+                   + "as torchmetrics 1.9 speech_reverberation_modulation_energy_ratio "
+                   + "(23 gammatone channels, norm=False, fast=False)") { c, _ in
             try SRMR.compute(c.processed, sampleRate: c.sampleRate)
         },
         python("speaker_similarity", package: "resemblyzer",
@@ -22,7 +23,8 @@ extension MetricRegistry {
                    + "resemblyzer 0.1.4 pretrained.pt", QualityPredictors.speakerSimilarity),
         MetricDescriptor(
             name: "asr_vs_clean",
-            outputs: [MetricOutput("wer_vs_clean", unit: "", higherIsBetter: false), MetricOutput("cer_vs_clean", unit: "", higherIsBetter: false)],
+            outputs: [MetricOutput("wer_vs_clean", unit: "", higherIsBetter: false),
+                      MetricOutput("cer_vs_clean", unit: "", higherIsBetter: false)],
             sampleRates: .only([16000]), resampledRate: 16000,
             reference: "word and character error rates of the output's transcript against the clean reference's (not a human "
                 + "transcript), pocketsphinx 5.1.1 US-English models, jiwer",

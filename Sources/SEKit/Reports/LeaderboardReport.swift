@@ -44,9 +44,14 @@ extension Leaderboard {
         var groups: [(String, [String])] = []
         for (metric, category) in zip(metrics, categories) {
             let name = category ?? "not in the preset"
-            if let last = groups.indices.last, groups[last].0 == name { groups[last].1.append(metric) } else { groups.append((name, [metric])) }
+            if let last = groups.indices.last, groups[last].0 == name {
+                groups[last].1.append(metric)
+            } else {
+                groups.append((name, [metric]))
+            }
         }
-        return "Columns by category of --metrics \(preset): " + groups.map { "\($0.0): \($0.1.joined(separator: ", "))" }.joined(separator: "; ")
+        return "Columns by category of --metrics \(preset): "
+            + groups.map { "\($0.0): \($0.1.joined(separator: ", "))" }.joined(separator: "; ")
     }
 
     /// Column titles: checkpoint, the grouping key (a grouped board), one per metric (with its

@@ -122,7 +122,8 @@ public enum RecordedScores {
     /// The prefix of a noisy input's reason in `clip_scores.error` (``ScoreCatalogRecorder``).
     static let noisyPrefix = "noisy input: "
 
-    /// Recomputes the run's `run_metrics` from its `clip_scores` (``ScoreSummary/aggregate(_:snrDB:split:degradations:reverberation:snrRule:)``
+    /// Recomputes the run's `run_metrics` from its `clip_scores`
+    /// (``ScoreSummary/aggregate(_:snrDB:split:degradations:reverberation:snrRule:)``
     /// over the scored clips in scoring order, as `sekit score` computes them), replacing the stored
     /// ones. Reads the values into columns, one per metric, without a per-clip structure.
     static func recomputeRunMetrics(_ session: CatalogSession, run: RunID) throws {

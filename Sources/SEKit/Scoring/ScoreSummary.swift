@@ -44,7 +44,8 @@ public enum ScoreSummary {
     /// when some clip is degraded, `degradation=none` and one per degradation kind and family
     /// (sorted: `degradation=codec`, `degradation=mp3`, `degradation=packet-loss`; see
     /// ``DegradationLabels``), then the reverberation subsets (`rir=none`, `rir=any`, `rir=NAME`,
-    /// `target=T`: ``ClipReverberation/subsets(_:)``) when some clip was reverberated. SNR subsets follow `snrRule`, the corpus's recorded rule (a mix's list
+    /// `target=T`: ``ClipReverberation/subsets(_:)``) when some clip was reverberated. SNR subsets follow
+    /// `snrRule`, the corpus's recorded rule (a mix's list
     /// of SNRs: one per value; a range: 5 dB bands, `snr=[0,5)`); without one, they are exact up to
     /// 25 distinct SNRs and banded above (``SNRSubsetRule/inferred(distinctSNRs:)``). `members` are
     /// indices into the arrays, ascending.

@@ -34,7 +34,8 @@ public struct TranscriptFile: Sendable {
             if line.allSatisfy(\.isWhitespace) || line.hasPrefix("#") { continue }
             guard let tab = line.firstIndex(of: "\t") else {
                 throw .invalidOption(name: "--transcripts", value: url.path,
-                                     reason: "line \(index + 1) has no tab: each line is KEY<TAB>TEXT (clip id or relative path, then the words)")
+                                     reason: "line \(index + 1) has no tab: each line is KEY<TAB>TEXT "
+                                         + "(clip id or relative path, then the words)")
             }
             let key = String(line[..<tab]).trimmingCharacters(in: .whitespaces)
             guard !key.isEmpty else {

@@ -113,7 +113,9 @@ struct QualityPredictorsTests {
             import contextlib, torch, resemblyzer
             torch.set_num_threads(1)
             encoder = resemblyzer.VoiceEncoder(device='cpu', verbose=False)
-            def embed(x): return encoder.embed_utterance(resemblyzer.preprocess_wav(x.astype(np.float32), source_sr=16000)).astype(np.float64)
+            def embed(x):
+                wav = resemblyzer.preprocess_wav(x.astype(np.float32), source_sr=16000)
+                return encoder.embed_utterance(wav).astype(np.float64)
             def cosine(x, y): return float(np.dot(x, y) / (np.linalg.norm(x) * np.linalg.norm(y)))
             """
         var values: [String: Double] = [:]

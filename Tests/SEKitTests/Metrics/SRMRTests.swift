@@ -8,10 +8,12 @@ import Testing
 @Suite(.needsFixtures, .enabled(if: PythonReference.available, "needs SEKIT_PYTHON (run scripts/test.sh)"))
 struct SRMRTests {
     /// torchaudio's PyPI wheel carries a CUDA build of its C++ extension, which cannot load beside the
-    /// CPU-only torch of the training environment: the script imports torchaudio without it, so
+    /// CPU-only torch of the training environment: it lives beside the environment (`srmr-reference/`,
+    /// scripts/requirements-srmr-reference.txt), and the script imports it without the extension, so
     /// `lfilter` runs torchaudio's own Python loop (the same difference equation).
     static let script = """
-    import sys, types
+    import os, sys, types
+    sys.path.insert(0, os.path.join(sys.prefix, "srmr-reference"))
     shim = types.ModuleType("torchaudio._extension")
     shim._IS_TORCHAUDIO_EXT_AVAILABLE = False; shim._IS_ALIGN_AVAILABLE = False
     shim.fail_if_no_align = lambda f: f; shim._check_cuda_version = lambda: None

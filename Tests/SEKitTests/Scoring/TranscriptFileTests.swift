@@ -15,7 +15,8 @@ import Testing
 
     @Test func linesAreFoundByClipIDOrStemAndProblemsAreNamed() throws {
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
-        let url = try file("# clip\ttext\ns1-0000001\tAsk her to bring these things.\r\n\nsub/b.wav\t Hello there \nc\tone\nc\ttwo\n", in: folder)
+        let text = "# clip\ttext\ns1-0000001\tAsk her to bring these things.\r\n\nsub/b.wav\t Hello there \nc\tone\nc\ttwo\n"
+        let url = try file(text, in: folder)
         let transcripts = try TranscriptFile(url: url)
         #expect(transcripts.transcript(of: "s1-0000001") == .text("Ask her to bring these things."))
         #expect(transcripts.transcript(of: "sub/b.wav") == .text("Hello there"))
@@ -27,8 +28,8 @@ import Testing
     @Test func aLineWithoutATabIsAnErrorNamingTheFile() throws {
         let folder = try TemporaryFolder(); defer { folder.cleanup() }
         let url = try file("a\tfine\nb has no tab\n", in: folder)
-        #expect(throws: ScoreError.invalidOption(name: "--transcripts", value: url.path,
-                                                 reason: "line 2 has no tab: each line is KEY<TAB>TEXT (clip id or relative path, then the words)")) {
+        let reason = "line 2 has no tab: each line is KEY<TAB>TEXT (clip id or relative path, then the words)"
+        #expect(throws: ScoreError.invalidOption(name: "--transcripts", value: url.path, reason: reason)) {
             try TranscriptFile(url: url)
         }
         #expect(throws: ScoreError.self) { try TranscriptFile(url: folder.file("missing.tsv")) }

@@ -98,6 +98,7 @@ def asr(clean_dir, enhanced_dir, out):
 
     def transcript(path):
         pcm, _ = sf.read(path, dtype="int16")
+        decoder.reinit_feat()  # each file from the decoder's initial state, as a fresh decoder (and SEKit) decodes it
         decoder.start_utt()
         decoder.process_raw(pcm.tobytes(), full_utt=True)
         decoder.end_utt()

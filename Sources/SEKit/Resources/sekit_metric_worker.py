@@ -21,7 +21,8 @@ rewrite:
   by WebRTC VAD) and ``embed_utterance``-d as the package's README does, on float32 samples at 16 kHz.
 * Word and character error rates against the clean reference's transcript: ``pocketsphinx.Decoder`` (5.1.1,
   its US-English models from the wheel) transcribes the reference and the output, each as 16-bit PCM
-  (the float32 samples times 32768, rounded and clipped: a 16-bit file's own integers), one utterance;
+  (the float32 samples times 32768, rounded and clipped: a 16-bit file's own integers), one utterance from
+  the decoder's initial feature state (``reinit_feat``: what a fresh decoder gives, whatever came before);
   ``jiwer.wer`` and ``jiwer.cer`` score the output's transcript against the reference's, both normalised
   (``_normalised_text``). The reference's transcript is kept for the next request on the same samples.
 * Distill-MOS: ``distillmos.ConvTransformerSQAModel`` (PyTorch, one thread, inference mode), on float32 samples,
@@ -460,6 +461,10 @@ def _transcript(signal):
         import pocketsphinx
         _models["pocketsphinx"] = pocketsphinx.Decoder(samprate=16000, loglevel="FATAL")
     decoder = _models["pocketsphinx"]
+    # Its live cepstral mean normalisation carries over from one utterance to the next: from its initial
+    # state again, so a clip's transcript is what a fresh decoder gives (whatever came before: --jobs,
+    # shards and order do not change it).
+    decoder.reinit_feat()
     pcm = np.clip(np.round(signal.astype(np.float64) * 32768.0), -32768, 32767).astype("<i2")
     decoder.start_utt()
     decoder.process_raw(pcm.tobytes(), full_utt=True)

@@ -66,7 +66,7 @@ public enum QualityPredictors {
     }
 
     /// Word and character error rates of the processed signal's pocketsphinx transcript against the
-    /// clip's transcript from the transcript file (``MetricComparison/transcript``).
+    /// clip's transcript from the transcript file (`MetricComparison.transcript`).
     /// - Throws: `MetricError.undefined(metric:reason:)` when the clip has no transcript (no file given,
     ///   no line, several lines); `MetricError.referenceImplementation(name:reason:)` for an empty one.
     public static func asr(_ comparison: MetricComparison, workspace: MetricWorkspace) throws -> [Double] {

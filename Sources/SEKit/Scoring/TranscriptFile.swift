@@ -5,7 +5,7 @@ import Foundation
 /// corpus; the relative path `sub/a.wav` of a folder pair) or that id without its extension; empty
 /// lines and lines starting with `#` are skipped.
 ///
-/// A clip with no line, or with several, gets ``ReferenceTranscript/unavailable(reason:)`` naming the
+/// A clip with no line, or with several, gets `ReferenceTranscript.unavailable(reason:)` (SEKitSignal) naming the
 /// file (and the lines): its `wer` and `cer` are per-clip errors, the other metrics are scored.
 public struct TranscriptFile: Sendable {
     /// Where it was read from.

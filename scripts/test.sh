@@ -85,7 +85,7 @@ echo "test: time by step: $(IFS=,; echo "${timings[*]}" | sed 's/,/, /g')" >&2
 if [[ -s "$SEKIT_TEST_TIMINGS" ]]; then
     echo "test: Swift tests that spent the most in programs they ran (seconds, programs):" >&2
     awk -F'\t' '{ s[$1] += $3; n[$1]++ } END { for (t in s) printf "%8.1f %4d  %s\n", s[t], n[t], t }' "$SEKIT_TEST_TIMINGS" \
-        | sort -rn | head -12 >&2
+        | sort -rn | awk 'NR <= 12' >&2  # awk reads it all: head would leave sort a SIGPIPE, 141 under pipefail
 fi
 python3 scripts/test-support/test_summary.py --swift "$logs/swift.log" --swift-status "$swift_status" \
     --python "$logs/python.log" --python-status "$python_status" \

@@ -482,14 +482,23 @@ def run_asr_vs_clean(request, signals):
     """WER and CER of the output's transcript against the clean reference's (pocketsphinx, jiwer)."""
     global _last_reference
     reference, degraded = signals
-    if request["rate"] != 16000:
-        raise _MetricFailure(f"pocketsphinx's model needs 16000 Hz, got {request['rate']} Hz")
-    import jiwer
+    _check_asr_rate(request)
     key = hashlib.sha1(reference.tobytes()).hexdigest()
     truth = _last_reference[1] if _last_reference[0] == key else _transcript(reference)
     _last_reference = (key, truth)
     if not truth:
         raise _MetricFailure("pocketsphinx recognised no word in the clean reference: nothing to score against")
+    return _error_rates(truth, degraded)
+
+
+def _check_asr_rate(request):
+    if request["rate"] != 16000:
+        raise _MetricFailure(f"pocketsphinx's model needs 16000 Hz, got {request['rate']} Hz")
+
+
+def _error_rates(truth, degraded):
+    """jiwer's WER and CER of the output's transcript against ``truth`` (normalised, not empty)."""
+    import jiwer
     hypothesis = _transcript(degraded)
     return [float(jiwer.wer(truth, hypothesis)), float(jiwer.cer(truth, hypothesis))]
 
@@ -497,14 +506,11 @@ def run_asr_vs_clean(request, signals):
 def run_asr(request, signals):
     """WER and CER of the output's transcript against the clip's transcript (``text``), both normalised."""
     (degraded,) = signals
-    if request["rate"] != 16000:
-        raise _MetricFailure(f"pocketsphinx's model needs 16000 Hz, got {request['rate']} Hz")
-    import jiwer
+    _check_asr_rate(request)
     truth = _normalised_text(request["text"])
     if not truth:
         raise _MetricFailure("the clip's transcript has no word: nothing to score against")
-    hypothesis = _transcript(degraded)
-    return [float(jiwer.wer(truth, hypothesis)), float(jiwer.cer(truth, hypothesis))]
+    return _error_rates(truth, degraded)
 
 
 # Distill-MOS's network exported to ONNX: the package's convolutions and transformer with its own
